@@ -1,0 +1,49 @@
+#pragma once
+// One description per scene key (SPlisHSPlasH style). This table drives the INI reader, the
+// `--set key=value` overrides, `ejecta --list-params`, docs/parameters.md, validation, and later
+// the GUI panels and the provenance written into output files.
+#include <string>
+#include <vector>
+
+namespace ejecta {
+
+enum class ParamType { Real, Int, Bool, Choice, Vec3, String };
+
+const char* to_string(ParamType t);
+
+struct ParamDesc {
+  // Full key "section.key". Numbered sections use '#' for the index: "fluid.#.min" matches the key
+  // "min" in INI section [fluid.1], [fluid.2], ...
+  std::string key;
+  ParamType type = ParamType::Real;
+  std::string default_value;         // textual, as it would be written in an INI file
+  double min = -1e300, max = 1e300;  // inclusive range (Real, Int, each Vec3 component)
+  std::vector<std::string> choices;  // Choice only
+  std::string units;                 // SI units, "" for dimensionless
+  std::string group;                 // GUI group / docs section, e.g. "Fluid", "Time", "Geometry"
+  std::string label;                 // short human label for GUI
+  std::string help;                  // one or two sentences
+  bool needs_rebuild = false;        // changing it needs a reset (particle layout, dimension ...)
+};
+
+class ParamRegistry {
+ public:
+  // The table of every key Ejecta knows (engine/params/builtin_params.cpp).
+  static const ParamRegistry& builtin();
+
+  void add(ParamDesc d);
+  const std::vector<ParamDesc>& all() const { return descs_; }
+  // Finds the description of a concrete key ("fluid.2.min" -> "fluid.#.min"); nullptr if unknown.
+  const ParamDesc* find(const std::string& key) const;
+  // Closest known concrete-form key for a misspelled one (edit distance), "" if nothing is close.
+  std::string suggest(const std::string& key) const;
+  // Markdown table of all parameters grouped by group (docs/parameters.md is generated from it).
+  std::string markdown() const;
+  // Plain-text listing for `ejecta --list-params`.
+  std::string listing() const;
+
+ private:
+  std::vector<ParamDesc> descs_;
+};
+
+}  // namespace ejecta

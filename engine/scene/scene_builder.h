@@ -1,0 +1,29 @@
+#pragma once
+// Turns the geometry sections of a scene ([tank.N], [block.N], [obstacle.N]) into particles, after
+// checking them (empty, overlapping, fluid outside every tank). Everything in double; the solver
+// converts to its precision.
+#include "params/param_set.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ejecta {
+
+struct InitialParticles {
+  int dim = 2;
+  double dp = 0, h = 0;
+  double rho0 = 1000, c0 = 0, gamma = 7;  // c0 resolved (automatic value filled in)
+  double gravity[3] = {0, 0, 0};
+  std::vector<double> position;  // n * dim
+  std::vector<double> velocity;  // n * dim
+  std::vector<double> density;   // n (hydrostatic start for fluid)
+  std::vector<double> mass;      // n
+  std::vector<uint8_t> kind;     // n, ParticleKind
+  std::size_t size() const { return kind.size(); }
+  std::size_t fluid_count() const;
+};
+
+// Throws ParamError naming the section and the file:line where its keys were set.
+InitialParticles build_scene(const ParamSet& params);
+
+}  // namespace ejecta

@@ -1,0 +1,100 @@
+#pragma once
+// The engine facade (ALIEN style): no GUI or GL types. The viewer, the headless run and the benchmark
+// all drive a Simulation through the one step loop in run/step_loop.h.
+#include "core/types.h"
+#include "params/param_set.h"
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ejecta {
+
+// Particle data copied to the host, always in double whatever the precision, in the engine's current
+// (sorted) order; `id` gives the particle's original index.
+struct HostParticles {
+  int dim = 0;
+  std::size_t n = 0;
+  std::vector<double> position;  // n * dim
+  std::vector<double> velocity;  // n * dim
+  std::vector<double> density;   // n
+  std::vector<double> pressure;  // n
+  std::vector<double> mass;      // n
+  std::vector<uint8_t> kind;     // n, ParticleKind
+  std::vector<uint32_t> id;      // n
+};
+
+// Sums over all particles (walls have no kinetic energy; potential energy is -m g.x).
+struct Diagnostics {
+  double time = 0;
+  long step = 0;
+  double dt = 0;
+  std::size_t particles = 0;
+  double mass = 0;
+  double kinetic = 0, potential = 0, internal = 0, total = 0;
+  double max_speed = 0;
+  double max_density_error = 0;  // max |rho/rho0 - 1| over fluid particles
+};
+
+// Accumulated wall-clock seconds per phase, for the benchmark.
+struct PhaseTimes {
+  double sort = 0, density = 0, forces = 0, integrate = 0;
+  double total() const { return sort + density + forces + integrate; }
+};
+
+// Neighbour statistics of the last force evaluation (only when counting is enabled).
+struct PairCounts {
+  double real = 0;       // pairs within the kernel support, counted per particle (i,j) and (j,i)
+  double candidate = 0;  // pairs examined in the cells visited
+};
+
+// Numerical blow-up: NaN/inf, density runaway, dt collapse. The message names step, time, particle
+// id and field.
+struct BlowUpError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// Not enough device memory; the message says how many particles would fit.
+struct OutOfMemoryError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  virtual void step() = 0;  // one time step; throws BlowUpError
+  virtual double time() const = 0;
+  virtual double dt() const = 0;  // the step the next step() will take
+  virtual long steps() const = 0;
+  virtual std::size_t particle_count() const = 0;
+  virtual std::size_t fluid_count() const = 0;
+  virtual int dim() const = 0;
+  virtual Backend backend() const = 0;
+  virtual Precision precision() const = 0;
+  virtual HostParticles download() const = 0;
+  virtual Diagnostics diagnostics() const = 0;
+  virtual const PhaseTimes& phase_times() const = 0;
+  virtual void reset_phase_times() = 0;
+  virtual void set_count_pairs(bool on) = 0;
+  virtual PairCounts pair_counts() const = 0;
+  virtual std::size_t device_bytes() const = 0;  // bytes of device memory the engine holds
+  virtual std::string device_name() const = 0;
+  // Wait for queued device work (for honest timings); a no-op on the CPU.
+  virtual void synchronize() = 0;
+};
+
+// Builds the scene's particles and the solver on the chosen backend, in the precision and dimension
+// the scene gives (scene.precision, scene.dim; the CLI sets them through --set). Throws ParamError for bad scenes,
+// OutOfMemoryError, std::runtime_error when CUDA is asked for but unavailable.
+std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend backend);
+
+// True when this build has the CUDA backend and a CUDA device is present.
+bool cuda_available();
+// Text describing why CUDA is not available (not built / no device), "" when it is.
+std::string cuda_unavailable_reason();
+
+// The embedded default scene (a 2D dam break) as INI text.
+const char* default_scene_ini();
+
+}  // namespace ejecta

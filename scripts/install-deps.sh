@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs Ejecta's build and test dependencies from Debian's packages. Idempotent: packages that are
+# already present are skipped, so a second run does nothing and needs no network.
+set -euo pipefail
+pkgs=(
+  build-essential cmake ninja-build pkg-config git
+  libglfw3-dev libglew-dev libimgui-dev libglm-dev libinih-dev
+  libhdf5-dev hdf5-tools libcli11-dev libstb-dev libgtest-dev
+  libegl-dev libgl-dev libgl1-mesa-dri xvfb xauth
+  python3 python3-h5py
+)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
