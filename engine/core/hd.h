@@ -8,3 +8,14 @@
 #define EJ_HD
 #define EJ_INLINE inline
 #endif
+
+#include <cmath>
+
+namespace ejecta {
+// Unqualified sqrt/pow/floor/isfinite in host/device code pick the float or double overload on both
+// compilers (nvcc maps the std:: overloads to its device math library).
+using std::floor;
+using std::isfinite;
+using std::pow;
+using std::sqrt;
+}  // namespace ejecta

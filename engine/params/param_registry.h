@@ -46,4 +46,10 @@ class ParamRegistry {
   std::vector<ParamDesc> descs_;
 };
 
+// Shortest text that reads back as the same double ("1e-3", "0.01", "20", "1e5"), so that ranges
+// read the same in docs, listings and error messages.
+std::string format_number(double v);
+// The inclusive range of a Real/Int/Vec3 description: "[1, 20]", ">= 0", "<= 5" or "" if unbounded.
+std::string range_text(const ParamDesc& d);
+
 }  // namespace ejecta

@@ -1,0 +1,25 @@
+#pragma once
+// `ejecta --benchmark`: times a ladder of SPHERIC 3D dam breaks of growing size on one backend.
+#include "core/types.h"
+
+#include <string>
+#include <vector>
+
+namespace ejecta::app {
+
+struct BenchmarkOptions {
+  Backend backend = Backend::Cpu;
+  Precision precision = Precision::Float;
+  std::vector<long> sizes;        // target total particle counts; empty = the backend's ladder
+  std::vector<std::string> sets;  // --set overrides applied to every rung (particles.dp is the rung's)
+  bool json = false;              // one JSON object per rung and line instead of the table
+};
+
+// The default ladder of total particle counts (fluid + walls) for a backend.
+std::vector<long> default_ladder(Backend backend);
+
+// Runs every rung and prints its line as soon as it is measured. Returns the exit code (0).
+// ParamError, BlowUpError and OutOfMemoryError propagate to main().
+int run_benchmark(const BenchmarkOptions& opt);
+
+}  // namespace ejecta::app

@@ -1,0 +1,131 @@
+// ejecta: command-line entry point. Parses the options, picks the backend and hands over to the
+// headless run, the benchmark or the listings. Exit codes: 0 ok, 1 other errors (CUDA unavailable),
+// 2 input errors (options, scene files, parameters), 3 numerical blow-up, 4 out of device memory,
+// 130 interrupted with Ctrl-C.
+#include "benchmark.h"
+#include "cli.h"
+#include "headless.h"
+#include "params/param_set.h"
+#include "simulation.h"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#ifndef EJECTA_VERSION
+#define EJECTA_VERSION "unknown"
+#endif
+#ifndef EJECTA_GIT_COMMIT
+#define EJECTA_GIT_COMMIT "unknown"
+#endif
+
+namespace {
+
+using namespace ejecta;
+using namespace ejecta::app;
+
+void print_version() {
+  std::printf("ejecta %s (%s)\n", EJECTA_VERSION, EJECTA_GIT_COMMIT);
+#ifdef EJECTA_WITH_CUDA
+  std::printf("backends: cpu, cuda\n");
+#else
+  std::printf("backends: cpu\n");
+#endif
+  if (cuda_available())
+    std::printf("CUDA device: found\n");
+  else
+    std::printf("CUDA device: none (%s)\n", cuda_unavailable_reason().c_str());
+}
+
+// A problem that is neither an input error nor a simulation failure (exit code 1, like any other
+// std::exception reaching main).
+struct SetupError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+Backend choose_backend(const std::string& asked) {
+  if (asked.empty()) return cuda_available() ? Backend::Cuda : Backend::Cpu;
+  if (asked == "cpu") return Backend::Cpu;
+  if (!cuda_available())
+    throw SetupError("--backend cuda: CUDA is not available: " + cuda_unavailable_reason() +
+                     " (use --backend cpu)");
+  return Backend::Cuda;
+}
+
+std::string file_stem(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const auto dot = name.rfind('.');
+  if (dot != std::string::npos && dot > 0) name.erase(dot);
+  return name;
+}
+
+int run(const CliOptions& o) {
+  if (o.version) {
+    print_version();
+    return 0;
+  }
+  if (o.list_params) {
+    const ParamRegistry& reg = ParamRegistry::builtin();
+    std::fputs((o.markdown ? reg.markdown() : reg.listing()).c_str(), stdout);
+    return 0;
+  }
+#ifdef _OPENMP
+  if (o.threads > 0) omp_set_num_threads(o.threads);
+#else
+  if (o.threads > 0) std::fprintf(stderr, "ejecta: warning: built without OpenMP, --threads is ignored\n");
+#endif
+  const Backend backend = choose_backend(o.backend);
+
+  if (o.benchmark) {
+    BenchmarkOptions b;
+    b.backend = backend;
+    b.precision = o.precision == "double" ? Precision::Double : Precision::Float;
+    b.sizes = o.benchmark_sizes;
+    b.sets = o.sets;
+    b.json = o.json;
+    return run_benchmark(b);
+  }
+
+  ParamSet scene = o.scene_path.empty() ? read_scene_string(default_scene_ini(), "<default scene>")
+                                        : read_scene_file(o.scene_path);
+  for (const auto& s : o.sets) scene.apply_override(s);
+  if (!o.precision.empty()) scene.set("scene.precision", o.precision, "--precision");
+
+  if (!o.headless)
+    std::fprintf(stderr, "ejecta: the interactive viewer is not built yet; running headless\n");
+  HeadlessOptions h;
+  h.rule = headless_stop_rule(o, scene);
+  h.json = o.json;
+  h.scene_name = scene_display_name(scene, o.scene_path.empty() ? "default" : file_stem(o.scene_path));
+  return run_headless(scene, backend, h);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const CliParse parsed = parse_cli(argc, argv);
+  if (parsed.exit) return parsed.exit_code;
+  // Most specific first: the engine's error types all derive from std::runtime_error.
+  try {
+    return run(parsed.options);
+  } catch (const ejecta::ParamError& e) {
+    std::fprintf(stderr, "ejecta: error: %s\n", e.what());
+    return 2;
+  } catch (const ejecta::BlowUpError& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "ejecta: simulation blew up: %s\n", e.what());
+    return 3;
+  } catch (const ejecta::OutOfMemoryError& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "ejecta: out of device memory: %s\n", e.what());
+    return 4;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ejecta: error: %s\n", e.what());
+    return 1;
+  }
+}

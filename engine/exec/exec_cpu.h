@@ -1,0 +1,69 @@
+#pragma once
+// CPU execution layer: the same functors the CUDA layer launches as kernels run here as OpenMP loops.
+// An instance holds its own workspace (no global mutable state), one per Simulation.
+#include "core/types.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace ejecta {
+
+class CpuExec {
+ public:
+  static constexpr Backend kBackend = Backend::Cpu;
+
+  void* allocate(std::size_t bytes);
+  void deallocate(void* p);
+  void upload(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+  void download(void* dst, const void* src, std::size_t bytes) const { std::memcpy(dst, src, bytes); }
+  void copy(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+
+  template <class F>
+  void for_each(std::size_t n, const F& f) const {
+    const long long nn = static_cast<long long>(n);
+#pragma omp parallel for schedule(static)
+    for (long long i = 0; i < nn; ++i) f(static_cast<std::size_t>(i));
+  }
+
+  // Same as for_each, for loops whose per-item cost varies (neighbour sums near a free surface).
+  template <class F>
+  void for_each_balanced(std::size_t n, const F& f) const {
+    const long long nn = static_cast<long long>(n);
+#pragma omp parallel for schedule(dynamic, 256)
+    for (long long i = 0; i < nn; ++i) f(static_cast<std::size_t>(i));
+  }
+
+  // Stable sort of (key, value) pairs by key, keys < num_keys: a counting sort, O(n + num_keys), so the
+  // per-step sort stays linear in the particle count. Results end in keys/values; the *_alt buffers
+  // are scratch of the same size.
+  void sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt, uint32_t*& values_alt,
+                  std::size_t n, uint32_t num_keys);
+
+  // Reduction of map(i) over i in [0, n) with an associative, commutative op.
+  template <class R, class Map, class Op>
+  R transform_reduce(std::size_t n, R init, const Map& map, const Op& op) const {
+    R result = init;
+    const long long nn = static_cast<long long>(n);
+#pragma omp parallel
+    {
+      R local = init;
+#pragma omp for schedule(static) nowait
+      for (long long i = 0; i < nn; ++i) local = op(local, map(static_cast<std::size_t>(i)));
+#pragma omp critical
+      result = op(result, local);
+    }
+    return result;
+  }
+
+  void synchronize() const {}
+  std::string device_name() const;
+  std::size_t workspace_bytes() const { return histogram_.capacity() * sizeof(uint32_t); }
+
+ private:
+  std::vector<uint32_t> histogram_;  // per-thread bucket counts for the counting sort
+};
+
+}  // namespace ejecta

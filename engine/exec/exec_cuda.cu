@@ -1,0 +1,98 @@
+#include "exec/exec_cuda.cuh"
+
+#include <string>
+
+namespace ejecta {
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
+}
+
+CudaExec::CudaExec() { cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream"); }
+
+CudaExec::~CudaExec() {
+  if (scratch_) cudaFree(scratch_);
+  if (result_) cudaFree(result_);
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+void* CudaExec::allocate(std::size_t bytes) {
+  void* p = nullptr;
+  if (bytes == 0) bytes = 1;
+  if (cudaMalloc(&p, bytes) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky-free error so later calls work
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    throw CudaAllocError(bytes, free_b);
+  }
+  return p;
+}
+
+void CudaExec::deallocate(void* p) { cudaFree(p); }
+
+void CudaExec::upload(void* dst, const void* src, std::size_t bytes) {
+  cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_), "upload");
+  cuda_check(cudaStreamSynchronize(stream_), "upload");
+}
+
+void CudaExec::download(void* dst, const void* src, std::size_t bytes) const {
+  cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream_), "download");
+  cuda_check(cudaStreamSynchronize(stream_), "download");
+}
+
+void CudaExec::copy(void* dst, const void* src, std::size_t bytes) {
+  cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream_), "copy");
+}
+
+void* CudaExec::scratch(std::size_t bytes) {
+  if (bytes > scratch_bytes_) {
+    if (scratch_) cudaFree(scratch_);
+    scratch_ = nullptr;
+    scratch_bytes_ = 0;
+    scratch_ = allocate(bytes);
+    scratch_bytes_ = bytes;
+  }
+  return scratch_;
+}
+
+void* CudaExec::scratch_result(std::size_t bytes) {
+  if (bytes > result_bytes_) {
+    if (result_) cudaFree(result_);
+    result_ = nullptr;
+    result_bytes_ = 0;
+    result_ = allocate(bytes);
+    result_bytes_ = bytes;
+  }
+  return result_;
+}
+
+void CudaExec::sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt,
+                          uint32_t*& values_alt, std::size_t n, uint32_t num_keys) {
+  // Only the bits that keys can use: fewer radix passes for small bucket tables.
+  int end_bit = 1;
+  while (end_bit < 32 && (uint64_t(1) << end_bit) < num_keys) ++end_bit;
+  cub::DoubleBuffer<uint32_t> k(keys, keys_alt), v(values, values_alt);
+  std::size_t bytes = 0;
+  cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, static_cast<int>(n), 0, end_bit, stream_),
+             "radix sort");
+  void* tmp = scratch(bytes);
+  cuda_check(cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, static_cast<int>(n), 0, end_bit, stream_),
+             "radix sort");
+  if (k.Current() != keys) {
+    std::swap(keys, keys_alt);
+    std::swap(values, values_alt);
+  }
+}
+
+void CudaExec::synchronize() const { cuda_check(cudaStreamSynchronize(stream_), "synchronize"); }
+
+std::string CudaExec::device_name() const {
+  int dev = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, dev);
+  return prop.name;
+}
+
+}  // namespace ejecta

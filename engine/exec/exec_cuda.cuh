@@ -1,0 +1,96 @@
+#pragma once
+// CUDA execution layer: runs the same host/device functors as CpuExec, as kernels. Sorting and
+// reductions use CUB. One instance per Simulation owns its stream and scratch memory.
+#include "core/types.h"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace ejecta {
+
+// Thrown by CudaExec::allocate; the facade turns it into OutOfMemoryError with a particle estimate.
+struct CudaAllocError : std::runtime_error {
+  std::size_t requested, free_bytes;
+  CudaAllocError(std::size_t req, std::size_t free_b)
+      : std::runtime_error("cudaMalloc failed"), requested(req), free_bytes(free_b) {}
+};
+
+void cuda_check(cudaError_t e, const char* what);
+
+template <class F>
+__global__ void ejecta_for_each_kernel(std::size_t n, F f) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) f(i);
+}
+
+template <class Map, class R>
+struct IndexMap {
+  Map map;
+  __host__ __device__ R operator()(std::size_t i) const { return map(i); }
+};
+
+class CudaExec {
+ public:
+  static constexpr Backend kBackend = Backend::Cuda;
+  CudaExec();
+  ~CudaExec();
+  CudaExec(const CudaExec&) = delete;
+  CudaExec& operator=(const CudaExec&) = delete;
+
+  void* allocate(std::size_t bytes);
+  void deallocate(void* p);
+  void upload(void* dst, const void* src, std::size_t bytes);
+  void download(void* dst, const void* src, std::size_t bytes) const;
+  void copy(void* dst, const void* src, std::size_t bytes);
+
+  template <class F>
+  void for_each(std::size_t n, const F& f) const {
+    if (n == 0) return;
+    const unsigned block = 128;
+    const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
+    ejecta_for_each_kernel<<<grid, block, 0, stream_>>>(n, f);
+    cuda_check(cudaGetLastError(), "kernel launch");
+  }
+  template <class F>
+  void for_each_balanced(std::size_t n, const F& f) const { for_each(n, f); }
+
+  void sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt, uint32_t*& values_alt,
+                  std::size_t n, uint32_t num_keys);
+
+  template <class R, class Map, class Op>
+  R transform_reduce(std::size_t n, R init, const Map& map, const Op& op) {
+    auto it = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                              IndexMap<Map, R>{map});
+    R* d_out = static_cast<R*>(scratch_result(sizeof(R)));
+    std::size_t bytes = 0;
+    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, it, d_out, n, op, init, stream_), "reduce");
+    void* tmp = scratch(bytes);
+    cuda_check(cub::DeviceReduce::Reduce(tmp, bytes, it, d_out, n, op, init, stream_), "reduce");
+    R result;
+    download(&result, d_out, sizeof(R));
+    return result;
+  }
+
+  void synchronize() const;
+  std::string device_name() const;
+  std::size_t workspace_bytes() const { return scratch_bytes_ + result_bytes_; }
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  void* scratch(std::size_t bytes);
+  void* scratch_result(std::size_t bytes);
+  cudaStream_t stream_ = nullptr;
+  void* scratch_ = nullptr;
+  std::size_t scratch_bytes_ = 0;
+  void* result_ = nullptr;
+  std::size_t result_bytes_ = 0;
+};
+
+}  // namespace ejecta

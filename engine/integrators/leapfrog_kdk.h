@@ -1,0 +1,47 @@
+#pragma once
+// Leapfrog kick-drift-kick for the fluid particles (walls stay fixed):
+//   v_{n+1/2} = v_n + dt/2 a_n,  rho_{n+1/2} = rho_n + dt/2 D_n,  x_{n+1} = x_n + dt v_{n+1/2} (+ XSPH)
+//   rates a_{n+1}, D_{n+1} from x_{n+1} and the predicted v_{n+1/2} + dt/2 a_n, rho_{n+1/2} + dt/2 D_n
+//   (the predicted values enter only the velocity- and density-dependent terms, as in GADGET-2,
+//   Springel 2005, MNRAS 364, 1105, sec. 4)
+//   v_{n+1} = v_{n+1/2} + dt/2 a_{n+1},  rho_{n+1} = rho_{n+1/2} + dt/2 D_{n+1}.
+#include "physics/wcsph_model.h"
+
+namespace ejecta {
+
+template <class T, int D>
+struct KickDrift {
+  ParticleView<T, D> pv;
+  T dt;
+  bool xsph, summation;
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (pv.kind[i] != kFluid) return;
+    const T half = T(0.5) * dt;
+    Vec<T, D> v = pv.v[i] + pv.a[i] * half;
+    pv.v[i] = v;
+    Vec<T, D> drift = v;
+    if (xsph) drift += pv.xsph[i];
+    pv.x[i] += drift * dt;
+    pv.vp[i] = v + pv.a[i] * half;
+    if (!summation) {
+      const T rho = pv.rho[i] + pv.drho[i] * half;
+      pv.rho[i] = rho;
+      pv.rhop[i] = rho + pv.drho[i] * half;
+    }
+  }
+};
+
+template <class T, int D>
+struct Kick {
+  ParticleView<T, D> pv;
+  T dt;
+  bool summation;
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (pv.kind[i] != kFluid) return;
+    const T half = T(0.5) * dt;
+    pv.v[i] += pv.a[i] * half;
+    pv.rho[i] = summation ? pv.rhop[i] : pv.rho[i] + pv.drho[i] * half;
+  }
+};
+
+}  // namespace ejecta

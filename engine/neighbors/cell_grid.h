@@ -1,0 +1,142 @@
+#pragma once
+// Uniform-grid neighbour search with a wrapped ("hashed") cell index.
+//
+// Cells have the size of the kernel support. A cell (cx, cy, cz) lives in bucket
+// (cx mod Mx, cy mod My, cz mod Mz): a bucket table of bounded size covers the scene's initial extent,
+// and a particle that flies far away (splash, ejecta) folds back into an existing bucket instead of
+// growing a dense box over the whole extent. Buckets may then hold particles of several distant cells;
+// they cost a distance test, never a wrong answer. With every M >= 3 the 3^D cells around a particle
+// map to distinct buckets, so no pair is visited twice.
+//
+// Particles are sorted by bucket each step and the data reordered, so the three cells of a row along x
+// are one contiguous range of memory (3^(D-1) ranges per particle instead of 3^D cells). The table
+// is a prefix array offset[b] = first sorted particle of bucket b, offset[M] = n: no per-particle
+// neighbour lists, no fixed-size arrays.
+#include "core/hd.h"
+#include "core/vec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace ejecta {
+
+template <class T, int D>
+struct CellGrid {
+  Vec<T, D> origin;
+  T inv_cell;
+  int dims[3];           // buckets per axis (>= 3 each, 1 for unused axes)
+  uint32_t num_buckets;  // dims[0] * dims[1] * dims[2]
+  const uint32_t* offset = nullptr;  // num_buckets + 1 entries, valid after build
+
+  EJ_INLINE static int wrap(long long c, int m) {
+    long long r = c % m;
+    return static_cast<int>(r < 0 ? r + m : r);
+  }
+  EJ_INLINE long long cell_coord(T x, int d) const {
+    T c = floor((x - origin[d]) * inv_cell);
+    // Non-finite or absurd coordinates are clamped here; the blow-up check reports them separately.
+    if (!(c > T(-1e15))) c = T(-1e15);
+    if (c > T(1e15)) c = T(1e15);
+    return static_cast<long long>(c);
+  }
+  EJ_INLINE uint32_t bucket_of(const Vec<T, D>& x) const {
+    uint32_t b = 0, stride = 1;
+    for (int d = 0; d < D; ++d) {
+      b += stride * static_cast<uint32_t>(wrap(cell_coord(x[d], d), dims[d]));
+      stride *= static_cast<uint32_t>(dims[d]);
+    }
+    return b;
+  }
+
+  // Calls f(j) for every sorted particle j in the 3^D cells around x (a superset of the neighbours
+  // within one cell size; the caller tests the distance). Returns the number of candidates visited.
+  template <class F>
+  EJ_INLINE uint32_t for_each_candidate(const Vec<T, D>& x, F&& f) const {
+    long long c[3] = {0, 0, 0};
+    for (int d = 0; d < D; ++d) c[d] = cell_coord(x[d], d);
+    const int x0 = wrap(c[0] - 1, dims[0]), x1 = wrap(c[0] + 1, dims[0]);
+    uint32_t visited = 0;
+    const int ny = D >= 2 ? 3 : 1, nz = D >= 3 ? 3 : 1;
+    for (int iz = 0; iz < nz; ++iz) {
+      const uint32_t bz = D >= 3 ? static_cast<uint32_t>(wrap(c[2] + iz - 1, dims[2])) : 0u;
+      for (int iy = 0; iy < ny; ++iy) {
+        const uint32_t by = D >= 2 ? static_cast<uint32_t>(wrap(c[1] + iy - 1, dims[1])) : 0u;
+        const uint32_t row = static_cast<uint32_t>(dims[0]) * (by + static_cast<uint32_t>(dims[1]) * bz);
+        if (x0 <= x1) {  // the row's three cells are adjacent buckets: one range
+          visited += scan(offset[row + x0], offset[row + x1 + 1], f);
+        } else {  // the row wraps around the table edge: two ranges
+          visited += scan(offset[row + x0], offset[row + dims[0]], f);
+          visited += scan(offset[row], offset[row + x1 + 1], f);
+        }
+      }
+    }
+    return visited;
+  }
+
+ private:
+  template <class F>
+  EJ_INLINE static uint32_t scan(uint32_t begin, uint32_t end, F& f) {
+    for (uint32_t j = begin; j < end; ++j) f(j);
+    return end - begin;
+  }
+};
+
+// Chooses the bucket table for a scene: the particles' bounding box plus a margin of two cells, each
+// axis at least 3 buckets, the total capped near 2 n buckets (beyond that the table only costs memory).
+// Host code, in double.
+template <class T, int D>
+CellGrid<T, D> make_cell_grid(const double* lo, const double* hi, double cell, std::size_t n) {
+  CellGrid<T, D> g{};
+  double ext[3] = {1, 1, 1};
+  for (int d = 0; d < D; ++d) {
+    g.origin[d] = T(lo[d] - 2 * cell);
+    ext[d] = std::ceil((hi[d] - lo[d]) / cell) + 4;
+  }
+  const double cap = 2.0 * static_cast<double>(n) + 64;
+  double total = 1;
+  for (int d = 0; d < D; ++d) total *= ext[d];
+  if (total > cap) {  // shrink every axis by the same factor: folding costs a few more candidates
+    const double s = std::pow(cap / total, 1.0 / D);
+    for (int d = 0; d < D; ++d) ext[d] = std::floor(ext[d] * s);
+  }
+  g.inv_cell = T(1.0 / cell);
+  g.num_buckets = 1;
+  for (int d = 0; d < 3; ++d) {
+    g.dims[d] = d < D ? static_cast<int>(std::max(3.0, std::min(ext[d], 1e6))) : 1;
+    g.num_buckets *= static_cast<uint32_t>(g.dims[d]);
+  }
+  return g;
+}
+
+// Functors of the grid build, written once for both backends.
+template <class T, int D>
+struct ComputeBucketKeys {
+  CellGrid<T, D> grid;
+  const Vec<T, D>* pos;
+  uint32_t* keys;
+  uint32_t* perm;
+  EJ_INLINE void operator()(std::size_t i) const {
+    keys[i] = grid.bucket_of(pos[i]);
+    perm[i] = static_cast<uint32_t>(i);
+  }
+};
+
+// offset[b] = first sorted particle whose key is >= b, for b in [0, M]: a binary search per bucket,
+// O(M log n), fully parallel and deterministic (a scan over the particles would leave long runs of
+// empty buckets, the air above the water, to single threads).
+struct BuildBucketOffsets {
+  const uint32_t* sorted_keys;
+  uint32_t* offset;
+  uint32_t n;
+  EJ_INLINE void operator()(std::size_t b) const {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (sorted_keys[mid] < static_cast<uint32_t>(b)) lo = mid + 1; else hi = mid;
+    }
+    offset[b] = lo;
+  }
+};
+
+}  // namespace ejecta

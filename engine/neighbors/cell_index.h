@@ -1,0 +1,41 @@
+#pragma once
+// Owns the sort buffers and the bucket table of a CellGrid on one backend. build() computes each
+// particle's bucket, sorts stably by bucket and fills the table; the caller reorders its particle data
+// by permutation() (new[i] = old[perm[i]]) before using the grid.
+#include "exec/device_array.h"
+#include "neighbors/cell_grid.h"
+
+namespace ejecta {
+
+template <class T, int D, class Exec>
+class CellIndex {
+ public:
+  CellIndex(Exec& exec, const CellGrid<T, D>& grid, std::size_t n, std::size_t* tally)
+      : exec_(exec), grid_(grid), n_(n) {
+    keys_.resize(exec, n, tally);
+    keys_alt_.resize(exec, n, tally);
+    perm_.resize(exec, n, tally);
+    perm_alt_.resize(exec, n, tally);
+    offsets_.resize(exec, std::size_t(grid.num_buckets) + 1, tally);
+    grid_.offset = offsets_.data();
+  }
+
+  void build(const Vec<T, D>* pos) {
+    exec_.for_each(n_, ComputeBucketKeys<T, D>{grid_, pos, keys_.data(), perm_.data()});
+    exec_.sort_pairs(keys_.ptr(), perm_.ptr(), keys_alt_.ptr(), perm_alt_.ptr(), n_, grid_.num_buckets);
+    exec_.for_each(std::size_t(grid_.num_buckets) + 1,
+                   BuildBucketOffsets{keys_.data(), offsets_.data(), uint32_t(n_)});
+  }
+
+  const uint32_t* permutation() const { return perm_.data(); }
+  // The grid view, valid for particle data in sorted order.
+  const CellGrid<T, D>& grid() const { return grid_; }
+
+ private:
+  Exec& exec_;
+  CellGrid<T, D> grid_;
+  std::size_t n_;
+  DeviceArray<uint32_t, Exec> keys_, keys_alt_, perm_, perm_alt_, offsets_;
+};
+
+}  // namespace ejecta

@@ -1,0 +1,194 @@
+// The table of every scene key Ejecta knows. It is the single source for the INI reader, --set,
+// `ejecta --list-params`, docs/parameters.md (regenerate it after editing this file:
+// `ejecta --list-params --markdown > docs/parameters.md`; a test fails until you do) and the GUI.
+#include <utility>
+
+#include "params/param_registry.h"
+
+namespace ejecta {
+
+namespace {
+
+// One description without group; the modifiers below add the optional facts, so that each table
+// entry reads as one call.
+ParamDesc param(std::string key, ParamType type, std::string def, std::string units,
+                std::string label, std::string help) {
+  ParamDesc d;
+  d.key = std::move(key);
+  d.type = type;
+  d.default_value = std::move(def);
+  d.units = std::move(units);
+  d.label = std::move(label);
+  d.help = std::move(help);
+  return d;
+}
+ParamDesc range(ParamDesc d, double lo, double hi) {
+  d.min = lo;
+  d.max = hi;
+  return d;
+}
+ParamDesc rebuild(ParamDesc d) {
+  d.needs_rebuild = true;
+  return d;
+}
+ParamDesc choices(ParamDesc d, std::vector<std::string> c) {
+  d.choices = std::move(c);
+  return d;
+}
+
+// Stamps the current group on each entry, so the table is written group by group.
+struct TableBuilder {
+  ParamRegistry& reg;
+  std::string group;
+  void add(ParamDesc d) {
+    d.group = group;
+    reg.add(std::move(d));
+  }
+};
+
+ParamRegistry make_builtin() {
+  using T = ParamType;
+  ParamRegistry reg;
+  TableBuilder t{reg, ""};
+
+  t.group = "Scene";
+  t.add(param("scene.name", T::String, "unnamed", "", "Name",
+              "Name of the scene, used for output file names and recorded in their provenance."));
+  t.add(rebuild(range(param("scene.dim", T::Int, "2", "", "Dimension",
+                            "Spatial dimension (1, 2 or 3); vectors in the scene use their first "
+                            "dim components."),
+                      1, 3)));
+  t.add(rebuild(choices(param("scene.precision", T::Choice, "float", "", "Precision",
+                              "Floating-point precision of the particle data and of the solver "
+                              "arithmetic."),
+                        {"float", "double"})));
+  t.add(range(param("scene.end_time", T::Real, "1.0", "s", "End time",
+                    "Simulated time at which a headless run stops; --until overrides it."),
+              0, 1e9));
+
+  t.group = "Particles";
+  t.add(rebuild(range(param("particles.dp", T::Real, "0.01", "m", "Particle spacing",
+                            "Initial distance between neighbouring particles, which sets the "
+                            "resolution and each particle's mass rho0 dp^dim."),
+                      1e-6, 100)));
+  t.add(rebuild(range(param("particles.h_over_dp", T::Real, "1.3", "", "h / dp",
+                            "Smoothing length h divided by the particle spacing; the kernel "
+                            "support radius is 2h."),
+                      1.0, 3.0)));
+  t.add(choices(param("particles.kernel", T::Choice, "wendland_c2", "", "Kernel",
+                      "Smoothing kernel: the cubic B-spline (Monaghan & Lattanzio 1985) or the "
+                      "Wendland C2 kernel (Wendland 1995), which is free of the pairing "
+                      "instability."),
+                {"cubic_spline", "wendland_c2"}));
+
+  t.group = "Fluid";
+  t.add(range(param("fluid.rho0", T::Real, "1000", "kg/m^3", "Rest density",
+                    "Reference density of the fluid, at which the Tait EOS gives zero pressure."),
+              1e-3, 1e5));
+  t.add(range(param("fluid.c0", T::Real, "0", "m/s", "Speed of sound",
+                    "Numerical speed of sound of the Tait EOS; 0 = automatic, 10 sqrt(2 |g| H) "
+                    "with H the tallest fluid block."),
+              0, 1e5));
+  t.add(range(param("fluid.gamma", T::Real, "7", "", "Tait exponent",
+                    "Exponent of the Tait equation of state p = rho0 c0^2 / gamma "
+                    "((rho/rho0)^gamma - 1)."),
+              1, 20));
+  t.add(choices(param("fluid.density", T::Choice, "continuity", "", "Density",
+                      "How density evolves: integrated with the continuity equation, or "
+                      "recomputed as a kernel sum over neighbours (which underestimates it near "
+                      "free surfaces)."),
+                {"continuity", "summation"}));
+  t.add(range(param("fluid.delta_sph", T::Real, "0.1", "", "delta-SPH",
+                    "Coefficient of the delta-SPH density diffusion term (Molteni & Colagrossi "
+                    "2009), which damps spurious pressure noise; 0 disables it."),
+              0, 1));
+  t.add(range(param("fluid.xsph", T::Real, "0", "", "XSPH epsilon",
+                    "XSPH factor (Monaghan 1989): particles move with their velocity blended by "
+                    "this fraction towards the neighbour average; 0 disables it."),
+              0, 1));
+
+  t.group = "Viscosity";
+  t.add(range(param("viscosity.alpha", T::Real, "0.02", "", "Alpha",
+                    "Linear coefficient of the Monaghan (1992) artificial viscosity, acting "
+                    "between approaching particles."),
+              0, 5));
+  t.add(range(param("viscosity.beta", T::Real, "0", "", "Beta",
+                    "Quadratic coefficient of the Monaghan (1992) artificial viscosity, for "
+                    "strong compressions; usually 0 for weakly compressible flows."),
+              0, 10));
+
+  t.group = "Physics";
+  t.add(range(param("physics.gravity", T::Vec3, "0, -9.81, 0", "m/s^2", "Gravity",
+                    "Gravitational acceleration; 2D scenes use x, y and 1D scenes x, while 3D "
+                    "scenes conventionally put z up (0, 0, -9.81)."),
+              -1e4, 1e4));
+
+  t.group = "Boundary";
+  t.add(rebuild(range(param("boundary.wall_layers", T::Int, "3", "", "Wall layers",
+                            "Layers of fixed wall particles built outside each tank (Adami, Hu & "
+                            "Adams 2012); use at least 2 h/dp so that fluid next to a wall has a "
+                            "full kernel support."),
+                      3, 8)));
+  t.add(choices(param("boundary.slip", T::Choice, "free", "", "Wall slip",
+                      "Tangential condition at walls: free slip (no wall friction) or no slip "
+                      "(the fluid sticks to the walls)."),
+                {"free", "no_slip"}));
+
+  t.group = "Time";
+  t.add(choices(param("time.integrator", T::Choice, "leapfrog", "", "Integrator",
+                      "Time integration scheme; leapfrog is the second-order, symplectic "
+                      "kick-drift-kick scheme."),
+                {"leapfrog"}));
+  t.add(range(param("time.cfl", T::Real, "0.2", "", "CFL number",
+                    "Courant number of the acoustic time step limit dt <= cfl h / (c0 + "
+                    "|v|max)."),
+              0.01, 1));
+  t.add(range(param("time.force_factor", T::Real, "0.25", "", "Force factor",
+                    "Factor f of the acceleration time step limit dt <= f sqrt(h / |a|max)."),
+              0.01, 1));
+  t.add(range(param("time.dt_max", T::Real, "0.001", "s", "Maximum dt",
+                    "Upper bound of the adaptive time step."),
+              1e-12, 1e3));
+  t.add(range(param("time.dt_min", T::Real, "1e-9", "s", "Minimum dt",
+                    "Lower bound of the adaptive time step: a step below it is reported as a "
+                    "blow-up; 0 disables the check."),
+              0, 1));
+
+  t.group = "Fault";
+  t.add(range(param("fault.max_density_ratio", T::Real, "1.5", "", "Max density ratio r",
+                    "Blow-up detection: the run stops when rho/rho0 of a fluid particle leaves "
+                    "[1/r, r]."),
+              1.01, 100));
+
+  // Numbered sections: any number of [tank.N], [block.N], [obstacle.N], N = 1, 2, ...
+  t.group = "Geometry";
+  t.add(rebuild(param("tank.#.min", T::Vec3, "0, 0, 0", "m", "Tank min",
+                      "Inner lower corner of a tank; its wall layers are built outside the box "
+                      "[min, max].")));
+  t.add(rebuild(
+      param("tank.#.max", T::Vec3, "1, 1, 1", "m", "Tank max", "Inner upper corner of a tank.")));
+  t.add(rebuild(param("tank.#.open_top", T::Bool, "true", "", "Open top",
+                      "No wall on the top face of the tank, the one across the last axis (y in "
+                      "2D, z in 3D).")));
+  t.add(rebuild(param("block.#.min", T::Vec3, "0, 0, 0", "m", "Block min",
+                      "Lower corner of a block of fluid, filled with particles on the dp lattice "
+                      "up to max.")));
+  t.add(rebuild(param("block.#.max", T::Vec3, "0.1, 0.1, 0.1", "m", "Block max",
+                      "Upper corner of a block of fluid.")));
+  t.add(rebuild(param("block.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Block velocity",
+                      "Initial velocity of every particle of the fluid block.")));
+  t.add(rebuild(param("obstacle.#.min", T::Vec3, "0, 0, 0", "m", "Obstacle min",
+                      "Lower corner of a solid box filled with fixed wall particles.")));
+  t.add(rebuild(param("obstacle.#.max", T::Vec3, "0.1, 0.1, 0.1", "m", "Obstacle max",
+                      "Upper corner of a solid obstacle box.")));
+  return reg;
+}
+
+}  // namespace
+
+const ParamRegistry& ParamRegistry::builtin() {
+  static const ParamRegistry reg = make_builtin();
+  return reg;
+}
+
+}  // namespace ejecta

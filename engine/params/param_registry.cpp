@@ -1,0 +1,271 @@
+// Registry lookups (numbered-section patterns, misspelling suggestions) and the generated
+// documentation: docs/parameters.md and `ejecta --list-params` both come from here, so the docs can
+// never drift from the table in builtin_params.cpp.
+#include "params/param_registry.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace ejecta {
+
+const char* to_string(ParamType t) {
+  switch (t) {
+    case ParamType::Real: return "real";
+    case ParamType::Int: return "int";
+    case ParamType::Bool: return "bool";
+    case ParamType::Choice: return "choice";
+    case ParamType::Vec3: return "vec3";
+    case ParamType::String: return "string";
+  }
+  return "?";
+}
+
+std::string format_number(double v) {
+  if (!std::isfinite(v)) return v != v ? "nan" : (v > 0 ? "inf" : "-inf");
+  if (v == 0) return "0";
+  // Shortest scientific form that reads back exactly ("1e-03" for 0.001, never
+  // 1.0000000000000000208e-03); to_chars also ignores the C locale, unlike printf.
+  char buf[64];
+  char* end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
+  const std::string sci(buf, end);
+  const std::size_t e = sci.find('e');
+  const int exponent = std::stoi(sci.substr(e + 1));
+  int digits = 0;
+  for (std::size_t i = 0; i < e; ++i) digits += sci[i] >= '0' && sci[i] <= '9';
+  // Scientific without printf's '+' and leading zeros ("1e9", "1e-6"), or plain decimal ("20",
+  // "0.01", "9.81") when that is no longer, so ranges read like the table: [1e-3, 1e5].
+  const std::string scientific = sci.substr(0, e) + "e" + std::to_string(exponent);
+  if (exponent < -20 || exponent > 20) return scientific;  // fixed is longer anyway
+  end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed,
+                      std::max(0, digits - 1 - exponent))
+            .ptr;
+  const std::string fixed(buf, end);
+  return fixed.size() <= scientific.size() ? fixed : scientific;
+}
+
+std::string range_text(const ParamDesc& d) {
+  // The struct defaults (+-1e300) mean "no bound"; anything tighter is a real bound.
+  const bool has_min = d.min > -1e299, has_max = d.max < 1e299;
+  if (has_min && has_max) return "[" + format_number(d.min) + ", " + format_number(d.max) + "]";
+  if (has_min) return ">= " + format_number(d.min);
+  if (has_max) return "<= " + format_number(d.max);
+  return "";
+}
+
+namespace {
+
+// A valid section index is a positive int without leading zeros, so that [block.1] and [block.01]
+// cannot name the same block twice. Returns the length of the index at s[i], 0 if there is none.
+std::size_t index_length(const std::string& s, std::size_t i) {
+  std::size_t j = i;
+  while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
+  const std::size_t n = j - i;
+  if (n == 0 || n > 9 || s[i] == '0') return 0;
+  if (j < s.size() && s[j] != '.') return 0;
+  return n;
+}
+
+// Pattern segments are either literal or exactly "#".
+bool matches(const std::string& pattern, const std::string& key) {
+  std::size_t p = 0, k = 0;
+  while (p < pattern.size()) {
+    if (pattern[p] == '#') {
+      const std::size_t n = index_length(key, k);
+      if (n == 0) return false;
+      k += n;
+      ++p;
+    } else {
+      if (k >= key.size() || key[k] != pattern[p]) return false;
+      ++k;
+      ++p;
+    }
+  }
+  return k == key.size();
+}
+
+std::size_t levenshtein(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string substitute_index(const std::string& pattern, const std::string& index) {
+  std::string out;
+  for (char c : pattern) {
+    if (c == '#')
+      out += index;
+    else
+      out += c;
+  }
+  return out;
+}
+
+// Default/choices/range cells shared by the markdown and the plain listing.
+std::string choices_text(const ParamDesc& d, const char* sep) {
+  std::string out;
+  for (std::size_t i = 0; i < d.choices.size(); ++i) out += (i ? sep : "") + d.choices[i];
+  return out;
+}
+
+std::string limits_text(const ParamDesc& d, bool markdown) {
+  switch (d.type) {
+    case ParamType::Choice:
+      return markdown ? "`" + choices_text(d, "`, `") + "`" : choices_text(d, ", ");
+    case ParamType::Bool: return "true / false";
+    case ParamType::Vec3: {
+      const std::string r = range_text(d);
+      return r.empty() ? "" : "each component " + r;
+    }
+    case ParamType::Real:
+    case ParamType::Int: return range_text(d);
+    case ParamType::String: return "";
+  }
+  return "";
+}
+
+std::vector<std::string> groups_in_order(const std::vector<ParamDesc>& descs) {
+  std::vector<std::string> groups;
+  for (const ParamDesc& d : descs)
+    if (std::find(groups.begin(), groups.end(), d.group) == groups.end()) groups.push_back(d.group);
+  return groups;
+}
+
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// Greedy word wrap with a hanging indent, for help text under each key in the listing.
+std::string wrap(const std::string& text, const std::string& indent, std::size_t width) {
+  std::istringstream words(text);
+  std::string word, line, out;
+  while (words >> word) {
+    if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) {
+      out += indent + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += indent + line + "\n";
+  return out;
+}
+
+}  // namespace
+
+void ParamRegistry::add(ParamDesc d) {
+  for (const ParamDesc& e : descs_)
+    if (e.key == d.key) throw std::logic_error("ParamRegistry: duplicate key '" + d.key + "'");
+  descs_.push_back(std::move(d));
+}
+
+const ParamDesc* ParamRegistry::find(const std::string& key) const {
+  for (const ParamDesc& d : descs_)
+    if (matches(d.key, key)) return &d;
+  return nullptr;
+}
+
+std::string ParamRegistry::suggest(const std::string& key) const {
+  // Offer numbered keys with the user's own index ("block.2.mni" -> "block.2.min"); fall back to 1
+  // when they gave none or an invalid one ("block.min", "block.0.min" -> "block.1.min").
+  std::string index = "1";
+  for (std::size_t start = 0; start <= key.size();) {
+    std::size_t end = key.find('.', start);
+    if (end == std::string::npos) end = key.size();
+    if (end > start && index_length(key, start) == end - start) {
+      index = key.substr(start, end - start);
+      break;
+    }
+    start = end + 1;
+  }
+  std::string best;
+  std::size_t best_distance = std::string::npos;
+  for (const ParamDesc& d : descs_) {
+    const std::string candidate = substitute_index(d.key, index);
+    const std::size_t distance = levenshtein(key, candidate);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  const std::size_t limit = std::max<std::size_t>(2, key.size() / 3);
+  return best_distance <= limit ? best : "";
+}
+
+std::string ParamRegistry::markdown() const {
+  std::ostringstream md;
+  md << "# Scene parameters\n\n"
+     << "_This page is generated from `engine/params/builtin_params.cpp` by `ejecta --list-params "
+        "--markdown`; "
+        "do not edit._\n\n"
+     << "Scenes are INI files: `[section]` headers, `key = value` lines, comments starting with "
+        "`;` "
+        "or `#` at the beginning of a line or with ` ;` after a value. The key `fluid.rho0` is "
+        "`rho0` in section `[fluid]`; a `#` in a key stands for the index of a numbered section "
+        "(`[block.1]`, `[block.2]`, ...), and such a section exists once it sets a key. Any key "
+        "can "
+        "be overridden from the command line with `--set key=value`.\n\n"
+     << "Vectors are written `x, y, z`; 1D and 2D scenes may give only the first one or two "
+        "components, the missing ones are 0. Booleans accept `true`/`false`, `yes`/`no`, "
+        "`on`/`off` and `1`/`0`. Ranges are inclusive. **(rebuild)** marks parameters whose change "
+        "needs the particles to be rebuilt (a reset of the scene).\n";
+  for (const std::string& group : groups_in_order(descs_)) {
+    md << "\n## " << group << "\n\n"
+       << "| Key | Type | Default | Range / choices | Units | Description |\n"
+       << "|---|---|---|---|---|---|\n";
+    for (const ParamDesc& d : descs_) {
+      if (d.group != group) continue;
+      md << "| `" << d.key << "` | " << to_string(d.type) << " | `" << md_escape(d.default_value)
+         << "` | " << md_escape(limits_text(d, true)) << " | " << md_escape(d.units) << " | "
+         << md_escape(d.help) << (d.needs_rebuild ? " **(rebuild)**" : "") << " |\n";
+    }
+  }
+  return md.str();
+}
+
+std::string ParamRegistry::listing() const {
+  std::size_t wkey = 0, wtype = 0, wdef = 0, wlim = 0, wunit = 0;
+  for (const ParamDesc& d : descs_) {
+    wkey = std::max(wkey, d.key.size());
+    wtype = std::max(wtype, std::string(to_string(d.type)).size());
+    wdef = std::max(wdef, d.default_value.size());
+    wlim = std::max(wlim, limits_text(d, false).size());
+    wunit = std::max(wunit, d.units.size());
+  }
+  auto cell = [](const std::string& s, std::size_t w) {
+    return s + std::string(w - s.size() + 2, ' ');
+  };
+  std::ostringstream out;
+  out << "Scene parameters: key, type, default, range or choices, units; [rebuild] = changing it "
+         "resets the particles.\nNumbered sections: '#' is the index, e.g. block.1.min is min in "
+         "[block.1]. Override with --set key=value.\n";
+  for (const std::string& group : groups_in_order(descs_)) {
+    out << "\n" << group << "\n";
+    for (const ParamDesc& d : descs_) {
+      if (d.group != group) continue;
+      std::string line = "  " + cell(d.key, wkey) + cell(to_string(d.type), wtype) +
+                         cell(d.default_value, wdef) + cell(limits_text(d, false), wlim) +
+                         cell(d.units, wunit) + (d.needs_rebuild ? "[rebuild]" : "");
+      line.erase(line.find_last_not_of(' ') + 1);
+      out << line << "\n" << wrap(d.help, "      ", 100);
+    }
+  }
+  return out.str();
+}
+
+}  // namespace ejecta

@@ -1,0 +1,133 @@
+#pragma once
+// Structure-of-arrays particle storage on one backend, with a registry of its fields. Each field is a
+// device buffer of one element type; the registry knows how to reorder it (gather by the sort
+// permutation) and how to copy it to the host as doubles, so neither the solver nor the output code
+// lists fields twice.
+#include "core/vec.h"
+#include "particles/field_info.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ejecta {
+
+template <class E>
+struct GatherFunctor {
+  E* dst;
+  const E* src;
+  const uint32_t* perm;
+  EJ_INLINE void operator()(std::size_t i) const { dst[i] = src[perm[i]]; }
+};
+
+template <class E>
+struct ScalarOf { using type = E; };
+template <class T, int D>
+struct ScalarOf<Vec<T, D>> { using type = T; };
+
+template <class E>
+constexpr ScalarType scalar_type_of() {
+  using S = typename ScalarOf<E>::type;
+  if (std::is_same<S, float>::value) return ScalarType::Float32;
+  if (std::is_same<S, double>::value) return ScalarType::Float64;
+  if (std::is_same<S, uint8_t>::value) return ScalarType::UInt8;
+  return ScalarType::UInt32;
+}
+
+template <class Exec>
+class ParticleStore {
+ public:
+  ParticleStore(Exec& exec, std::size_t n) : exec_(exec), n_(n) {}
+  ~ParticleStore() {
+    for (auto& f : fields_) exec_.deallocate(f.data);
+    if (scratch_) exec_.deallocate(scratch_);
+  }
+  ParticleStore(const ParticleStore&) = delete;
+  ParticleStore& operator=(const ParticleStore&) = delete;
+
+  std::size_t size() const { return n_; }
+
+  // Allocates a field of element type E (a scalar or Vec<T, D>) and returns its device pointer.
+  template <class E>
+  E* add(FieldInfo info) {
+    info.scalar = scalar_type_of<E>();
+    info.components = sizeof(E) / sizeof(typename ScalarOf<E>::type);
+    Field f;
+    f.info = std::move(info);
+    f.elem_bytes = sizeof(E);
+    f.data = exec_.allocate(sizeof(E) * n_);
+    bytes_ += sizeof(E) * n_;
+    f.gather = [this](void* dst, const void* src, const uint32_t* perm) {
+      exec_.for_each(n_, GatherFunctor<E>{static_cast<E*>(dst), static_cast<const E*>(src), perm});
+    };
+    fields_.push_back(std::move(f));
+    if (sizeof(E) > scratch_elem_) scratch_elem_ = sizeof(E);
+    return static_cast<E*>(fields_.back().data);
+  }
+
+  // Reorders every persistent field by perm (new[i] = old[perm[i]]) through one scratch buffer.
+  void reorder(const uint32_t* perm) {
+    if (!scratch_) {
+      scratch_ = exec_.allocate(scratch_elem_ * n_);
+      bytes_ += scratch_elem_ * n_;
+    }
+    for (auto& f : fields_) {
+      if (!f.info.persistent) continue;
+      f.gather(scratch_, f.data, perm);
+      exec_.copy(f.data, scratch_, f.elem_bytes * n_);
+    }
+  }
+
+  std::vector<FieldInfo> fields() const {
+    std::vector<FieldInfo> out;
+    for (auto& f : fields_) out.push_back(f.info);
+    return out;
+  }
+  bool has(const std::string& name) const { return find(name) != nullptr; }
+
+  // Copies a field to the host as doubles, n * components values.
+  std::vector<double> download(const std::string& name) const {
+    const Field* f = find(name);
+    if (!f) throw std::logic_error("no particle field '" + name + "'");
+    std::vector<unsigned char> raw(f->elem_bytes * n_);
+    exec_.download(raw.data(), f->data, raw.size());
+    const std::size_t count = n_ * static_cast<std::size_t>(f->info.components);
+    std::vector<double> out(count);
+    for (std::size_t k = 0; k < count; ++k) {
+      switch (f->info.scalar) {
+        case ScalarType::Float32: out[k] = reinterpret_cast<const float*>(raw.data())[k]; break;
+        case ScalarType::Float64: out[k] = reinterpret_cast<const double*>(raw.data())[k]; break;
+        case ScalarType::UInt8: out[k] = raw[k]; break;
+        case ScalarType::UInt32: out[k] = reinterpret_cast<const uint32_t*>(raw.data())[k]; break;
+      }
+    }
+    return out;
+  }
+
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  struct Field {
+    FieldInfo info;
+    std::size_t elem_bytes = 0;
+    void* data = nullptr;
+    std::function<void(void*, const void*, const uint32_t*)> gather;
+  };
+  const Field* find(const std::string& name) const {
+    for (auto& f : fields_)
+      if (f.info.name == name) return &f;
+    return nullptr;
+  }
+  Exec& exec_;
+  std::size_t n_;
+  std::vector<Field> fields_;
+  void* scratch_ = nullptr;
+  std::size_t scratch_elem_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace ejecta

@@ -1,0 +1,37 @@
+#pragma once
+// Summation density rho_i = sum_j m_j W_ij over fluid and wall neighbours, self included
+// (Monaghan 1992, ARA&A 30, 543, eq. 2.3), followed by the EOS.
+#include "physics/wcsph_model.h"
+
+namespace ejecta {
+
+template <class T, int D>
+struct DensitySummation {
+  WcsphModel<T, D> model;
+  CellGrid<T, D> grid;
+  ParticleView<T, D> pv;
+
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (pv.kind[i] != kFluid) return;
+    const Vec<T, D> xi = pv.x[i];
+    const T r2max = model.kernel.support() * model.kernel.support();
+    T rho = 0;
+    grid.for_each_candidate(xi, [&](uint32_t j) {
+      const T r2 = norm2(xi - pv.x[j]);
+      if (r2 < r2max) rho += pv.m[j] * model.kernel.W(sqrt(r2));
+    });
+    pv.rhop[i] = rho;
+  }
+};
+
+// Pressure of fluid particles from their density at the force evaluation time.
+template <class T, int D>
+struct FluidPressure {
+  WcsphModel<T, D> model;
+  ParticleView<T, D> pv;
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (pv.kind[i] == kFluid) pv.p[i] = model.eos.pressure(pv.rhop[i]);
+  }
+};
+
+}  // namespace ejecta

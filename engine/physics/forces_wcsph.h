@@ -1,0 +1,71 @@
+#pragma once
+// Rates of the weakly compressible fluid, one neighbour pass per fluid particle:
+//  - momentum, symmetric pressure form with the artificial viscosity of Monaghan (1992), ARA&A 30,
+//    543, eq. (3.3)-(3.5): dv_i/dt = -sum_j m_j (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad_i W_ij + g,
+//    Pi_ij = (-alpha c_ij mu_ij + beta mu_ij^2) / rho_ij for v_ij.x_ij < 0,
+//    mu_ij = h v_ij.x_ij / (r_ij^2 + 0.01 h^2);
+//  - continuity, drho_i/dt = sum_j m_j v_ij . grad_i W_ij (Monaghan 1992, eq. 2.9), walls moving
+//    with their own (zero) velocity;
+//  - delta-SPH density diffusion between fluid particles, Molteni & Colagrossi (2009), Comput. Phys.
+//    Commun. 180, 861, eq. (9): + delta h c0 sum_j psi_ij . grad_i W_ij V_j,
+//    psi_ij = 2 (rho_j - rho_i) x_ji / (r_ij^2 + eta^2);
+//  - XSPH velocity correction, Monaghan (1989), J. Comput. Phys. 82, 1:
+//    dx_i/dt = v_i + eps sum_j (m_j / rho_ij) (v_j - v_i) W_ij.
+#include "physics/wcsph_model.h"
+
+namespace ejecta {
+
+template <class T, int D>
+struct Forces_WCSPH_Monaghan1992 {
+  WcsphModel<T, D> model;
+  CellGrid<T, D> grid;
+  ParticleView<T, D> pv;
+  bool count_pairs;
+
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (pv.kind[i] != kFluid) return;
+    const Vec<T, D> xi = pv.x[i], vi = pv.vp[i];
+    const T rhoi = pv.rhop[i], pi_rho2 = pv.p[i] / (rhoi * rhoi);
+    const T h = model.kernel.h, r2max = model.kernel.support() * model.kernel.support();
+    const T diffusion = model.delta * h * model.eos.c0;
+    Vec<T, D> acc = Vec<T, D>::zero(), xs = Vec<T, D>::zero();
+    T drho = 0;
+    uint32_t real = 0;
+    const uint32_t cand = grid.for_each_candidate(xi, [&](uint32_t j) {
+      const Vec<T, D> xij = xi - pv.x[j];
+      const T r2 = norm2(xij);
+      if (r2 >= r2max || j == i) return;
+      ++real;
+      const T r = sqrt(r2);
+      const T F = model.kernel.F(r);  // grad_i W_ij = xij F
+      const T mj = pv.m[j], rhoj = pv.rhop[j];
+      const bool fluid_j = pv.kind[j] == kFluid;
+      const Vec<T, D> vij = vi - pv.vp[j];
+      const T vx = dot(vij, xij);
+      T visc = 0;
+      if (vx < T(0)) {
+        const T mu = h * vx / (r2 + model.eta2);
+        // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
+        visc = (-model.alpha * model.eos.c0 * mu + model.beta * mu * mu) / (T(0.5) * (rhoi + rhoj));
+      }
+      acc += xij * (-mj * (pi_rho2 + pv.p[j] / (rhoj * rhoj) + visc) * F);
+      // Continuity uses the walls' true velocity (zero), not the no-slip mirror velocity.
+      drho += mj * F * (fluid_j ? vx : dot(vi, xij));
+      if (fluid_j) {
+        if (diffusion > T(0))
+          drho += diffusion * T(-2) * (rhoj - rhoi) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
+        if (model.xsph > T(0))
+          xs += (pv.vp[j] - vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
+      }
+    });
+    pv.a[i] = acc + model.gravity;
+    pv.drho[i] = model.summation ? T(0) : drho;
+    if (model.xsph > T(0)) pv.xsph[i] = xs * model.xsph;
+    if (count_pairs) {
+      pv.pair_real[i] = real;
+      pv.pair_cand[i] = cand;
+    }
+  }
+};
+
+}  // namespace ejecta

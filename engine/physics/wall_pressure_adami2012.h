@@ -1,0 +1,49 @@
+#pragma once
+// Wall boundary of Adami, Hu & Adams (2012), J. Comput. Phys. 231, 7057: fixed wall particles take a
+// pressure extrapolated from the fluid around them, eq. (27),
+//   p_w = (sum_f p_f W_wf + (g - a_w) . sum_f rho_f r_wf W_wf) / sum_f W_wf,   r_wf = x_w - x_f,
+// (a_w = 0: walls do not move), and a density from the inverted EOS, eq. (28). Negative wall pressure
+// is cut to zero so water does not stick to walls. For no-slip the wall velocity used in viscous terms
+// is 2 v_w - v~_f, eq. (22-23), with v~_f the kernel-weighted fluid velocity; free slip uses v_w = 0.
+#include "physics/wcsph_model.h"
+
+namespace ejecta {
+
+template <class T, int D>
+struct WallPressure_Adami2012 {
+  WcsphModel<T, D> model;
+  CellGrid<T, D> grid;
+  ParticleView<T, D> pv;
+
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (pv.kind[i] != kWall) return;
+    const Vec<T, D> xi = pv.x[i];
+    const T r2max = model.kernel.support() * model.kernel.support();
+    T sum_w = 0, sum_pw = 0;
+    Vec<T, D> sum_rho_r = Vec<T, D>::zero(), sum_vw = Vec<T, D>::zero();
+    grid.for_each_candidate(xi, [&](uint32_t j) {
+      if (pv.kind[j] != kFluid) return;
+      const Vec<T, D> r = xi - pv.x[j];
+      const T r2 = norm2(r);
+      if (r2 >= r2max) return;
+      const T w = model.kernel.W(sqrt(r2));
+      sum_w += w;
+      sum_pw += pv.p[j] * w;
+      sum_rho_r += r * (pv.rhop[j] * w);
+      sum_vw += pv.vp[j] * w;
+    });
+    if (sum_w > T(0)) {
+      T pw = (sum_pw + dot(model.gravity, sum_rho_r)) / sum_w;
+      if (pw < T(0)) pw = T(0);
+      pv.p[i] = pw;
+      pv.rhop[i] = model.eos.density(pw);
+      pv.vp[i] = model.no_slip ? sum_vw * (T(-1) / sum_w) : Vec<T, D>::zero();
+    } else {
+      pv.p[i] = T(0);
+      pv.rhop[i] = model.eos.rho0;
+      pv.vp[i] = Vec<T, D>::zero();
+    }
+  }
+};
+
+}  // namespace ejecta

@@ -1,0 +1,44 @@
+#pragma once
+// Constants and array views shared by the weakly compressible SPH functors. Plain structs of values
+// and raw pointers, copied by value into CUDA kernels and OpenMP loops alike.
+#include "core/types.h"
+#include "core/vec.h"
+#include "neighbors/cell_grid.h"
+#include "physics/eos_tait.h"
+#include "physics/kernels.h"
+
+#include <cstdint>
+
+namespace ejecta {
+
+template <class T, int D>
+struct WcsphModel {
+  SmoothingKernel<T, D> kernel;
+  TaitEos<T> eos;
+  Vec<T, D> gravity;
+  T alpha, beta;   // Monaghan (1992) artificial viscosity
+  T delta;         // delta-SPH coefficient (Molteni & Colagrossi 2009), 0 = off
+  T xsph;          // XSPH epsilon (Monaghan 1989), 0 = off
+  T eta2;          // 0.01 h^2, keeps 1/r^2 terms finite
+  bool no_slip;    // wall velocity extrapolated for viscosity (Adami et al. 2012, eq. 22-23)
+  bool summation;  // summation density instead of the continuity equation
+};
+
+template <class T, int D>
+struct ParticleView {
+  Vec<T, D>* x;
+  Vec<T, D>* v;     // velocity (at n, or n+1/2 between the kicks)
+  T* rho;           // density state (continuity: integrated like v)
+  Vec<T, D>* vp;    // velocity predicted at the force evaluation time (walls: velocity for viscosity)
+  T* rhop;          // density at the force evaluation time (walls: extrapolated)
+  T* p;             // pressure at the force evaluation time
+  Vec<T, D>* a;     // acceleration
+  T* drho;          // density rate
+  Vec<T, D>* xsph;  // XSPH velocity correction (only when model.xsph > 0)
+  const T* m;
+  const uint8_t* kind;
+  uint32_t* pair_real;  // per-particle neighbour counts (only when counting is on)
+  uint32_t* pair_cand;
+};
+
+}  // namespace ejecta

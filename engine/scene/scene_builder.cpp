@@ -1,0 +1,345 @@
+// Geometry sections -> particles.
+//
+// Everything sits on one Cartesian lattice of spacing dp: a box [min, max] holds the particles
+// min + (k + 1/2) dp, k = 0 .. round((max - min)/dp) - 1 along each used axis, so no particle sits on
+// a box face and two boxes that share a face give a seamless lattice with spacing dp across it.
+// Tank walls are that lattice continued outwards from the tank's inner box for `wall_layers` layers
+// (the first wall layer at dp/2 outside the inner face, the fluid's first layer at dp/2 inside), the
+// fixed "dummy particle" wall of Adami, Hu & Adams (2012), J. Comput. Phys. 231, 7057. Enough layers
+// must cover the kernel support (2h for the Wendland kernels) or particles next to a wall see a
+// truncated kernel; the registry enforces wall_layers >= 3.
+//
+// Every particle, fluid or wall, gets the same mass rho0 dp^dim, so the total mass is fixed by the
+// particle count alone and is conserved exactly. The fluid starts hydrostatic (weakly compressible
+// SPH with the Tait equation of state, Monaghan 1994, J. Comput. Phys. 110, 399; Batchelor 1967 for
+// the form) so that it does not first drop and bounce when gravity is switched on.
+#include "scene/scene_builder.h"
+
+#include "core/types.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ejecta {
+
+std::size_t InitialParticles::fluid_count() const {
+  return static_cast<std::size_t>(std::count(kind.begin(), kind.end(), uint8_t(kFluid)));
+}
+
+namespace {
+
+// Geometric comparisons are done with this absolute tolerance (metres): scene coordinates are given
+// with a handful of digits, so 1e-9 m separates "touching" (a block resting on a tank floor, two
+// blocks sharing a face) from real overlap without being confused by round-off of ~1e-16 relative.
+constexpr double kTol = 1e-9;
+
+const char kAxis[3] = {'x', 'y', 'z'};
+
+std::string fmt(double v) { return format_number(v); }
+
+// An axis-aligned box using the first `dim` components, remembering the section it came from
+// ("block.2") and where that section was set, for error messages.
+struct Box {
+  int dim = 2;
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  std::string section;
+  std::string where;
+
+  double extent(int d) const { return hi[d] - lo[d]; }
+  // Positive-volume intersection: every used axis overlaps by more than the tolerance, so boxes that
+  // only share a face (or an edge) do not count.
+  bool overlaps(const Box& o) const {
+    for (int d = 0; d < dim; ++d)
+      if (std::min(hi[d], o.hi[d]) - std::max(lo[d], o.lo[d]) <= kTol) return false;
+    return true;
+  }
+  bool contains(const Box& o) const {
+    for (int d = 0; d < dim; ++d)
+      if (o.lo[d] < lo[d] - kTol || o.hi[d] > hi[d] + kTol) return false;
+    return true;
+  }
+  bool contains_point(const double* p) const {
+    for (int d = 0; d < dim; ++d)
+      if (p[d] < lo[d] || p[d] > hi[d]) return false;
+    return true;
+  }
+};
+
+// Where a section's keys were set: its min key, else its max key (a section written with only one of
+// them), else the first other key given.
+std::string section_where(const ParamSet& ps, const std::string& section,
+                          std::initializer_list<const char*> keys) {
+  for (const char* k : keys) {
+    const std::string w = ps.where(section + "." + k);
+    if (w != "default") return w;
+  }
+  return "default";
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& message) {
+  throw ParamError(where + ": " + message);
+}
+
+Box read_box(const ParamSet& ps, int dim, const std::string& section,
+             std::initializer_list<const char*> keys) {
+  Box b;
+  b.dim = dim;
+  b.section = section;
+  b.where = section_where(ps, section, keys);
+  const auto lo = ps.vec3(section + ".min");
+  const auto hi = ps.vec3(section + ".max");
+  for (int d = 0; d < 3; ++d) {
+    b.lo[d] = d < dim ? lo[d] : 0.0;
+    b.hi[d] = d < dim ? hi[d] : 0.0;
+  }
+  for (int d = 0; d < dim; ++d) {
+    if (!(b.hi[d] > b.lo[d]))
+      fail(b.where, std::string("empty geometry: ") + section + " has max." + kAxis[d] + " <= min." +
+                        kAxis[d] + " (" + fmt(b.hi[d]) + " <= " + fmt(b.lo[d]) + "); make " +
+                        section + ".max." + kAxis[d] + " larger than " + section + ".min." +
+                        kAxis[d]);
+  }
+  return b;
+}
+
+// Number of lattice cells along an axis of extent `e`: round(e/dp), at least one so a box thinner
+// than dp/2 still gets a layer rather than vanishing silently.
+long cells(double e, double dp) { return std::max(1L, std::lround(e / dp)); }
+
+// Cell counts of a box along each used axis (1 on unused axes), as doubles for the size check before
+// anything is allocated (a tiny dp can make a count overflow an integer).
+void cell_counts(const Box& b, double dp, double* n) {
+  for (int d = 0; d < 3; ++d) n[d] = d < b.dim ? std::max(1.0, std::round(b.extent(d) / dp)) : 1.0;
+}
+
+// Calls f(k) for every integer cell k in [from, to) (per axis, unused axes 0), last axis outermost,
+// x fastest: a fixed order, so the particle order is deterministic.
+template <class F>
+void for_cells(int dim, const long* from, const long* to, F&& f) {
+  long k[3] = {0, 0, 0};
+  const long z0 = dim > 2 ? from[2] : 0, z1 = dim > 2 ? to[2] : 1;
+  const long y0 = dim > 1 ? from[1] : 0, y1 = dim > 1 ? to[1] : 1;
+  for (k[2] = z0; k[2] < z1; ++k[2])
+    for (k[1] = y0; k[1] < y1; ++k[1])
+      for (k[0] = from[0]; k[0] < to[0]; ++k[0]) f(k);
+}
+
+struct Builder {
+  InitialParticles& out;
+  int dim;
+  double mass;
+
+  void add(const double* x, const double* v, double rho, ParticleKind kind) {
+    for (int d = 0; d < dim; ++d) {
+      out.position.push_back(x[d]);
+      out.velocity.push_back(v[d]);
+    }
+    out.density.push_back(rho);
+    out.mass.push_back(mass);
+    out.kind.push_back(kind);
+  }
+};
+
+}  // namespace
+
+InitialParticles build_scene(const ParamSet& ps) {
+  InitialParticles ip;
+  const int dim = static_cast<int>(ps.integer("scene.dim"));
+  const double dp = ps.real("particles.dp");
+  if (!(dp > 0)) fail(ps.where("particles.dp"), "particles.dp must be positive");
+  ip.dim = dim;
+  ip.dp = dp;
+  ip.h = ps.real("particles.h_over_dp") * dp;
+  ip.rho0 = ps.real("fluid.rho0");
+  ip.gamma = ps.real("fluid.gamma");
+  const auto g3 = ps.vec3("physics.gravity");
+  double gnorm2 = 0;
+  for (int d = 0; d < 3; ++d) {
+    ip.gravity[d] = d < dim ? g3[d] : 0.0;
+    gnorm2 += ip.gravity[d] * ip.gravity[d];
+  }
+  const double gnorm = std::sqrt(gnorm2);
+  // Unit vector pointing up (against gravity); zero when there is no gravity.
+  double up[3] = {0, 0, 0};
+  if (gnorm > 0)
+    for (int d = 0; d < dim; ++d) up[d] = -ip.gravity[d] / gnorm;
+  const long layers = ps.integer("boundary.wall_layers");
+
+  // ---- read and check the geometry ----
+  std::vector<Box> tanks, blocks, obstacles;
+  std::vector<bool> open_top;
+  for (int i : ps.indices("tank")) {
+    const std::string s = "tank." + std::to_string(i);
+    tanks.push_back(read_box(ps, dim, s, {"min", "max", "open_top"}));
+    open_top.push_back(ps.flag(s + ".open_top"));
+  }
+  for (int i : ps.indices("block"))
+    blocks.push_back(read_box(ps, dim, "block." + std::to_string(i), {"min", "max", "velocity"}));
+  for (int i : ps.indices("obstacle"))
+    obstacles.push_back(read_box(ps, dim, "obstacle." + std::to_string(i), {"min", "max"}));
+
+  if (blocks.empty()) {
+    // Point at the scene file: the file part of the first location we know of.
+    std::string w = "scene";
+    for (const Box& b : tanks.empty() ? obstacles : tanks)
+      if (b.where != "default") {
+        w = b.where;
+        break;
+      }
+    if (w == "scene")
+      for (const char* k : {"scene.dim", "particles.dp", "physics.gravity", "fluid.rho0"})
+        if (ps.where(k) != "default") {
+          w = ps.where(k);
+          break;
+        }
+    const auto colon = w.rfind(':');
+    if (colon != std::string::npos && colon + 1 < w.size() &&
+        std::all_of(w.begin() + colon + 1, w.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      w = w.substr(0, colon);
+    fail(w, "the scene has no fluid: add a [block.1] section with min and max");
+  }
+  for (const Box& b : blocks) {
+    if (!tanks.empty() &&
+        std::none_of(tanks.begin(), tanks.end(), [&](const Box& t) { return t.contains(b); }))
+      fail(b.where, b.section + " extends outside every tank: move or shrink it so that it lies "
+                                "inside the inner box (min..max) of a [tank.N]");
+    for (const Box& o : obstacles)
+      if (b.overlaps(o))
+        fail(b.where, b.section + " overlaps " + o.section + " (" + o.where +
+                          "): fluid cannot start inside a solid; shrink or move one of them");
+  }
+  for (std::size_t i = 0; i < blocks.size(); ++i)
+    for (std::size_t j = i + 1; j < blocks.size(); ++j)
+      if (blocks[i].overlaps(blocks[j]))
+        fail(blocks[j].where, blocks[j].section + " overlaps " + blocks[i].section + " (" +
+                                  blocks[i].where +
+                                  "): fluid blocks may touch but not overlap; move or shrink one");
+  for (const Box& o : obstacles)
+    if (!tanks.empty() &&
+        std::none_of(tanks.begin(), tanks.end(), [&](const Box& t) { return t.overlaps(o); }))
+      fail(o.where, o.section + " lies entirely outside every tank: move it inside a [tank.N]");
+
+  // ---- size check before allocating ----
+  // Counted in double: a tiny dp must give this message, not an integer overflow or a bad_alloc.
+  double total = 0;
+  // A tank adds its wall shell (outer box minus the inner box), a block or an obstacle its cells.
+  auto add_count = [&](const Box& b, bool tank, bool open) {
+    double n[3];
+    cell_counts(b, dp, n);
+    const double inner = n[0] * n[1] * n[2];
+    double outer = 1;
+    for (int d = 0; d < dim; ++d)
+      outer *= n[d] + (d == dim - 1 && open ? 1 : 2) * static_cast<double>(layers);
+    total += tank ? outer - inner : inner;
+  };
+  for (std::size_t i = 0; i < tanks.size(); ++i) add_count(tanks[i], true, open_top[i]);
+  for (const Box& b : blocks) add_count(b, false, false);
+  for (const Box& o : obstacles) add_count(o, false, false);
+  if (total > 2147483648.0)
+    fail(ps.where("particles.dp"),
+         "the scene needs about " + fmt(total) + " particles, more than 2^31; increase particles.dp "
+         "(now " + fmt(dp) + "; the count scales as dp^-" + std::to_string(dim) + ")");
+
+  // ---- speed of sound ----
+  ip.c0 = ps.real("fluid.c0");
+  if (ip.c0 == 0) {
+    if (gnorm > 0) {
+      // Weakly compressible SPH keeps density fluctuations ~ (v/c0)^2 below 1% if c0 is ten times
+      // the largest expected speed (Monaghan 1994); the fastest a column of height H gets is the
+      // free-fall speed sqrt(2 g H) (Ritter's dam-break front speed is 2 sqrt(g H), of the same order).
+      double H = 0;
+      for (const Box& b : blocks) {
+        double e = 0;
+        for (int d = 0; d < dim; ++d) e += std::fabs(up[d]) * b.extent(d);
+        H = std::max(H, e);
+      }
+      ip.c0 = 10.0 * std::sqrt(2.0 * gnorm * H);
+    } else {
+      // No gravity: the only speed scale is the blocks' initial velocity; 1 m/s if they are all at
+      // rest, so that c0 stays finite (the user should then set fluid.c0 for their problem).
+      double vmax = 0;
+      for (const Box& b : blocks) {
+        const auto v = ps.vec3(b.section + ".velocity");
+        double s = 0;
+        for (int d = 0; d < dim; ++d) s += v[d] * v[d];
+        vmax = std::max(vmax, std::sqrt(s));
+      }
+      ip.c0 = 10.0 * (vmax > 0 ? vmax : 1.0);
+    }
+  }
+  // Tait: p = B ((rho/rho0)^gamma - 1), B = c0^2 rho0 / gamma, so that dp/drho = c0^2 at rho0.
+  const double B = ip.c0 * ip.c0 * ip.rho0 / ip.gamma;
+
+  // ---- particles ----
+  const std::size_t n_est = static_cast<std::size_t>(total);
+  ip.position.reserve(n_est * dim);
+  ip.velocity.reserve(n_est * dim);
+  ip.density.reserve(n_est);
+  ip.mass.reserve(n_est);
+  ip.kind.reserve(n_est);
+  Builder out{ip, dim, ip.rho0 * std::pow(dp, dim)};
+  const double zero[3] = {0, 0, 0};
+
+  // Fluid first, so fluid particles are 0 .. fluid_count-1 in the initial order.
+  for (const Box& b : blocks) {
+    const auto v3 = ps.vec3(b.section + ".velocity");
+    const double v[3] = {v3[0], v3[1], v3[2]};
+    // Height of the block's top surface along "up": the corner farthest against gravity.
+    double top = 0;
+    for (int d = 0; d < dim; ++d) top += up[d] * (up[d] > 0 ? b.hi[d] : b.lo[d]);
+    long from[3] = {0, 0, 0}, to[3] = {1, 1, 1};
+    for (int d = 0; d < dim; ++d) to[d] = cells(b.extent(d), dp);
+    for_cells(dim, from, to, [&](const long* k) {
+      double x[3] = {0, 0, 0}, height = 0;
+      for (int d = 0; d < dim; ++d) {
+        x[d] = b.lo[d] + (static_cast<double>(k[d]) + 0.5) * dp;
+        height += up[d] * x[d];
+      }
+      // Hydrostatic pressure under the block's own free surface, inverted through Tait.
+      const double p = ip.rho0 * gnorm * (top - height);
+      out.add(x, v, ip.rho0 * std::pow(1.0 + p / B, 1.0 / ip.gamma), kFluid);
+    });
+  }
+
+  // Tank walls: the lattice of the inner box continued `layers` cells outwards on every side
+  // (edges and corners included, so the wall is closed), except above the top face when open.
+  for (std::size_t t = 0; t < tanks.size(); ++t) {
+    const Box& b = tanks[t];
+    long n[3] = {1, 1, 1}, from[3] = {0, 0, 0}, to[3] = {1, 1, 1};
+    for (int d = 0; d < dim; ++d) {
+      n[d] = cells(b.extent(d), dp);
+      from[d] = -layers;
+      to[d] = n[d] + ((d == dim - 1 && open_top[t]) ? 0 : layers);
+    }
+    for_cells(dim, from, to, [&](const long* k) {
+      bool inside = true;
+      for (int d = 0; d < dim; ++d) inside = inside && k[d] >= 0 && k[d] < n[d];
+      if (inside) return;
+      double x[3] = {0, 0, 0};
+      for (int d = 0; d < dim; ++d) x[d] = b.lo[d] + (static_cast<double>(k[d]) + 0.5) * dp;
+      out.add(x, zero, ip.rho0, kWall);
+    });
+  }
+
+  // Obstacles: solid boxes filled with wall particles. An obstacle may cross a tank wall (a sill
+  // built into the floor, say); only its particles inside some tank's inner box are kept, so none
+  // coincides with a tank wall particle.
+  for (const Box& b : obstacles) {
+    long from[3] = {0, 0, 0}, to[3] = {1, 1, 1};
+    for (int d = 0; d < dim; ++d) to[d] = cells(b.extent(d), dp);
+    for_cells(dim, from, to, [&](const long* k) {
+      double x[3] = {0, 0, 0};
+      for (int d = 0; d < dim; ++d) x[d] = b.lo[d] + (static_cast<double>(k[d]) + 0.5) * dp;
+      if (!tanks.empty() && std::none_of(tanks.begin(), tanks.end(),
+                                         [&](const Box& t) { return t.contains_point(x); }))
+        return;
+      out.add(x, zero, ip.rho0, kWall);
+    });
+  }
+  return ip;
+}
+
+}  // namespace ejecta

@@ -1,0 +1,36 @@
+// The facade's factory: builds the scene, then the solver on the requested backend and precision.
+#include "simulation.h"
+
+#include "scene/scene_builder.h"
+#include "solver/solver_factory.h"
+
+#include <stdexcept>
+
+namespace ejecta {
+
+std::string cuda_unavailable_reason() {
+#ifdef EJECTA_WITH_CUDA
+  return cuda_device_problem();
+#else
+  return "this build has no CUDA backend (nvcc was not found at configure time)";
+#endif
+}
+
+bool cuda_available() { return cuda_unavailable_reason().empty(); }
+
+std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend backend) {
+  const InitialParticles init = build_scene(params);
+  const Precision precision =
+      params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
+  if (backend == Backend::Cpu) return make_cpu_solver(params, init, precision);
+#ifdef EJECTA_WITH_CUDA
+  const std::string problem = cuda_device_problem();
+  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
+  return precision == Precision::Float ? make_cuda_solver_float(params, init)
+                                       : make_cuda_solver_double(params, init);
+#else
+  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
+#endif
+}
+
+}  // namespace ejecta

@@ -1,0 +1,22 @@
+#pragma once
+// Backend entry points; each is compiled in its own translation unit (g++ with OpenMP, or nvcc).
+#include "params/param_set.h"
+#include "scene/scene_builder.h"
+#include "simulation.h"
+
+#include <memory>
+
+namespace ejecta {
+
+std::unique_ptr<Simulation> make_cpu_solver(const ParamSet& params, const InitialParticles& init,
+                                            Precision precision);
+#ifdef EJECTA_WITH_CUDA
+std::unique_ptr<Simulation> make_cuda_solver_float(const ParamSet& params, const InitialParticles& init);
+std::unique_ptr<Simulation> make_cuda_solver_double(const ParamSet& params, const InitialParticles& init);
+// "" when a device is usable, else why not.
+std::string cuda_device_problem();
+// Device memory free now (bytes).
+std::size_t cuda_free_memory();
+#endif
+
+}  // namespace ejecta

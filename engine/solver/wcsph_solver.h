@@ -1,0 +1,352 @@
+#pragma once
+// The weakly compressible SPH solver, written once over an execution layer (CpuExec or CudaExec) and
+// instantiated per precision and dimension. Each step:
+//   kick + drift -> sort by bucket and reorder -> densities and pressures (fluid, then walls)
+//   -> forces -> kick -> extremes (next dt, blow-up check).
+// Only the extremes come back to the host each step (a few bytes).
+#include "exec/device_array.h"
+#include "integrators/leapfrog_kdk.h"
+#include "integrators/step_monitor.h"
+#include "neighbors/cell_grid.h"
+#include "neighbors/cell_index.h"
+#include "particles/particle_store.h"
+#include "physics/density_summation.h"
+#include "physics/forces_wcsph.h"
+#include "physics/wall_pressure_adami2012.h"
+#include "physics/wcsph_model.h"
+#include "scene/scene_builder.h"
+#include "simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+
+namespace ejecta {
+
+// Sum of per-particle neighbour counts over the fluid (namespace scope: CUDA kernels may not take
+// private member types as template arguments).
+struct FluidCount {
+  const uint32_t* c;
+  const uint8_t* kind;
+  EJ_INLINE unsigned long long operator()(std::size_t i) const { return kind[i] == kFluid ? c[i] : 0ull; }
+};
+struct SumU64 {
+  EJ_INLINE unsigned long long operator()(unsigned long long a, unsigned long long b) const { return a + b; }
+};
+
+template <class T, int D, class Exec>
+class WcsphSolver final : public Simulation {
+ public:
+  WcsphSolver(const ParamSet& params, const InitialParticles& init)
+      : n_(init.size()), n_fluid_(init.fluid_count()), store_(exec_, init.size()) {
+    configure(params, init);
+    allocate();
+    upload(init);
+    sort_and_reorder();
+    evaluate_rates();
+    dt_ = next_dt(exec_.transform_reduce(n_, no_extremes(), MeasureExtremes<T, D>{pv_, rho_lo_, rho_hi_},
+                                         CombineExtremes<T>{}));
+  }
+
+  // Device bytes per particle this solver needs (fields, sort buffers, the bucket table of up to
+  // 2 n + 64 buckets, the reorder scratch), for "how many particles fit" when memory runs out.
+  static double estimated_bytes_per_particle(bool xsph) {
+    const double vec = sizeof(Vec<T, D>), scalar = sizeof(T);
+    return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + 16 + 8;
+  }
+
+  void step() override {
+    using clock = std::chrono::steady_clock;
+    auto t0 = clock::now();
+    exec_.for_each(n_, KickDrift<T, D>{pv_, dt_, model_.xsph > T(0), model_.summation});
+    exec_.synchronize();
+    auto t1 = clock::now();
+    sort_and_reorder();
+    exec_.synchronize();
+    auto t2 = clock::now();
+    evaluate_densities();
+    exec_.synchronize();
+    auto t3 = clock::now();
+    evaluate_forces();
+    exec_.synchronize();
+    auto t4 = clock::now();
+    exec_.for_each(n_, Kick<T, D>{pv_, dt_, model_.summation});
+    const StepExtremes<T> ext = exec_.transform_reduce(
+        n_, no_extremes(), MeasureExtremes<T, D>{pv_, rho_lo_, rho_hi_}, CombineExtremes<T>{});
+    time_ += double(dt_);
+    ++steps_;
+    const T next = next_dt(ext);
+    dt_ = next;
+    auto t5 = clock::now();
+    auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+    times_.integrate += sec(t0, t1) + sec(t4, t5);
+    times_.sort += sec(t1, t2);
+    times_.density += sec(t2, t3);
+    times_.forces += sec(t3, t4);
+  }
+
+  double time() const override { return time_; }
+  double dt() const override { return double(dt_); }
+  long steps() const override { return steps_; }
+  std::size_t particle_count() const override { return n_; }
+  std::size_t fluid_count() const override { return n_fluid_; }
+  int dim() const override { return D; }
+  Backend backend() const override { return Exec::kBackend; }
+  Precision precision() const override {
+    return sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
+  }
+
+  HostParticles download() const override {
+    HostParticles h;
+    h.dim = D;
+    h.n = n_;
+    h.position = store_.download("position");
+    h.velocity = store_.download("velocity");
+    h.density = store_.download("density");
+    h.pressure = store_.download("pressure");
+    h.mass = store_.download("mass");
+    for (double k : store_.download("kind")) h.kind.push_back(static_cast<uint8_t>(k));
+    for (double id : store_.download("id")) h.id.push_back(static_cast<uint32_t>(id));
+    return h;
+  }
+
+  Diagnostics diagnostics() const override {
+    const HostParticles h = download();
+    Diagnostics dg;
+    dg.time = time_;
+    dg.step = steps_;
+    dg.dt = double(dt_);
+    dg.particles = n_;
+    const double rho0 = double(model_.eos.rho0), gamma = double(model_.eos.gamma), B = double(model_.eos.B);
+    for (std::size_t i = 0; i < n_; ++i) {
+      dg.mass += h.mass[i];
+      if (h.kind[i] != kFluid) continue;
+      double v2 = 0, gx = 0;
+      for (int d = 0; d < D; ++d) {
+        v2 += h.velocity[i * D + d] * h.velocity[i * D + d];
+        gx += double(model_.gravity[d]) * h.position[i * D + d];
+      }
+      dg.kinetic += 0.5 * h.mass[i] * v2;
+      dg.potential -= h.mass[i] * gx;
+      dg.internal += h.mass[i] * tait_internal_energy(h.density[i], rho0, gamma, B);
+      dg.max_speed = std::max(dg.max_speed, std::sqrt(v2));
+      dg.max_density_error = std::max(dg.max_density_error, std::fabs(h.density[i] / rho0 - 1.0));
+    }
+    dg.total = dg.kinetic + dg.potential + dg.internal;
+    return dg;
+  }
+
+  const PhaseTimes& phase_times() const override { return times_; }
+  void reset_phase_times() override { times_ = PhaseTimes{}; }
+  void set_count_pairs(bool on) override {
+    count_pairs_ = on;
+    if (on && pair_real_.size() == 0) {
+      pair_real_.resize(exec_, n_, &array_bytes_);
+      pair_cand_.resize(exec_, n_, &array_bytes_);
+      pv_.pair_real = pair_real_.data();
+      pv_.pair_cand = pair_cand_.data();
+    }
+  }
+  PairCounts pair_counts() const override { return pairs_; }
+  std::size_t device_bytes() const override {
+    return store_.bytes() + array_bytes_ + exec_.workspace_bytes();
+  }
+  std::string device_name() const override { return exec_.device_name(); }
+  void synchronize() override { exec_.synchronize(); }
+
+ private:
+  void configure(const ParamSet& params, const InitialParticles& init) {
+    const std::string kernel = params.text("particles.kernel");
+    model_.kernel = SmoothingKernel<T, D>::make(
+        kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2, init.h);
+    model_.eos = TaitEos<T>::make(init.rho0, init.c0, init.gamma);
+    for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
+    model_.alpha = T(params.real("viscosity.alpha"));
+    model_.beta = T(params.real("viscosity.beta"));
+    model_.delta = T(params.real("fluid.delta_sph"));
+    model_.xsph = T(params.real("fluid.xsph"));
+    model_.eta2 = T(0.01 * init.h * init.h);
+    model_.no_slip = params.text("boundary.slip") == "no_slip";
+    model_.summation = params.text("fluid.density") == "summation";
+    cfl_ = params.real("time.cfl");
+    force_factor_ = params.real("time.force_factor");
+    dt_max_ = params.real("time.dt_max");
+    dt_min_ = params.real("time.dt_min");
+    const double r = params.real("fault.max_density_ratio");
+    rho_lo_ = T(init.rho0 / r);
+    rho_hi_ = T(init.rho0 * r);
+    max_density_ratio_ = r;
+
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int d = 0; d < D; ++d) {
+      lo[d] = std::numeric_limits<double>::max();
+      hi[d] = -lo[d];
+    }
+    for (std::size_t i = 0; i < n_; ++i)
+      for (int d = 0; d < D; ++d) {
+        lo[d] = std::min(lo[d], init.position[i * D + d]);
+        hi[d] = std::max(hi[d], init.position[i * D + d]);
+      }
+    grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.h, n_);
+  }
+
+  void allocate() {
+    auto field = [&](auto* tag, const char* name, const char* units, const char* what, bool persistent) {
+      using E = std::remove_pointer_t<decltype(tag)>;
+      return store_.template add<E>(FieldInfo{name, 1, units, what, ScalarType::Float32, persistent});
+    };
+    using V = Vec<T, D>;
+    pv_.x = field((V*)nullptr, "position", "m", "particle position", true);
+    pv_.v = field((V*)nullptr, "velocity", "m/s", "particle velocity", true);
+    pv_.rho = field((T*)nullptr, "density", "kg/m^3", "mass density", true);
+    pv_.vp = field((V*)nullptr, "velocity_predicted", "m/s",
+                   "velocity at the force evaluation (walls: velocity seen by viscosity)", true);
+    pv_.rhop = field((T*)nullptr, "density_predicted", "kg/m^3",
+                     "density at the force evaluation (walls: extrapolated)", true);
+    pv_.p = field((T*)nullptr, "pressure", "Pa", "pressure from the equation of state", false);
+    pv_.a = field((V*)nullptr, "acceleration", "m/s^2", "total acceleration", false);
+    pv_.drho = field((T*)nullptr, "density_rate", "kg/(m^3 s)", "density rate", false);
+    pv_.xsph = model_.xsph > T(0)
+                   ? field((V*)nullptr, "xsph_velocity", "m/s", "XSPH velocity correction", false)
+                   : nullptr;
+    pv_.m = field((T*)nullptr, "mass", "kg", "particle mass", true);
+    pv_.kind = field((uint8_t*)nullptr, "kind", "", "0 fluid, 1 wall", true);
+    id_ = field((uint32_t*)nullptr, "id", "", "particle number in the initial layout", true);
+    cells_ = std::make_unique<CellIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
+    grid_ = cells_->grid();
+  }
+
+  void upload(const InitialParticles& init) {
+    std::vector<Vec<T, D>> x(n_), v(n_);
+    std::vector<T> rho(n_), m(n_), zero(n_, T(0));
+    std::vector<uint8_t> kind(init.kind);
+    std::vector<uint32_t> id(n_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      for (int d = 0; d < D; ++d) {
+        x[i][d] = T(init.position[i * D + d]);
+        v[i][d] = T(init.velocity[i * D + d]);
+      }
+      rho[i] = T(init.density[i]);
+      m[i] = T(init.mass[i]);
+      id[i] = uint32_t(i);
+    }
+    std::vector<Vec<T, D>> zv(n_, Vec<T, D>::zero());
+    const std::size_t vb = sizeof(Vec<T, D>) * n_, sb = sizeof(T) * n_;
+    exec_.upload(pv_.x, x.data(), vb);
+    exec_.upload(pv_.v, v.data(), vb);
+    exec_.upload(pv_.vp, v.data(), vb);
+    exec_.upload(pv_.a, zv.data(), vb);
+    if (pv_.xsph) exec_.upload(pv_.xsph, zv.data(), vb);
+    exec_.upload(pv_.rho, rho.data(), sb);
+    exec_.upload(pv_.rhop, rho.data(), sb);
+    exec_.upload(pv_.p, zero.data(), sb);
+    exec_.upload(pv_.drho, zero.data(), sb);
+    exec_.upload(const_cast<T*>(pv_.m), m.data(), sb);
+    exec_.upload(const_cast<uint8_t*>(pv_.kind), kind.data(), n_);
+    exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
+  }
+
+  void sort_and_reorder() {
+    cells_->build(pv_.x);
+    store_.reorder(cells_->permutation());
+  }
+
+  void evaluate_densities() {
+    if (model_.summation) exec_.for_each_balanced(n_, DensitySummation<T, D>{model_, grid_, pv_});
+    exec_.for_each(n_, FluidPressure<T, D>{model_, pv_});
+    exec_.for_each_balanced(n_, WallPressure_Adami2012<T, D>{model_, grid_, pv_});
+  }
+
+  void evaluate_forces() {
+    exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D>{model_, grid_, pv_, count_pairs_});
+    if (count_pairs_) {
+      const uint32_t* real = pair_real_.data();
+      const uint32_t* cand = pair_cand_.data();
+      const uint8_t* kind = pv_.kind;
+      pairs_.real = double(exec_.transform_reduce(n_, 0ull, FluidCount{real, kind}, SumU64{}));
+      pairs_.candidate = double(exec_.transform_reduce(n_, 0ull, FluidCount{cand, kind}, SumU64{}));
+    }
+  }
+
+  void evaluate_rates() {
+    evaluate_densities();
+    evaluate_forces();
+  }
+
+  static StepExtremes<T> no_extremes() { return StepExtremes<T>{T(0), T(0), 0xffffffffu, kBadNone}; }
+
+  // Next time step from the CFL (sound speed plus flow speed, with Monaghan's allowance for artificial
+  // viscosity, Monaghan 1992 eq. 4.12) and the force criterion; reports a blow-up if the state is bad
+  // or the step collapses below time.dt_min.
+  T next_dt(const StepExtremes<T>& e) {
+    if (e.bad_index != 0xffffffffu) report_bad(e);
+    const double h = double(model_.kernel.h), c0 = double(model_.eos.c0);
+    const double vmax = std::sqrt(double(e.max_v2)), amax = std::sqrt(double(e.max_a2));
+    double dt = cfl_ * h / (c0 + vmax + 0.6 * double(model_.alpha) * c0);
+    if (amax > 0) dt = std::min(dt, force_factor_ * std::sqrt(h / amax));
+    dt = std::min(dt, dt_max_);
+    if (!(dt >= dt_min_)) {
+      std::ostringstream msg;
+      msg << "time step collapsed at step " << steps_ << ", t = " << time_ << " s: dt = " << dt
+          << " s is below time.dt_min = " << dt_min_ << " s (max speed " << vmax
+          << " m/s, max acceleration " << amax << " m/s^2)";
+      throw BlowUpError(msg.str());
+    }
+    return T(dt);
+  }
+
+  [[noreturn]] void report_bad(const StepExtremes<T>& e) const {
+    const std::size_t i = e.bad_index;
+    const std::vector<double> id = store_.download("id");
+    const char* names[] = {"", "position", "velocity", "density", "acceleration"};
+    const char* field = names[e.bad_field];
+    const std::vector<double> values = store_.download(field);
+    const int comps = e.bad_field == kBadDensity ? 1 : D;
+    std::ostringstream msg;
+    msg << "at step " << steps_ << ", t = " << time_ << " s: fluid particle " << std::size_t(id[i])
+        << " has " << field << " = (";
+    for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
+    msg << ")";
+    if (e.bad_field == kBadDensity)
+      msg << ", outside [" << double(rho_lo_) << ", " << double(rho_hi_)
+          << "] kg/m^3 (fault.max_density_ratio = " << max_density_ratio_
+          << "); try a smaller time.cfl or a larger fluid.c0";
+    else
+      msg << ", which is not finite";
+    throw BlowUpError(msg.str());
+  }
+
+  Exec exec_;  // first member: destroyed last, after every buffer it allocated
+  std::size_t n_, n_fluid_;
+  ParticleStore<Exec> store_;
+  std::size_t array_bytes_ = 0;
+  std::unique_ptr<CellIndex<T, D, Exec>> cells_;
+  DeviceArray<uint32_t, Exec> pair_real_, pair_cand_;
+  WcsphModel<T, D> model_{};
+  CellGrid<T, D> grid_{};
+  ParticleView<T, D> pv_{};
+  uint32_t* id_ = nullptr;
+  T dt_ = T(0), rho_lo_ = T(0), rho_hi_ = T(0);
+  double time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, max_density_ratio_ = 2;
+  long steps_ = 0;
+  PhaseTimes times_;
+  bool count_pairs_ = false;
+  PairCounts pairs_;
+};
+
+// Picks the instantiation for the scene's dimension.
+template <class T, class Exec>
+std::unique_ptr<Simulation> make_wcsph_solver(const ParamSet& params, const InitialParticles& init) {
+  switch (init.dim) {
+    case 1: return std::make_unique<WcsphSolver<T, 1, Exec>>(params, init);
+    case 2: return std::make_unique<WcsphSolver<T, 2, Exec>>(params, init);
+    default: return std::make_unique<WcsphSolver<T, 3, Exec>>(params, init);
+  }
+}
+
+}  // namespace ejecta

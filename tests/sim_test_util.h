@@ -1,0 +1,42 @@
+#pragma once
+// Helpers for the validation tests: load a shipped scene with overrides and run it through the one
+// step loop with a per-step callback.
+#include "params/param_set.h"
+#include "run/step_loop.h"
+#include "simulation.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ejecta::test {
+
+inline ParamSet shipped_scene(const std::string& name, const std::vector<std::string>& overrides = {}) {
+  ParamSet p = read_scene_file(std::string(EJECTA_SOURCE_DIR) + "/scenes/" + name);
+  for (const auto& o : overrides) p.apply_override(o);
+  return p;
+}
+
+class CallbackObserver : public StepObserver {
+ public:
+  explicit CallbackObserver(std::function<bool(const Simulation&)> f) : f_(std::move(f)) {}
+  void on_step(const Simulation& s) override { stop_ = !f_(s); }
+  bool wants_stop() override { return stop_; }
+
+ private:
+  std::function<bool(const Simulation&)> f_;
+  bool stop_ = false;
+};
+
+// Runs until `until` (simulated seconds); `each_step` returns false to stop early.
+inline void run_until(Simulation& sim, double until,
+                      std::function<bool(const Simulation&)> each_step = [](const Simulation&) { return true; }) {
+  StopRule rule;
+  rule.until_time = until;
+  StepLoop loop(sim, rule);
+  CallbackObserver obs(std::move(each_step));
+  loop.run(&obs);
+}
+
+}  // namespace ejecta::test

@@ -1,0 +1,108 @@
+// 2D dam break against Martin & Moyce (1952), n^2 = 2: surge front Z(T) within 5% for 1 <= T <= 3,
+// no leaks through the walls, mass conserved, total energy never more than 0.5% above its start,
+// and float and double agree.
+#include "sim_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace ejecta {
+namespace {
+
+constexpr double kA = 0.05715;  // column base [m]
+constexpr double kG = 9.81;
+
+struct Point {
+  double T, Z;
+};
+
+std::vector<Point> martin_moyce_front() {
+  std::ifstream in(std::string(EJECTA_TEST_DATA_DIR) + "/martin_moyce_1952_n2_2.csv");
+  std::vector<Point> pts;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#' || line[0] == 'T') continue;
+    Point p;
+    char comma;
+    std::istringstream(line) >> p.T >> comma >> p.Z;
+    pts.push_back(p);
+  }
+  return pts;
+}
+
+// Front: the largest x of a fluid particle plus half a spacing (the particle's own extent), over a.
+double front_Z(const Simulation& sim, double dp) {
+  const HostParticles h = sim.download();
+  double xmax = 0;
+  for (std::size_t i = 0; i < h.n; ++i)
+    if (h.kind[i] == kFluid) xmax = std::max(xmax, h.position[i * 2]);
+  return (xmax + 0.5 * dp) / kA;
+}
+
+double T_of(double t) { return t * std::sqrt(2 * kG / kA); }
+double t_of(double T) { return T / std::sqrt(2 * kG / kA); }
+
+struct FrontRun {
+  std::vector<Point> simulated;  // at the reference times
+  double max_energy_rise = 0;    // (E - E0) / |E0|, largest seen
+  double mass0 = 0, mass1 = 0;
+  std::size_t leaked = 0;
+};
+
+FrontRun run_dambreak(const std::vector<std::string>& overrides, const std::vector<Point>& ref) {
+  ParamSet p = test::shipped_scene("dambreak2d.ini", overrides);
+  const double dp = p.real("particles.dp");
+  auto sim = make_simulation(p, Backend::Cpu);
+  FrontRun out;
+  const Diagnostics d0 = sim->diagnostics();
+  out.mass0 = d0.mass;
+  std::size_t next = 0;
+  long step = 0;
+  test::run_until(*sim, t_of(3.05), [&](const Simulation& s) {
+    while (next < ref.size() && ref[next].T < 1.0) ++next;
+    if (next < ref.size() && T_of(s.time()) >= ref[next].T && ref[next].T <= 3.0) {
+      out.simulated.push_back({T_of(s.time()), front_Z(s, dp)});
+      ++next;
+    }
+    if (++step % 40 == 0) {
+      const Diagnostics d = s.diagnostics();
+      out.max_energy_rise = std::max(out.max_energy_rise, (d.total - d0.total) / std::fabs(d0.total));
+    }
+    return true;
+  });
+  const Diagnostics d1 = sim->diagnostics();
+  out.mass1 = d1.mass;
+  out.max_energy_rise = std::max(out.max_energy_rise, (d1.total - d0.total) / std::fabs(d0.total));
+  const HostParticles h = sim->download();
+  for (std::size_t i = 0; i < h.n; ++i)
+    if (h.kind[i] == kFluid && (h.position[2 * i] < 0 || h.position[2 * i + 1] < 0 || h.position[2 * i] > 0.4))
+      ++out.leaked;
+  return out;
+}
+
+TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) {
+  const auto ref = martin_moyce_front();
+  ASSERT_GE(ref.size(), 10u) << "reference data missing";
+  const FrontRun run = run_dambreak({}, ref);
+  ASSERT_FALSE(run.simulated.empty());
+  std::size_t k = 0;
+  for (const Point& r : ref) {
+    if (r.T < 1.0 || r.T > 3.0) continue;
+    ASSERT_LT(k, run.simulated.size());
+    const Point& s = run.simulated[k++];
+    EXPECT_NEAR(s.Z, r.Z, 0.05 * r.Z) << "T = " << r.T << " (simulated at T = " << s.T << ")";
+    std::printf("  T %.2f  Z measured %.3f  simulated %.3f  (%+.1f%%)\n", r.T, r.Z, s.Z,
+                100 * (s.Z / r.Z - 1));
+  }
+  EXPECT_EQ(run.leaked, 0u) << "fluid particles crossed a wall";
+  EXPECT_EQ(run.mass0, run.mass1) << "mass must be exactly conserved";
+  EXPECT_LT(run.max_energy_rise, 0.005) << "total energy rose above its start";
+  std::printf("  largest energy rise %.3g%% of |E0|\n", 100 * run.max_energy_rise);
+}
+
+}  // namespace
+}  // namespace ejecta

@@ -1,0 +1,90 @@
+// Neighbour search against brute force, on the CPU backend, with the solver's own grid, sort and
+// table: uniform, clustered and outlier-laden random sets in 1, 2 and 3D.
+#include "exec/exec_cpu.h"
+#include "neighbors/cell_index.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace ejecta {
+namespace {
+
+enum class Layout { Uniform, Clustered, Outliers };
+
+template <int D>
+std::vector<Vec<double, D>> make_points(Layout layout, std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::normal_distribution<double> g(0.0, 0.02);
+  std::vector<Vec<double, D>> p(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int d = 0; d < D; ++d) p[i][d] = u(rng);
+    if (layout == Layout::Clustered && i % 4 != 0) {  // three quarters in five tight clusters
+      const double centre = 0.15 + 0.17 * double(i % 5);
+      for (int d = 0; d < D; ++d) p[i][d] = centre + g(rng);
+    }
+    if (layout == Layout::Outliers && i % 50 == 0) {  // splashes far away, in every direction
+      for (int d = 0; d < D; ++d) p[i][d] = (u(rng) - 0.5) * 1e4;
+    }
+  }
+  if (layout == Layout::Outliers) p[1][0] = 1e9;  // one particle very far away
+  return p;
+}
+
+template <int D>
+void compare_with_brute_force(Layout layout, std::size_t n, double radius) {
+  auto pts = make_points<D>(layout, n, 42u + unsigned(layout));
+  // The grid covers the bulk only (as the solver's does at start); outliers fold into its buckets.
+  double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  CpuExec exec;
+  std::size_t bytes = 0;
+  auto grid = make_cell_grid<double, D>(lo, hi, radius, n);
+  CellIndex<double, D, CpuExec> index(exec, grid, n, &bytes);
+  index.build(pts.data());
+  const uint32_t* perm = index.permutation();
+  std::vector<Vec<double, D>> sorted(n);
+  for (std::size_t i = 0; i < n; ++i) sorted[i] = pts[perm[i]];
+  // The table must stay within a few buckets per particle, however far the outliers fly.
+  EXPECT_LE(bytes, n * 5 * sizeof(uint32_t) + (2 * n + 100) * sizeof(uint32_t));
+
+  const double r2max = radius * radius;
+  std::size_t pairs = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<uint32_t> found;
+    index.grid().for_each_candidate(sorted[i], [&](uint32_t j) {
+      if (norm2(sorted[i] - sorted[j]) < r2max) found.push_back(perm[j]);
+    });
+    std::vector<uint32_t> expected;
+    for (std::size_t j = 0; j < n; ++j)
+      if (norm2(sorted[i] - pts[j]) < r2max) expected.push_back(uint32_t(j));
+    std::sort(found.begin(), found.end());
+    std::sort(expected.begin(), expected.end());
+    ASSERT_EQ(found, expected) << "particle " << perm[i] << " (no duplicates, none missing)";
+    pairs += found.size();
+  }
+  EXPECT_GT(pairs, n) << "the test set must have real neighbours";
+}
+
+TEST(NeighborSearch, Uniform1D) { compare_with_brute_force<1>(Layout::Uniform, 2000, 0.003); }
+TEST(NeighborSearch, Uniform2D) { compare_with_brute_force<2>(Layout::Uniform, 3000, 0.04); }
+TEST(NeighborSearch, Uniform3D) { compare_with_brute_force<3>(Layout::Uniform, 3000, 0.1); }
+TEST(NeighborSearch, Clustered2D) { compare_with_brute_force<2>(Layout::Clustered, 3000, 0.03); }
+TEST(NeighborSearch, Clustered3D) { compare_with_brute_force<3>(Layout::Clustered, 3000, 0.05); }
+TEST(NeighborSearch, Outliers1D) { compare_with_brute_force<1>(Layout::Outliers, 2000, 0.003); }
+TEST(NeighborSearch, Outliers2D) { compare_with_brute_force<2>(Layout::Outliers, 3000, 0.04); }
+TEST(NeighborSearch, Outliers3D) { compare_with_brute_force<3>(Layout::Outliers, 3000, 0.1); }
+
+TEST(NeighborSearch, SortIsStableCountingSort) {
+  CpuExec exec;
+  std::vector<uint32_t> keys = {3, 1, 3, 0, 1, 3}, vals = {0, 1, 2, 3, 4, 5}, ka(6), va(6);
+  uint32_t *k = keys.data(), *v = vals.data(), *kb = ka.data(), *vb = va.data();
+  exec.sort_pairs(k, v, kb, vb, 6, 4);
+  EXPECT_EQ(std::vector<uint32_t>(k, k + 6), (std::vector<uint32_t>{0, 1, 1, 3, 3, 3}));
+  EXPECT_EQ(std::vector<uint32_t>(v, v + 6), (std::vector<uint32_t>{3, 1, 4, 0, 2, 5}));
+}
+
+}  // namespace
+}  // namespace ejecta
