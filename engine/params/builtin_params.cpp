@@ -71,9 +71,12 @@ ParamRegistry make_builtin() {
                             "Initial distance between neighbouring particles, which sets the "
                             "resolution and each particle's mass rho0 dp^dim."),
                       1e-6, 100)));
-  t.add(rebuild(range(param("particles.h_over_dp", T::Real, "1.3", "", "h / dp",
+  t.add(rebuild(range(param("particles.h_over_dp", T::Real, "1.5", "", "h / dp",
                             "Smoothing length h divided by the particle spacing; the kernel "
-                            "support radius is 2h."),
+                            "support radius is 2h. 1.5 suits Wendland C2: on a lattice its "
+                            "gradient moment is within 0.3% of exact (at 1.3 it is 2.6% off, "
+                            "which shows as 2.6% excess hydrostatic pressure); the cubic spline "
+                            "is within 1% at 1.3."),
                       1.0, 3.0)));
   t.add(choices(param("particles.kernel", T::Choice, "wendland_c2", "", "Kernel",
                       "Smoothing kernel: the cubic B-spline (Monaghan & Lattanzio 1985) or the "

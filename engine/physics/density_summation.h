@@ -24,13 +24,19 @@ struct DensitySummation {
   }
 };
 
-// Pressure of fluid particles from their density at the force evaluation time.
+// Pressure of fluid particles from their density at the force evaluation time. With summation
+// density, particles at a free surface miss part of their kernel support and read a density below
+// rho0 although nothing stretches them; the negative pressure that follows would pull the surface
+// layer into the bulk and shake it, so summation clips pressure at zero (a liquid's free-surface
+// pressure), as in Monaghan (1994), J. Comput. Phys. 110, 399.
 template <class T, int D>
 struct FluidPressure {
   WcsphModel<T, D> model;
   ParticleView<T, D> pv;
   EJ_INLINE void operator()(std::size_t i) const {
-    if (pv.kind[i] == kFluid) pv.p[i] = model.eos.pressure(pv.rhop[i]);
+    if (pv.kind[i] != kFluid) return;
+    const T p = model.eos.pressure(pv.rhop[i]);
+    pv.p[i] = model.summation && p < T(0) ? T(0) : p;
   }
 };
 

@@ -8,7 +8,9 @@
 //    with their own (zero) velocity;
 //  - delta-SPH density diffusion between fluid particles, Molteni & Colagrossi (2009), Comput. Phys.
 //    Commun. 180, 861, eq. (9): + delta h c0 sum_j psi_ij . grad_i W_ij V_j,
-//    psi_ij = 2 (rho_j - rho_i) x_ji / (r_ij^2 + eta^2);
+//    psi_ij = 2 (rho_j - rho_i - rho^H_ji) x_ji / (r_ij^2 + eta^2), less the hydrostatic part
+//    rho^H_ji = rho0 g.x_ji / c0^2 (linearised Tait) of Fourtakas et al. (2019), Comput. Fluids 190,
+//    346, eq. (12): without it the diffusion slowly flattens a hydrostatic column's density profile;
 //  - XSPH velocity correction, Monaghan (1989), J. Comput. Phys. 82, 1:
 //    dx_i/dt = v_i + eps sum_j (m_j / rho_ij) (v_j - v_i) W_ij.
 #include "physics/wcsph_model.h"
@@ -28,6 +30,8 @@ struct Forces_WCSPH_Monaghan1992 {
     const T rhoi = pv.rhop[i], pi_rho2 = pv.p[i] / (rhoi * rhoi);
     const T h = model.kernel.h, r2max = model.kernel.support() * model.kernel.support();
     const T diffusion = model.delta * h * model.eos.c0;
+    // rho^H_ji = rho0 g.(x_j - x_i) / c0^2 = -(rho0 / c0^2) g.x_ij
+    const T rho_h = model.eos.rho0 / (model.eos.c0 * model.eos.c0);
     Vec<T, D> acc = Vec<T, D>::zero(), xs = Vec<T, D>::zero();
     T drho = 0;
     uint32_t real = 0;
@@ -53,7 +57,7 @@ struct Forces_WCSPH_Monaghan1992 {
       drho += mj * F * (fluid_j ? vx : dot(vi, xij));
       if (fluid_j) {
         if (diffusion > T(0))
-          drho += diffusion * T(-2) * (rhoj - rhoi) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
+          drho += diffusion * T(-2) * (rhoj - rhoi + dot(model.gravity, xij) * rho_h) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
         if (model.xsph > T(0))
           xs += (pv.vp[j] - vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
       }
