@@ -5,6 +5,7 @@
 #include "run/step_loop.h"
 #include "simulation.h"
 
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <string>
@@ -12,8 +13,15 @@
 
 namespace ejecta::test {
 
+// The source tree: the build's, unless EJECTA_SOURCE_DIR points elsewhere (a test binary copied to a
+// GPU host runs beside a copy of the tree at another path).
+inline std::string source_dir() {
+  const char* env = std::getenv("EJECTA_SOURCE_DIR");
+  return env && *env ? env : EJECTA_SOURCE_DIR;
+}
+
 inline ParamSet shipped_scene(const std::string& name, const std::vector<std::string>& overrides = {}) {
-  ParamSet p = read_scene_file(std::string(EJECTA_SOURCE_DIR) + "/scenes/" + name);
+  ParamSet p = read_scene_file(source_dir() + "/scenes/" + name);
   for (const auto& o : overrides) p.apply_override(o);
   return p;
 }

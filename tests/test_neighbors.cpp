@@ -4,6 +4,7 @@
 #include "neighbors/cell_index.h"
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <random>
@@ -84,6 +85,33 @@ TEST(NeighborSearch, SortIsStableCountingSort) {
   exec.sort_pairs(k, v, kb, vb, 6, 4);
   EXPECT_EQ(std::vector<uint32_t>(k, k + 6), (std::vector<uint32_t>{0, 1, 1, 3, 3, 3}));
   EXPECT_EQ(std::vector<uint32_t>(v, v + 6), (std::vector<uint32_t>{3, 1, 4, 0, 2, 5}));
+}
+
+// The counting sort splits the input into one chunk per thread; with several threads it must give
+// exactly the single-threaded (stable) order. The suite runs with OMP_NUM_THREADS=1, so force more.
+TEST(NeighborSearch, CountingSortIsThreadCountIndependent) {
+  std::mt19937 rng(7);
+  const std::size_t n = 100000;
+  const uint32_t m = 5000;
+  std::vector<uint32_t> keys0(n);
+  for (auto& k : keys0) k = rng() % m;
+  auto sorted_with = [&](int threads) {
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    CpuExec exec;
+    std::vector<uint32_t> k(keys0), v(n), ka(n), va(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = uint32_t(i);
+    uint32_t *pk = k.data(), *pv = v.data(), *pka = ka.data(), *pva = va.data();
+    exec.sort_pairs(pk, pv, pka, pva, n, m);
+    omp_set_num_threads(before);
+    return std::vector<uint32_t>(pv, pv + n);
+  };
+  const auto one = sorted_with(1), three = sorted_with(3);
+  EXPECT_EQ(one, three);
+  for (std::size_t i = 1; i < n; ++i) {
+    ASSERT_LE(keys0[one[i - 1]], keys0[one[i]]);
+    if (keys0[one[i - 1]] == keys0[one[i]]) ASSERT_LT(one[i - 1], one[i]) << "stable";
+  }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "exec/exec_cuda.cuh"
 
+#include <cstdlib>
 #include <string>
 
 namespace ejecta {
@@ -9,7 +10,10 @@ void cuda_check(cudaError_t e, const char* what) {
     throw std::runtime_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
-CudaExec::CudaExec() { cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream"); }
+CudaExec::CudaExec() {
+  cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream");
+  if (const char* cap = std::getenv("EJECTA_DEVICE_MEMORY_LIMIT")) limit_ = std::strtoull(cap, nullptr, 10);
+}
 
 CudaExec::~CudaExec() {
   if (scratch_) cudaFree(scratch_);
@@ -20,16 +24,26 @@ CudaExec::~CudaExec() {
 void* CudaExec::allocate(std::size_t bytes) {
   void* p = nullptr;
   if (bytes == 0) bytes = 1;
+  if (limit_ && allocated_ + bytes > limit_) throw CudaAllocError(bytes, limit_ - allocated_);
   if (cudaMalloc(&p, bytes) != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free error so later calls work
     std::size_t free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);
     throw CudaAllocError(bytes, free_b);
   }
+  allocated_ += bytes;
+  sizes_[p] = bytes;
   return p;
 }
 
-void CudaExec::deallocate(void* p) { cudaFree(p); }
+void CudaExec::deallocate(void* p) {
+  auto it = sizes_.find(p);
+  if (it != sizes_.end()) {
+    allocated_ -= it->second;
+    sizes_.erase(it);
+  }
+  cudaFree(p);
+}
 
 void CudaExec::upload(void* dst, const void* src, std::size_t bytes) {
   cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_), "upload");
@@ -47,7 +61,7 @@ void CudaExec::copy(void* dst, const void* src, std::size_t bytes) {
 
 void* CudaExec::scratch(std::size_t bytes) {
   if (bytes > scratch_bytes_) {
-    if (scratch_) cudaFree(scratch_);
+    if (scratch_) deallocate(scratch_);
     scratch_ = nullptr;
     scratch_bytes_ = 0;
     scratch_ = allocate(bytes);
@@ -58,7 +72,7 @@ void* CudaExec::scratch(std::size_t bytes) {
 
 void* CudaExec::scratch_result(std::size_t bytes) {
   if (bytes > result_bytes_) {
-    if (result_) cudaFree(result_);
+    if (result_) deallocate(result_);
     result_ = nullptr;
     result_bytes_ = 0;
     result_ = allocate(bytes);

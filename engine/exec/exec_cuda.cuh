@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 namespace ejecta {
 
@@ -86,6 +87,10 @@ class CudaExec {
  private:
   void* scratch(std::size_t bytes);
   void* scratch_result(std::size_t bytes);
+  // EJECTA_DEVICE_MEMORY_LIMIT (bytes) caps what this instance may allocate, so the out-of-memory
+  // path can be exercised on any GPU (tests) and a shared GPU can be fenced (batch runs).
+  std::size_t limit_ = 0, allocated_ = 0;
+  std::unordered_map<void*, std::size_t> sizes_;
   cudaStream_t stream_ = nullptr;
   void* scratch_ = nullptr;
   std::size_t scratch_bytes_ = 0;

@@ -6,6 +6,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 namespace ejecta {
@@ -25,6 +27,8 @@ double estimated_bytes(const InitialParticles& init) {
   std::size_t free_b = 0, total_b = 0;
   cudaMemGetInfo(&free_b, &total_b);  // the solver's buffers are released by now
   if (free_b == 0) free_b = free_after;
+  if (const char* cap = std::getenv("EJECTA_DEVICE_MEMORY_LIMIT"))
+    free_b = std::min<std::size_t>(free_b, std::strtoull(cap, nullptr, 10));
   const double fit = 0.9 * double(free_b) / bytes_per_particle;
   std::ostringstream msg;
   msg << "not enough GPU memory for " << init.size() << " particles (about " << bytes_per_particle
