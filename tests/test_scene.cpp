@@ -455,12 +455,14 @@ TEST(ShippedScenes, DamBreak3DObstacle) {
       bmax[d] = std::max(bmax[d], x[d]);
     }
   }
+  // Its faces snap to the scene lattice (anchored at the tank corner 0, 0, 0): planes k dp.
   std::size_t expected = 1;
   for (int d = 0; d < 3; ++d) {
-    const long n = std::lround((hi[d] - lo[d]) / dp);
-    expected *= static_cast<std::size_t>(n);
-    EXPECT_NEAR(bmin[d], lo[d] + dp / 2, 1e-9);
-    EXPECT_NEAR(bmax[d], lo[d] + (n - 0.5) * dp, 1e-9);
+    const long k0 = std::lround(lo[d] / dp), k1 = std::lround(hi[d] / dp);
+    expected *= static_cast<std::size_t>(k1 - k0);
+    EXPECT_NEAR(bmin[d], (k0 + 0.5) * dp, 1e-9);
+    EXPECT_NEAR(bmax[d], (k1 - 0.5) * dp, 1e-9);
+    EXPECT_NEAR(bmin[d], lo[d], dp) << "snapping moves a face by at most dp/2";
   }
   EXPECT_EQ(inside, expected);
   // The water column stands against the far wall x = 3.22, 0.55 m deep.
@@ -471,9 +473,9 @@ TEST(ShippedScenes, DamBreak3DObstacle) {
       fx_max = std::max(fx_max, p.position[3 * i]);
       fz_max = std::max(fz_max, p.position[3 * i + 2]);
     }
-  EXPECT_NEAR(fx_min, 1.992 + dp / 2, 1e-9);
-  EXPECT_LT(fx_max, 3.22);
-  EXPECT_LT(fz_max, 0.55 + dp / 2 + 1e-9);
+  EXPECT_NEAR(fx_min, std::lround(1.992 / dp) * dp + dp / 2, 1e-9);
+  EXPECT_NEAR(fx_max, 3.22 - dp / 2, 1e-9) << "flush with the far wall";
+  EXPECT_NEAR(fz_max, std::lround(0.55 / dp) * dp - dp / 2, 1e-9);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Geometry sections -> particles.
 //
-// Everything sits on one Cartesian lattice of spacing dp: a box [min, max] holds the particles
-// min + (k + 1/2) dp, k = 0 .. round((max - min)/dp) - 1 along each used axis, so no particle sits on
-// a box face and two boxes that share a face give a seamless lattice with spacing dp across it.
+// Everything sits on one Cartesian lattice of spacing dp anchored at the first tank's inner corner:
+// sites anchor + (k + 1/2) dp. A box [min, max] holds the sites between its faces, each face snapped
+// to the nearest lattice plane, so no particle sits on a box face, two boxes that share a face give
+// a seamless lattice across it, and no two particles are ever closer than dp.
 // Tank walls are that lattice continued outwards from the tank's inner box for `wall_layers` layers
 // (the first wall layer at dp/2 outside the inner face, the fluid's first layer at dp/2 inside), the
 // fixed "dummy particle" wall of Adami, Hu & Adams (2012), J. Comput. Phys. 231, 7057. Enough layers
@@ -105,10 +106,6 @@ Box read_box(const ParamSet& ps, int dim, const std::string& section,
   return b;
 }
 
-// Number of lattice cells along an axis of extent `e`: round(e/dp), at least one so a box thinner
-// than dp/2 still gets a layer rather than vanishing silently.
-long cells(double e, double dp) { return std::max(1L, std::lround(e / dp)); }
-
 // Cell counts of a box along each used axis (1 on unused axes), as doubles for the size check before
 // anything is allocated (a tiny dp can make a count overflow an integer).
 void cell_counts(const Box& b, double dp, double* n) {
@@ -126,6 +123,30 @@ void for_cells(int dim, const long* from, const long* to, F&& f) {
     for (k[1] = y0; k[1] < y1; ++k[1])
       for (k[0] = from[0]; k[0] < to[0]; ++k[0]) f(k);
 }
+
+// The scene's one lattice: site k (integer per axis) sits at anchor + (k + 1/2) dp. Every box is
+// snapped to it, its faces moved to the nearest lattice plane, so particles of different boxes never
+// come closer than dp even when a box's corners are not whole multiples of dp from the anchor (the
+// SPHERIC tank, or any scene run at another dp: the benchmark ladder, a --set particles.dp).
+struct Lattice {
+  int dim;
+  double dp;
+  double anchor[3];
+  // Cells [from, to) of a box along each used axis (at least one cell per axis).
+  void cells_of(const Box& b, long* from, long* to) const {
+    for (int d = 0; d < 3; ++d) {
+      from[d] = 0;
+      to[d] = 1;
+      if (d >= dim) continue;
+      from[d] = std::lround((b.lo[d] - anchor[d]) / dp);
+      to[d] = std::max(from[d] + 1, std::lround((b.hi[d] - anchor[d]) / dp));
+    }
+  }
+  void site(const long* k, double* x) const {
+    for (int d = 0; d < 3; ++d) x[d] = d < dim ? anchor[d] + (static_cast<double>(k[d]) + 0.5) * dp : 0.0;
+  }
+  double plane(long k, int d) const { return anchor[d] + static_cast<double>(k) * dp; }
+};
 
 struct Builder {
   InitialParticles& out;
@@ -282,22 +303,23 @@ InitialParticles build_scene(const ParamSet& ps) {
   ip.kind.reserve(n_est);
   Builder out{ip, dim, ip.rho0 * std::pow(dp, dim)};
   const double zero[3] = {0, 0, 0};
+  Lattice lat{dim, dp, {0, 0, 0}};
+  const Box& first = tanks.empty() ? blocks.front() : tanks.front();
+  for (int d = 0; d < dim; ++d) lat.anchor[d] = first.lo[d];
 
   // Fluid first, so fluid particles are 0 .. fluid_count-1 in the initial order.
   for (const Box& b : blocks) {
     const auto v3 = ps.vec3(b.section + ".velocity");
     const double v[3] = {v3[0], v3[1], v3[2]};
-    // Height of the block's top surface along "up": the corner farthest against gravity.
+    long from[3], to[3];
+    lat.cells_of(b, from, to);
+    // Height of the (snapped) block's top surface along "up": the corner farthest against gravity.
     double top = 0;
-    for (int d = 0; d < dim; ++d) top += up[d] * (up[d] > 0 ? b.hi[d] : b.lo[d]);
-    long from[3] = {0, 0, 0}, to[3] = {1, 1, 1};
-    for (int d = 0; d < dim; ++d) to[d] = cells(b.extent(d), dp);
+    for (int d = 0; d < dim; ++d) top += up[d] * lat.plane(up[d] > 0 ? to[d] : from[d], d);
     for_cells(dim, from, to, [&](const long* k) {
-      double x[3] = {0, 0, 0}, height = 0;
-      for (int d = 0; d < dim; ++d) {
-        x[d] = b.lo[d] + (static_cast<double>(k[d]) + 0.5) * dp;
-        height += up[d] * x[d];
-      }
+      double x[3], height = 0;
+      lat.site(k, x);
+      for (int d = 0; d < dim; ++d) height += up[d] * x[d];
       // Hydrostatic pressure under the block's own free surface, inverted through Tait.
       const double p = ip.rho0 * gnorm * (top - height);
       out.add(x, v, ip.rho0 * std::pow(1.0 + p / B, 1.0 / ip.gamma), kFluid);
@@ -308,18 +330,18 @@ InitialParticles build_scene(const ParamSet& ps) {
   // (edges and corners included, so the wall is closed), except above the top face when open.
   for (std::size_t t = 0; t < tanks.size(); ++t) {
     const Box& b = tanks[t];
-    long n[3] = {1, 1, 1}, from[3] = {0, 0, 0}, to[3] = {1, 1, 1};
+    long in_from[3], in_to[3], from[3] = {0, 0, 0}, to[3] = {1, 1, 1};
+    lat.cells_of(b, in_from, in_to);
     for (int d = 0; d < dim; ++d) {
-      n[d] = cells(b.extent(d), dp);
-      from[d] = -layers;
-      to[d] = n[d] + ((d == dim - 1 && open_top[t]) ? 0 : layers);
+      from[d] = in_from[d] - layers;
+      to[d] = in_to[d] + ((d == dim - 1 && open_top[t]) ? 0 : layers);
     }
     for_cells(dim, from, to, [&](const long* k) {
       bool inside = true;
-      for (int d = 0; d < dim; ++d) inside = inside && k[d] >= 0 && k[d] < n[d];
+      for (int d = 0; d < dim; ++d) inside = inside && k[d] >= in_from[d] && k[d] < in_to[d];
       if (inside) return;
-      double x[3] = {0, 0, 0};
-      for (int d = 0; d < dim; ++d) x[d] = b.lo[d] + (static_cast<double>(k[d]) + 0.5) * dp;
+      double x[3];
+      lat.site(k, x);
       out.add(x, zero, ip.rho0, kWall);
     });
   }
@@ -328,11 +350,11 @@ InitialParticles build_scene(const ParamSet& ps) {
   // built into the floor, say); only its particles inside some tank's inner box are kept, so none
   // coincides with a tank wall particle.
   for (const Box& b : obstacles) {
-    long from[3] = {0, 0, 0}, to[3] = {1, 1, 1};
-    for (int d = 0; d < dim; ++d) to[d] = cells(b.extent(d), dp);
+    long from[3], to[3];
+    lat.cells_of(b, from, to);
     for_cells(dim, from, to, [&](const long* k) {
-      double x[3] = {0, 0, 0};
-      for (int d = 0; d < dim; ++d) x[d] = b.lo[d] + (static_cast<double>(k[d]) + 0.5) * dp;
+      double x[3];
+      lat.site(k, x);
       if (!tanks.empty() && std::none_of(tanks.begin(), tanks.end(),
                                          [&](const Box& t) { return t.contains_point(x); }))
         return;

@@ -133,7 +133,9 @@ class WcsphSolver final : public Simulation {
       }
       dg.kinetic += 0.5 * h.mass[i] * v2;
       dg.potential -= h.mass[i] * gx;
-      dg.internal += h.mass[i] * tait_internal_energy(h.density[i], rho0, gamma, B);
+      // The energy of the pressure the dynamics uses: summation clips p at zero, so below rho0 it stores none.
+      const double rho = model_.summation ? std::max(h.density[i], rho0) : h.density[i];
+      dg.internal += h.mass[i] * tait_internal_energy(rho, rho0, gamma, B);
       dg.max_speed = std::max(dg.max_speed, std::sqrt(v2));
       dg.max_density_error = std::max(dg.max_density_error, std::fabs(h.density[i] / rho0 - 1.0));
     }
@@ -178,7 +180,9 @@ class WcsphSolver final : public Simulation {
     dt_max_ = params.real("time.dt_max");
     dt_min_ = params.real("time.dt_min");
     const double r = params.real("fault.max_density_ratio");
-    rho_lo_ = T(init.rho0 / r);
+    // Summation density reads low at a free surface (a truncated kernel), which is no blow-up: there
+    // only a runaway upwards is reported.
+    rho_lo_ = model_.summation ? T(0) : T(init.rho0 / r);
     rho_hi_ = T(init.rho0 * r);
     max_density_ratio_ = r;
 
