@@ -194,12 +194,12 @@ void print_json(const RungResult& r) {
   std::printf("%s\n", j.str().c_str());
 }
 
-constexpr const char* kRowFormat = "%10s %8s %8s %12s %12s %12s %8s %8s %8s %8s %8s\n";
+constexpr const char* kRowFormat = "%10s %9s %8s %8s %12s %12s %12s %8s %8s %8s %8s %8s\n";
 
 void print_table_header(const RungResult& r) {
   std::printf("ejecta benchmark: 3D dam break (SPHERIC), backend %s, device %s, precision %s\n",
               to_string(r.backend), r.device.c_str(), to_string(r.precision));
-  std::printf(kRowFormat, "particles", "steps", "steps/s", "part-steps/s", "real pairs/s", "cand pairs/s",
+  std::printf(kRowFormat, "particles", "fluid", "steps", "steps/s", "part-steps/s", "real pairs/s", "cand pairs/s",
               "sort ms", "dens ms", "force ms", "integ ms", "B/part");
 }
 
@@ -214,7 +214,8 @@ void print_table_row(const RungResult& r) {
     const double v = r.ms_per_step(total_s);
     return fixed(v, v < 10 ? 3 : 1);
   };
-  std::printf(kRowFormat, std::to_string(r.particles).c_str(), std::to_string(r.steps).c_str(),
+  std::printf(kRowFormat, std::to_string(r.particles).c_str(), std::to_string(r.fluid).c_str(),
+              std::to_string(r.steps).c_str(),
               fixed(sps, sps < 100 ? 2 : 1).c_str(), si(sps * double(r.particles)).c_str(),
               si(r.pairs.real * sps).c_str(), si(r.pairs.candidate * sps).c_str(), ms(r.phases.sort).c_str(),
               ms(r.phases.density).c_str(), ms(r.phases.forces).c_str(), ms(r.phases.integrate).c_str(),

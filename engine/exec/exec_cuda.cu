@@ -59,27 +59,20 @@ void CudaExec::copy(void* dst, const void* src, std::size_t bytes) {
   cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream_), "copy");
 }
 
-void* CudaExec::scratch(std::size_t bytes) {
-  if (bytes > scratch_bytes_) {
-    if (scratch_) deallocate(scratch_);
-    scratch_ = nullptr;
-    scratch_bytes_ = 0;
-    scratch_ = allocate(bytes);
-    scratch_bytes_ = bytes;
+// Grows a scratch allocation to at least `bytes` (never shrinks: the sizes settle after a step).
+void* CudaExec::grow(void*& buffer, std::size_t& have, std::size_t bytes) {
+  if (bytes > have) {
+    if (buffer) deallocate(buffer);
+    buffer = nullptr;
+    have = 0;
+    buffer = allocate(bytes);
+    have = bytes;
   }
-  return scratch_;
+  return buffer;
 }
 
-void* CudaExec::scratch_result(std::size_t bytes) {
-  if (bytes > result_bytes_) {
-    if (result_) deallocate(result_);
-    result_ = nullptr;
-    result_bytes_ = 0;
-    result_ = allocate(bytes);
-    result_bytes_ = bytes;
-  }
-  return result_;
-}
+void* CudaExec::scratch(std::size_t bytes) { return grow(scratch_, scratch_bytes_, bytes); }
+void* CudaExec::scratch_result(std::size_t bytes) { return grow(result_, result_bytes_, bytes); }
 
 void CudaExec::sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt,
                           uint32_t*& values_alt, std::size_t n, uint32_t num_keys) {

@@ -85,6 +85,7 @@ class CudaExec {
   cudaStream_t stream() const { return stream_; }
 
  private:
+  void* grow(void*& buffer, std::size_t& have, std::size_t bytes);
   void* scratch(std::size_t bytes);
   void* scratch_result(std::size_t bytes);
   // EJECTA_DEVICE_MEMORY_LIMIT (bytes) caps what this instance may allocate, so the out-of-memory
