@@ -16,12 +16,7 @@
 #include <omp.h>
 #endif
 
-#ifndef EJECTA_VERSION
-#define EJECTA_VERSION "unknown"
-#endif
-#ifndef EJECTA_GIT_COMMIT
-#define EJECTA_GIT_COMMIT "unknown"
-#endif
+#include "ejecta_version.h"
 
 namespace {
 
