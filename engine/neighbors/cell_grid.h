@@ -74,6 +74,17 @@ struct CellGrid {
     return visited;
   }
 
+  // Calls f(j, x_i - x_j, r^2) for every sorted particle j closer than sqrt(r2max) to xi (xi itself
+  // included when it is one of the particles). Returns the number of candidates examined.
+  template <class F>
+  EJ_INLINE uint32_t for_each_neighbor(const Vec<T, D>& xi, const Vec<T, D>* x, T r2max, F&& f) const {
+    return for_each_candidate(xi, [&](uint32_t j) {
+      const Vec<T, D> xij = xi - x[j];
+      const T r2 = norm2(xij);
+      if (r2 < r2max) f(j, xij, r2);
+    });
+  }
+
  private:
   template <class F>
   EJ_INLINE static uint32_t scan(uint32_t begin, uint32_t end, F& f) {

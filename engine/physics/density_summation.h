@@ -16,9 +16,8 @@ struct DensitySummation {
     const Vec<T, D> xi = pv.x[i];
     const T r2max = model.kernel.support() * model.kernel.support();
     T rho = 0;
-    grid.for_each_candidate(xi, [&](uint32_t j) {
-      const T r2 = norm2(xi - pv.x[j]);
-      if (r2 < r2max) rho += pv.m[j] * model.kernel.W(sqrt(r2));
+    grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>&, T r2) {
+      rho += pv.m[j] * model.kernel.W(sqrt(r2));
     });
     pv.rhop[i] = rho;
   }

@@ -35,10 +35,8 @@ struct Forces_WCSPH_Monaghan1992 {
     Vec<T, D> acc = Vec<T, D>::zero(), xs = Vec<T, D>::zero();
     T drho = 0;
     uint32_t real = 0;
-    const uint32_t cand = grid.for_each_candidate(xi, [&](uint32_t j) {
-      const Vec<T, D> xij = xi - pv.x[j];
-      const T r2 = norm2(xij);
-      if (r2 >= r2max || j == i) return;
+    const uint32_t cand = grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
+      if (j == i) return;
       ++real;
       const T r = sqrt(r2);
       const T F = model.kernel.F(r);  // grad_i W_ij = xij F

@@ -21,11 +21,8 @@ struct WallPressure_Adami2012 {
     const T r2max = model.kernel.support() * model.kernel.support();
     T sum_w = 0, sum_pw = 0;
     Vec<T, D> sum_rho_r = Vec<T, D>::zero(), sum_vw = Vec<T, D>::zero();
-    grid.for_each_candidate(xi, [&](uint32_t j) {
+    grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>& r, T r2) {
       if (pv.kind[j] != kFluid) return;
-      const Vec<T, D> r = xi - pv.x[j];
-      const T r2 = norm2(r);
-      if (r2 >= r2max) return;
       const T w = model.kernel.W(sqrt(r2));
       sum_w += w;
       sum_pw += pv.p[j] * w;
