@@ -2,6 +2,7 @@
 // The engine facade (ALIEN style): no GUI or GL types. The viewer, the headless run and the benchmark
 // all drive a Simulation through the one step loop in run/step_loop.h.
 #include "core/types.h"
+#include "io/frame.h"
 #include "params/param_set.h"
 
 #include <cstdint>
@@ -36,6 +37,8 @@ struct Diagnostics {
   double kinetic = 0, potential = 0, internal = 0, total = 0;
   double max_speed = 0;
   double max_density_error = 0;  // max |rho/rho0 - 1| over fluid particles
+  double momentum[3] = {0, 0, 0};          // sum m v over the fluid
+  double angular_momentum[3] = {0, 0, 0};  // sum m x cross v over the fluid (2D: z only)
 };
 
 // Accumulated wall-clock seconds per phase, for the benchmark.
@@ -82,6 +85,16 @@ class Simulation {
   virtual std::string device_name() const = 0;
   // Wait for queued device work (for honest timings); a no-op on the CPU.
   virtual void synchronize() = 0;
+
+  // Every particle field the engine holds (the field registry): output, colouring, inspector.
+  virtual std::vector<FieldInfo> fields() const = 0;
+  // Copies the named fields (all when `names` is empty) to the host in their native types, in the
+  // engine's current order, with time, step and dt. Throws std::invalid_argument for unknown names.
+  virtual FrameData capture_frame(const std::vector<std::string>& names = {}) const = 0;
+  // Continues from a frame captured by the same scene, backend-independent: every persistent field
+  // and the rates must be present (a frame of all fields). The run then proceeds exactly as the one
+  // that recorded it. Throws std::invalid_argument naming a missing or mis-shaped field.
+  virtual void restore_frame(const FrameData& frame) = 0;
 };
 
 // Builds the scene's particles and the solver on the chosen backend, in the precision and dimension

@@ -33,6 +33,9 @@ class FakeSimulation : public Simulation {
   std::size_t device_bytes() const override { return 0; }
   std::string device_name() const override { return "fake"; }
   void synchronize() override {}
+  std::vector<FieldInfo> fields() const override { return {}; }
+  FrameData capture_frame(const std::vector<std::string>&) const override { return {}; }
+  void restore_frame(const FrameData&) override {}
 
   long blow_up_at_ = -1;
 

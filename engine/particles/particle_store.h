@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -89,12 +90,33 @@ class ParticleStore {
   }
   bool has(const std::string& name) const { return find(name) != nullptr; }
 
-  // Copies a field to the host as doubles, n * components values.
-  std::vector<double> download(const std::string& name) const {
+  const FieldInfo* info(const std::string& name) const {
+    const Field* f = find(name);
+    return f ? &f->info : nullptr;
+  }
+
+  // The field's bytes on the host, in its native element type (n elements).
+  std::vector<unsigned char> download_raw(const std::string& name) const {
     const Field* f = find(name);
     if (!f) throw std::logic_error("no particle field '" + name + "'");
     std::vector<unsigned char> raw(f->elem_bytes * n_);
     exec_.download(raw.data(), f->data, raw.size());
+    return raw;
+  }
+
+  // Replaces the field's contents; `raw` must hold exactly n elements of its native type.
+  void upload_raw(const std::string& name, const std::vector<unsigned char>& raw) {
+    Field* f = const_cast<Field*>(find(name));
+    if (!f) throw std::logic_error("no particle field '" + name + "'");
+    if (raw.size() != f->elem_bytes * n_) throw std::invalid_argument("field '" + name + "' has the wrong size");
+    exec_.upload(f->data, raw.data(), raw.size());
+  }
+
+  // Copies a field to the host as doubles, n * components values.
+  std::vector<double> download(const std::string& name) const {
+    const Field* f = find(name);
+    if (!f) throw std::logic_error("no particle field '" + name + "'");
+    const std::vector<unsigned char> raw = download_raw(name);
     const std::size_t count = n_ * static_cast<std::size_t>(f->info.components);
     std::vector<double> out(count);
     for (std::size_t k = 0; k < count; ++k) {

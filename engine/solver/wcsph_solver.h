@@ -132,6 +132,15 @@ class WcsphSolver final : public Simulation {
         gx += double(model_.gravity[d]) * h.position[i * D + d];
       }
       dg.kinetic += 0.5 * h.mass[i] * v2;
+      const double* x = &h.position[i * D];
+      const double* v = &h.velocity[i * D];
+      for (int d = 0; d < D; ++d) dg.momentum[d] += h.mass[i] * v[d];
+      if (D == 2) dg.angular_momentum[2] += h.mass[i] * (x[0] * v[1] - x[1] * v[0]);
+      if (D == 3) {
+        dg.angular_momentum[0] += h.mass[i] * (x[1] * v[2] - x[2] * v[1]);
+        dg.angular_momentum[1] += h.mass[i] * (x[2] * v[0] - x[0] * v[2]);
+        dg.angular_momentum[2] += h.mass[i] * (x[0] * v[1] - x[1] * v[0]);
+      }
       dg.potential -= h.mass[i] * gx;
       // The energy of the pressure the dynamics uses: summation clips p at zero, so below rho0 it stores none.
       const double rho = model_.summation ? std::max(h.density[i], rho0) : h.density[i];
@@ -160,6 +169,61 @@ class WcsphSolver final : public Simulation {
   }
   std::string device_name() const override { return exec_.device_name(); }
   void synchronize() override { exec_.synchronize(); }
+
+  std::vector<FieldInfo> fields() const override { return store_.fields(); }
+
+  FrameData capture_frame(const std::vector<std::string>& names) const override {
+    FrameData f;
+    f.time = time_;
+    f.step = steps_;
+    f.dt = double(dt_);
+    f.particles = n_;
+    const std::vector<FieldInfo> all = store_.fields();
+    auto take = [&](const FieldInfo& info) { f.fields.push_back({info, store_.download_raw(info.name)}); };
+    if (names.empty()) {
+      for (const FieldInfo& info : all) take(info);
+      return f;
+    }
+    for (const std::string& name : names) {
+      const FieldInfo* info = store_.info(name);
+      if (!info) {
+        std::string known;
+        for (const FieldInfo& i : all) known += (known.empty() ? "" : ", ") + i.name;
+        throw std::invalid_argument("no particle field '" + name + "' (fields: " + known + ")");
+      }
+      take(*info);
+    }
+    return f;
+  }
+
+  // Restores the state and the rates the next step starts from (the persistent fields, the
+  // acceleration and density rate of the last force evaluation, and the XSPH correction), so the
+  // continued run is the same as an uninterrupted one; derived fields are recomputed.
+  void restore_frame(const FrameData& frame) override {
+    if (frame.particles != n_)
+      throw std::invalid_argument("the frame has " + std::to_string(frame.particles) +
+                                  " particles, this scene " + std::to_string(n_));
+    for (const FieldInfo& info : store_.fields()) {
+      const bool needed = info.persistent || info.name == "acceleration" || info.name == "density_rate" ||
+                          info.name == "xsph_velocity";
+      const FieldData* fd = frame.find(info.name);
+      if (!fd) {
+        if (needed) throw std::invalid_argument("the frame lacks field '" + info.name + "' needed to restart");
+        continue;
+      }
+      if (fd->info.scalar != info.scalar || fd->info.components != info.components)
+        throw std::invalid_argument("field '" + info.name + "' of the frame has another type or shape (" +
+                                    "recorded in another precision or dimension?)");
+      store_.upload_raw(info.name, fd->bytes);
+    }
+    time_ = frame.time;
+    steps_ = frame.step;
+    dt_ = T(frame.dt);
+    // The bucket table and the pressures follow from the restored positions and densities; the sort
+    // is stable, so re-sorting the recorded (already sorted) order leaves it unchanged.
+    sort_and_reorder();
+    evaluate_densities();
+  }
 
  private:
   void configure(const ParamSet& params, const InitialParticles& init) {
