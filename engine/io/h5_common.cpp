@@ -1,0 +1,204 @@
+#include "io/h5_common.h"
+
+#include <vector>
+
+namespace ejecta::h5 {
+
+Silence::Silence() {
+  H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
+
+Silence::~Silence() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
+
+namespace {
+herr_t collect_error(unsigned n, const H5E_error2_t* e, void* data) {
+  auto* out = static_cast<std::vector<std::string>*>(data);
+  (void)n;
+  if (e && e->desc && *e->desc) out->push_back(e->desc);
+  return 0;
+}
+}  // namespace
+
+std::string error_stack_text() {
+  std::vector<std::string> msgs;
+  // H5E_WALK_UPWARD starts at the innermost call, where the precise cause (errno text, "truncated
+  // file", ...) is recorded; the outer entries only say "unable to open file".
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect_error, &msgs);
+  std::string s;
+  for (std::size_t i = 0; i < msgs.size() && i < 2; ++i) {
+    if (!s.empty()) s += "; ";
+    s += msgs[i];
+  }
+  return s;
+}
+
+hid_t file_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float32: return H5T_IEEE_F32LE;
+    case ScalarType::Float64: return H5T_IEEE_F64LE;
+    case ScalarType::UInt8: return H5T_STD_U8LE;
+    case ScalarType::UInt32: return H5T_STD_U32LE;
+  }
+  return H5I_INVALID_HID;
+}
+
+hid_t mem_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float32: return H5T_NATIVE_FLOAT;
+    case ScalarType::Float64: return H5T_NATIVE_DOUBLE;
+    case ScalarType::UInt8: return H5T_NATIVE_UINT8;
+    case ScalarType::UInt32: return H5T_NATIVE_UINT32;
+  }
+  return H5I_INVALID_HID;
+}
+
+bool scalar_type_of(hid_t type, ScalarType* out) {
+  const H5T_class_t cls = H5Tget_class(type);
+  const std::size_t size = H5Tget_size(type);
+  if (cls == H5T_FLOAT) {
+    if (size == 4) *out = ScalarType::Float32;
+    else if (size == 8) *out = ScalarType::Float64;
+    else return false;
+    return true;
+  }
+  if (cls == H5T_INTEGER && H5Tget_sign(type) == H5T_SGN_NONE) {
+    if (size == 1) *out = ScalarType::UInt8;
+    else if (size == 4) *out = ScalarType::UInt32;
+    else return false;
+    return true;
+  }
+  return false;
+}
+
+namespace {
+// Replaces an existing attribute so that rewriting one (tests, tools) does not fail.
+Handle create_attr(hid_t obj, const char* name, hid_t type, hid_t space) {
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  return attribute(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT));
+}
+
+void check(bool ok, const char* what, const char* name) {
+  if (!ok) throw RecordError(std::string("cannot write attribute '") + name + "' (" + what + ")");
+}
+
+Handle utf8_vlen_string() {
+  Handle t = type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(t.get(), H5T_VARIABLE);
+  H5Tset_cset(t.get(), H5T_CSET_UTF8);
+  return t;
+}
+}  // namespace
+
+void write_string_attr(hid_t obj, const char* name, const std::string& value) {
+  Handle t = utf8_vlen_string();
+  Handle s = space(H5Screate(H5S_SCALAR));
+  Handle a = create_attr(obj, name, t.get(), s.get());
+  check(a.valid(), "create", name);
+  const char* p = value.c_str();
+  check(H5Awrite(a.get(), t.get(), &p) >= 0, "write", name);
+}
+
+void write_int_attr(hid_t obj, const char* name, std::int64_t value, hid_t ftype) {
+  Handle s = space(H5Screate(H5S_SCALAR));
+  Handle a = create_attr(obj, name, ftype, s.get());
+  check(a.valid(), "create", name);
+  check(H5Awrite(a.get(), H5T_NATIVE_INT64, &value) >= 0, "write", name);
+}
+
+void write_double_attr(hid_t obj, const char* name, double value) {
+  Handle s = space(H5Screate(H5S_SCALAR));
+  Handle a = create_attr(obj, name, H5T_IEEE_F64LE, s.get());
+  check(a.valid(), "create", name);
+  check(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value) >= 0, "write", name);
+}
+
+bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
+
+bool read_string_attr(hid_t obj, const char* name, std::string* out) {
+  if (!has_attr(obj, name)) return false;
+  Handle a = attribute(H5Aopen(obj, name, H5P_DEFAULT));
+  if (!a) return false;
+  Handle ft = type(H5Aget_type(a.get()));
+  if (H5Tget_class(ft.get()) != H5T_STRING) return false;
+  // Accept fixed-length strings too: other tools (h5py with numpy bytes, h5edit) write those.
+  if (H5Tis_variable_str(ft.get()) > 0) {
+    Handle mt = utf8_vlen_string();
+    char* p = nullptr;
+    if (H5Aread(a.get(), mt.get(), &p) < 0) return false;
+    *out = p ? p : "";
+    H5free_memory(p);
+    return true;
+  }
+  const std::size_t n = H5Tget_size(ft.get());
+  std::vector<char> buf(n + 1, 0);
+  Handle mt = type(H5Tcopy(ft.get()));
+  if (H5Aread(a.get(), mt.get(), buf.data()) < 0) return false;
+  out->assign(buf.data());  // fixed-length strings are NUL-padded or NUL-terminated
+  return true;
+}
+
+bool read_int_attr(hid_t obj, const char* name, std::int64_t* out) {
+  if (!has_attr(obj, name)) return false;
+  Handle a = attribute(H5Aopen(obj, name, H5P_DEFAULT));
+  if (!a) return false;
+  Handle ft = type(H5Aget_type(a.get()));
+  if (H5Tget_class(ft.get()) != H5T_INTEGER) return false;
+  return H5Aread(a.get(), H5T_NATIVE_INT64, out) >= 0;
+}
+
+bool read_double_attr(hid_t obj, const char* name, double* out) {
+  if (!has_attr(obj, name)) return false;
+  Handle a = attribute(H5Aopen(obj, name, H5P_DEFAULT));
+  if (!a) return false;
+  Handle ft = type(H5Aget_type(a.get()));
+  const H5T_class_t c = H5Tget_class(ft.get());
+  if (c != H5T_FLOAT && c != H5T_INTEGER) return false;
+  return H5Aread(a.get(), H5T_NATIVE_DOUBLE, out) >= 0;
+}
+
+namespace {
+struct Member {
+  const char* name;
+  std::size_t offset;
+  bool integer;
+};
+const Member kDiagMembers[] = {
+    {"time", HOFFSET(DiagRow, time), false},
+    {"step", HOFFSET(DiagRow, step), true},
+    {"dt", HOFFSET(DiagRow, dt), false},
+    {"particles", HOFFSET(DiagRow, particles), true},
+    {"mass", HOFFSET(DiagRow, mass), false},
+    {"momentum_x", HOFFSET(DiagRow, momentum_x), false},
+    {"momentum_y", HOFFSET(DiagRow, momentum_y), false},
+    {"momentum_z", HOFFSET(DiagRow, momentum_z), false},
+    {"angular_momentum_x", HOFFSET(DiagRow, angular_momentum_x), false},
+    {"angular_momentum_y", HOFFSET(DiagRow, angular_momentum_y), false},
+    {"angular_momentum_z", HOFFSET(DiagRow, angular_momentum_z), false},
+    {"kinetic", HOFFSET(DiagRow, kinetic), false},
+    {"internal", HOFFSET(DiagRow, internal), false},
+    {"potential", HOFFSET(DiagRow, potential), false},
+    {"total", HOFFSET(DiagRow, total), false},
+    {"max_density_error", HOFFSET(DiagRow, max_density_error), false},
+    {"max_speed", HOFFSET(DiagRow, max_speed), false},
+};
+}  // namespace
+
+Handle diag_mem_type() {
+  Handle t = type(H5Tcreate(H5T_COMPOUND, sizeof(DiagRow)));
+  for (const Member& m : kDiagMembers)
+    H5Tinsert(t.get(), m.name, m.offset, m.integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE);
+  return t;
+}
+
+Handle diag_file_type() {
+  // Packed, 8 bytes a column, in the order above.
+  const std::size_t n = sizeof(kDiagMembers) / sizeof(kDiagMembers[0]);
+  Handle t = type(H5Tcreate(H5T_COMPOUND, n * 8));
+  for (std::size_t i = 0; i < n; ++i)
+    H5Tinsert(t.get(), kDiagMembers[i].name, i * 8,
+              kDiagMembers[i].integer ? H5T_STD_I64LE : H5T_IEEE_F64LE);
+  return t;
+}
+
+}  // namespace ejecta::h5

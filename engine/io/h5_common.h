@@ -1,0 +1,114 @@
+#pragma once
+// Shared HDF5 plumbing for the recorder and the reader: RAII handles, a scoped silencer for HDF5's
+// automatic error printing (we turn failures into RecordError messages instead of letting the library
+// dump its error stack on stderr), attribute helpers and the ScalarType <-> HDF5 type mapping.
+// Only the .cpp files of engine/io include this header; it is not part of the public API.
+#include "io/frame.h"
+#include "io/h5_recorder.h"  // RecordError
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace ejecta {
+
+namespace h5 {
+
+// Owns one hid_t and closes it with the matching H5?close (files, groups, datasets, attributes, types,
+// spaces and property lists each have their own close function).
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer c) : id_(id), close_(c) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)), close_(o.close_) {}
+  Handle& operator=(Handle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = std::exchange(o.id_, H5I_INVALID_HID);
+      close_ = o.close_;
+    }
+    return *this;
+  }
+  ~Handle() { reset(); }
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+  explicit operator bool() const { return valid(); }
+  // Closes now and reports whether the close succeeded (closing a file flushes it, which can fail).
+  bool reset() {
+    bool ok = true;
+    if (id_ >= 0 && close_) ok = close_(id_) >= 0;
+    id_ = H5I_INVALID_HID;
+    return ok;
+  }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer close_ = nullptr;
+};
+
+inline Handle file(hid_t id) { return Handle(id, H5Fclose); }
+inline Handle group(hid_t id) { return Handle(id, H5Gclose); }
+inline Handle dataset(hid_t id) { return Handle(id, H5Dclose); }
+inline Handle attribute(hid_t id) { return Handle(id, H5Aclose); }
+inline Handle type(hid_t id) { return Handle(id, H5Tclose); }
+inline Handle space(hid_t id) { return Handle(id, H5Sclose); }
+inline Handle plist(hid_t id) { return Handle(id, H5Pclose); }
+
+// Switches HDF5's automatic error printing off for its lifetime and restores whatever was installed
+// before (an application may have its own handler).
+class Silence {
+ public:
+  Silence();
+  ~Silence();
+  Silence(const Silence&) = delete;
+  Silence& operator=(const Silence&) = delete;
+
+ private:
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
+
+// The innermost messages of HDF5's current error stack, "" when empty (for "detail: ..." suffixes).
+std::string error_stack_text();
+
+// The file (on-disk, little-endian) and memory (native) types of a field element.
+hid_t file_type(ScalarType t);
+hid_t mem_type(ScalarType t);
+// Maps a dataset's type back; false for types Ejecta never writes.
+bool scalar_type_of(hid_t type, ScalarType* out);
+
+// Attributes on any object (file root, group, dataset). Strings are variable-length UTF-8.
+void write_string_attr(hid_t obj, const char* name, const std::string& value);
+void write_int_attr(hid_t obj, const char* name, std::int64_t value, hid_t file_type = H5T_STD_I64LE);
+void write_double_attr(hid_t obj, const char* name, double value);
+bool has_attr(hid_t obj, const char* name);
+// Readers: false when the attribute is missing or has an incompatible type.
+bool read_string_attr(hid_t obj, const char* name, std::string* out);
+bool read_int_attr(hid_t obj, const char* name, std::int64_t* out);
+bool read_double_attr(hid_t obj, const char* name, double* out);
+
+// One row of /diagnostics. The memory compound type is built from this struct with HOFFSET; the file
+// type packs the same named members little-endian. HDF5 matches members by name when converting, so
+// a reader survives columns being added or reordered in a later version.
+struct DiagRow {
+  double time;
+  std::int64_t step;
+  double dt;
+  std::int64_t particles;
+  double mass;
+  double momentum_x, momentum_y, momentum_z;
+  double angular_momentum_x, angular_momentum_y, angular_momentum_z;
+  double kinetic, internal, potential, total;
+  double max_density_error, max_speed;
+};
+Handle diag_mem_type();
+Handle diag_file_type();
+
+}  // namespace h5
+}  // namespace ejecta

@@ -1,0 +1,269 @@
+#include "io/h5_reader.h"
+
+#include "io/h5_common.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace ejecta {
+
+using h5::Handle;
+
+namespace {
+constexpr const char* kFormat = "ejecta-particles";
+constexpr std::int64_t kFormatVersion = 1;
+
+// Link names of a group in creation order when the group tracks it (the recorder's frames do), else
+// in name order (groups written by other tools).
+bool link_names(hid_t g, std::vector<std::string>* out) {
+  H5G_info_t gi;
+  if (H5Gget_info(g, &gi) < 0) return false;
+  for (H5_index_t idx : {H5_INDEX_CRT_ORDER, H5_INDEX_NAME}) {
+    out->clear();
+    bool ok = true;
+    for (hsize_t i = 0; i < gi.nlinks && ok; ++i) {
+      const ssize_t len = H5Lget_name_by_idx(g, ".", idx, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
+      if (len < 0) {
+        ok = false;
+        break;
+      }
+      std::string name(std::size_t(len) + 1, '\0');
+      H5Lget_name_by_idx(g, ".", idx, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT);
+      name.resize(std::size_t(len));
+      out->push_back(name);
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
+struct DatasetShape {
+  ScalarType scalar = ScalarType::Float32;
+  std::size_t rows = 0;
+  int components = 1;
+};
+
+// Why a dataset cannot be a field of a frame of `n` particles, "" when it can.
+std::string check_dataset(hid_t ds, std::size_t n, DatasetShape* shape) {
+  Handle t = h5::type(H5Dget_type(ds));
+  if (!t || !h5::scalar_type_of(t.get(), &shape->scalar)) return "unsupported element type";
+  Handle s = h5::space(H5Dget_space(ds));
+  const int rank = s ? H5Sget_simple_extent_ndims(s.get()) : -1;
+  if (rank != 1 && rank != 2) return "rank " + std::to_string(rank) + ", expected 1 or 2";
+  hsize_t dims[2] = {0, 1};
+  H5Sget_simple_extent_dims(s.get(), dims, nullptr);
+  shape->rows = std::size_t(dims[0]);
+  shape->components = rank == 2 ? int(dims[1]) : 1;
+  if (shape->rows != n) return std::to_string(shape->rows) + " rows for " + std::to_string(n) + " particles";
+  if (shape->components < 1) return "no components";
+  return "";
+}
+}  // namespace
+
+struct H5Reader::Impl {
+  std::string path;
+  Handle file;
+  RunInfo info;
+  std::vector<std::string> frames;  // group names of the complete frames, in order
+  std::size_t partial = 0;
+  std::vector<std::string> notes;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    std::string msg = "'" + path + "': " + what;
+    const std::string d = h5::error_stack_text();
+    if (!d.empty()) msg += " (HDF5: " + d + ")";
+    throw RecordError(msg);
+  }
+
+  // Indexes /frames/NAME; returns "" when the frame is complete, else why it is not.
+  std::string check_frame(hid_t frames_group, const std::string& name) const {
+    Handle g = h5::group(H5Gopen2(frames_group, name.c_str(), H5P_DEFAULT));
+    if (!g) return "cannot open the group";
+    std::int64_t complete = 0;
+    if (!h5::read_int_attr(g.get(), "complete", &complete))
+      return "no 'complete' attribute (the run was probably interrupted while writing it)";
+    if (complete != 1) return "'complete' is " + std::to_string(complete) + ", not 1";
+    std::int64_t n = 0;
+    if (!h5::read_int_attr(g.get(), "particles", &n) || n < 0) return "no valid 'particles' attribute";
+    std::vector<std::string> names;
+    if (!link_names(g.get(), &names)) return "cannot list its datasets";
+    for (const auto& ds_name : names) {
+      Handle ds = h5::dataset(H5Dopen2(g.get(), ds_name.c_str(), H5P_DEFAULT));
+      if (!ds) return "dataset '" + ds_name + "' cannot be opened";
+      DatasetShape shape;
+      const std::string why = check_dataset(ds.get(), std::size_t(n), &shape);
+      if (!why.empty()) return "dataset '" + ds_name + "': " + why;
+    }
+    return "";
+  }
+};
+
+H5Reader::H5Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.path = path;
+  {
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) throw RecordError("cannot open '" + path + "': " + std::strerror(errno));
+    ::close(fd);
+  }
+  h5::Silence quiet;
+  const htri_t is_h5 = H5Fis_hdf5(path.c_str());
+  if (is_h5 == 0) throw RecordError("'" + path + "' is not an HDF5 file (no HDF5 signature found)");
+  m.file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  if (!m.file)
+    m.fail("cannot open the HDF5 file; it may be truncated or corrupt (e.g. copied while being written or "
+           "cut short by a full disk)");
+
+  const hid_t root = m.file.get();
+  std::string format;
+  if (!h5::read_string_attr(root, "format", &format))
+    throw RecordError("'" + path + "' is an HDF5 file but not an Ejecta recording (no 'format' attribute)");
+  if (format != kFormat)
+    throw RecordError("'" + path + "' is an HDF5 file but not an Ejecta recording (format is '" + format +
+                      "', expected '" + kFormat + "')");
+  std::int64_t version = 0;
+  if (!h5::read_int_attr(root, "format_version", &version))
+    throw RecordError("'" + path + "' has no 'format_version' attribute; it is not a valid Ejecta recording");
+  if (version != kFormatVersion)
+    throw RecordError("'" + path + "' was written by format version " + std::to_string(version) +
+                      "; this Ejecta reads version " + std::to_string(kFormatVersion));
+
+  std::int64_t dim = 0;
+  h5::read_int_attr(root, "dim", &dim);
+  m.info.dim = int(dim);
+  h5::read_string_attr(root, "precision", &m.info.precision);
+  h5::read_string_attr(root, "backend", &m.info.backend);
+  h5::read_string_attr(root, "scene", &m.info.scene_ini);
+  h5::read_string_attr(root, "command_line", &m.info.command_line);
+  h5::read_string_attr(root, "start_date", &m.info.start_date);
+  h5::read_string_attr(root, "ejecta_version", &m.info.ejecta_version);
+  h5::read_string_attr(root, "git_commit", &m.info.git_commit);
+
+  if (H5Lexists(root, "frames", H5P_DEFAULT) <= 0) {
+    m.notes.push_back("no /frames group: the run stopped before its first frame");
+    return;
+  }
+  Handle frames = h5::group(H5Gopen2(root, "frames", H5P_DEFAULT));
+  std::vector<std::string> names;
+  if (!frames || !link_names(frames.get(), &names)) m.fail("cannot list /frames; the file may be corrupt");
+  // Frame groups are listed by name (zero-padded, so name order is frame order) whatever the
+  // creation-order index says.
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    const std::string why = m.check_frame(frames.get(), name);
+    if (why.empty()) {
+      m.frames.push_back(name);
+    } else {
+      ++m.partial;
+      m.notes.push_back("frame " + name + " skipped: " + why);
+    }
+  }
+}
+
+H5Reader::~H5Reader() {
+  h5::Silence quiet;
+  impl_->file.reset();
+}
+
+const RunInfo& H5Reader::info() const { return impl_->info; }
+std::size_t H5Reader::frame_count() const { return impl_->frames.size(); }
+std::size_t H5Reader::partial_frames() const { return impl_->partial; }
+const std::vector<std::string>& H5Reader::notes() const { return impl_->notes; }
+
+FrameData H5Reader::read_frame(std::size_t k) const {
+  const Impl& m = *impl_;
+  if (k >= m.frames.size())
+    throw RecordError("'" + m.path + "': frame " + std::to_string(k) + " requested, the file has " +
+                      std::to_string(m.frames.size()) + " complete frame(s)");
+  h5::Silence quiet;
+  const std::string gpath = "/frames/" + m.frames[k];
+  Handle g = h5::group(H5Gopen2(m.file.get(), gpath.c_str(), H5P_DEFAULT));
+  if (!g) m.fail("cannot open " + gpath);
+  FrameData fr;
+  std::int64_t step = 0, n = 0;
+  if (!h5::read_double_attr(g.get(), "time", &fr.time) || !h5::read_int_attr(g.get(), "step", &step) ||
+      !h5::read_double_attr(g.get(), "dt", &fr.dt) || !h5::read_int_attr(g.get(), "particles", &n))
+    m.fail(gpath + " lacks one of the attributes time, step, dt, particles");
+  fr.step = long(step);
+  fr.particles = std::size_t(n);
+  std::vector<std::string> names;
+  if (!link_names(g.get(), &names)) m.fail("cannot list " + gpath);
+  for (const auto& name : names) {
+    Handle ds = h5::dataset(H5Dopen2(g.get(), name.c_str(), H5P_DEFAULT));
+    if (!ds) m.fail("cannot open " + gpath + "/" + name);
+    DatasetShape shape;
+    const std::string why = check_dataset(ds.get(), fr.particles, &shape);
+    if (!why.empty()) m.fail(gpath + "/" + name + ": " + why);
+    FieldData fd;
+    fd.info.name = name;
+    fd.info.components = shape.components;
+    fd.info.scalar = shape.scalar;
+    h5::read_string_attr(ds.get(), "units", &fd.info.units);
+    h5::read_string_attr(ds.get(), "description", &fd.info.description);
+    std::int64_t persistent = 1;
+    h5::read_int_attr(ds.get(), "persistent", &persistent);
+    fd.info.persistent = persistent != 0;
+    fd.bytes.resize(fr.particles * std::size_t(shape.components) * scalar_bytes(shape.scalar));
+    if (!fd.bytes.empty() &&
+        H5Dread(ds.get(), h5::mem_type(shape.scalar), H5S_ALL, H5S_ALL, H5P_DEFAULT, fd.bytes.data()) < 0)
+      m.fail("cannot read " + gpath + "/" + name + "; the file may be corrupt");
+    fr.fields.push_back(std::move(fd));
+  }
+  return fr;
+}
+
+std::vector<Diagnostics> H5Reader::diagnostics() const {
+  const Impl& m = *impl_;
+  h5::Silence quiet;
+  std::vector<Diagnostics> out;
+  if (H5Lexists(m.file.get(), "diagnostics", H5P_DEFAULT) <= 0) return out;
+  Handle ds = h5::dataset(H5Dopen2(m.file.get(), "diagnostics", H5P_DEFAULT));
+  if (!ds) m.fail("cannot open /diagnostics");
+  Handle s = h5::space(H5Dget_space(ds.get()));
+  hsize_t rows = 0;
+  if (!s || H5Sget_simple_extent_ndims(s.get()) != 1) m.fail("/diagnostics is not a 1-D table");
+  H5Sget_simple_extent_dims(s.get(), &rows, nullptr);
+  std::vector<h5::DiagRow> buf(rows);
+  Handle mt = h5::diag_mem_type();
+  if (rows > 0 && H5Dread(ds.get(), mt.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) < 0)
+    m.fail("cannot read /diagnostics; the file may be corrupt");
+  out.reserve(rows);
+  for (const auto& r : buf) {
+    Diagnostics d;
+    d.time = r.time;
+    d.step = long(r.step);
+    d.dt = r.dt;
+    d.particles = std::size_t(r.particles);
+    d.mass = r.mass;
+    d.momentum[0] = r.momentum_x;
+    d.momentum[1] = r.momentum_y;
+    d.momentum[2] = r.momentum_z;
+    d.angular_momentum[0] = r.angular_momentum_x;
+    d.angular_momentum[1] = r.angular_momentum_y;
+    d.angular_momentum[2] = r.angular_momentum_z;
+    d.kinetic = r.kinetic;
+    d.internal = r.internal;
+    d.potential = r.potential;
+    d.total = r.total;
+    d.max_density_error = r.max_density_error;
+    d.max_speed = r.max_speed;
+    out.push_back(d);
+  }
+  return out;
+}
+
+std::vector<std::string> H5Reader::field_names() const {
+  const Impl& m = *impl_;
+  std::vector<std::string> names;
+  if (m.frames.empty()) return names;
+  h5::Silence quiet;
+  Handle g = h5::group(H5Gopen2(m.file.get(), ("/frames/" + m.frames[0]).c_str(), H5P_DEFAULT));
+  if (!g || !link_names(g.get(), &names)) m.fail("cannot list the fields of frame " + m.frames[0]);
+  return names;
+}
+
+}  // namespace ejecta

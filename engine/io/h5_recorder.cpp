@@ -1,0 +1,262 @@
+#include "io/h5_recorder.h"
+
+#include "io/h5_common.h"
+#include "io/xdmf.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace ejecta {
+
+using h5::Handle;
+
+namespace {
+constexpr const char* kFormat = "ejecta-particles";
+constexpr int kFormatVersion = 1;
+constexpr std::size_t kChunkRows = 65536;  // rows per chunk along the particle axis
+constexpr hsize_t kDiagChunk = 256;        // diagnostics rows per chunk
+
+std::string frame_name(std::size_t k) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%06zu", k);
+  return b;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+std::string with_detail(std::string msg) {
+  const std::string d = h5::error_stack_text();
+  if (!d.empty()) msg += " (HDF5: " + d + ")";
+  return msg;
+}
+}  // namespace
+
+struct H5Recorder::Impl {
+  std::string path, xdmf_path;
+  RunInfo info;
+  RecordOptions opt;
+  Handle file, frames, diag;
+  Handle diag_mem;
+  hsize_t diag_rows = 0;
+  std::vector<XdmfFrame> written;  // metadata of the complete frames, for the XDMF sidecar
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw RecordError(with_detail("'" + path + "': " + what));
+  }
+
+  void write_field(hid_t g, const FieldData& fd, std::size_t n) {
+    const FieldInfo& fi = fd.info;
+    const std::size_t expect = n * std::size_t(fi.components) * scalar_bytes(fi.scalar);
+    if (fi.components < 1 || fd.bytes.size() != expect)
+      throw RecordError("'" + path + "': field '" + fi.name + "' holds " + std::to_string(fd.bytes.size()) +
+                        " bytes, expected " + std::to_string(expect) + " for " + std::to_string(n) +
+                        " particles of " + std::to_string(fi.components) + " component(s)");
+    const int rank = fi.components == 1 ? 1 : 2;
+    const hsize_t dims[2] = {hsize_t(n), hsize_t(fi.components)};
+    // A chunk may not be empty even when the dataset is: at least one row.
+    const hsize_t chunk[2] = {hsize_t(std::max<std::size_t>(1, std::min(n, kChunkRows))), hsize_t(fi.components)};
+    Handle space = h5::space(H5Screate_simple(rank, dims, nullptr));
+    Handle dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
+    H5Pset_chunk(dcpl.get(), rank, chunk);
+    if (opt.compression > 0) {
+      // Byte shuffling before deflate groups the exponent bytes of floats: markedly better ratios.
+      H5Pset_shuffle(dcpl.get());
+      H5Pset_deflate(dcpl.get(), unsigned(opt.compression));
+    }
+    Handle ds = h5::dataset(H5Dcreate2(g, fi.name.c_str(), h5::file_type(fi.scalar), space.get(), H5P_DEFAULT,
+                                       dcpl.get(), H5P_DEFAULT));
+    if (!ds) fail("cannot create dataset '" + fi.name + "'");
+    if (n > 0 && H5Dwrite(ds.get(), h5::mem_type(fi.scalar), H5S_ALL, H5S_ALL, H5P_DEFAULT, fd.bytes.data()) < 0)
+      fail("cannot write dataset '" + fi.name + "'");
+    h5::write_string_attr(ds.get(), "units", fi.units);
+    h5::write_string_attr(ds.get(), "description", fi.description);
+    h5::write_int_attr(ds.get(), "persistent", fi.persistent ? 1 : 0, H5T_STD_I32LE);
+  }
+};
+
+H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const RecordOptions& opt)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.path = path;
+  m.info = info;
+  m.opt = opt;
+  const std::size_t dot = path.rfind('.');
+  const std::size_t slash = path.rfind('/');
+  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  m.xdmf_path = (has_ext ? path.substr(0, dot) : path) + ".xdmf";
+  if (opt.compression < 0 || opt.compression > 9)
+    throw RecordError("'" + path + "': gzip compression level must be 0..9, got " + std::to_string(opt.compression));
+
+  // Try the path with plain open() first: HDF5's own message for an unwritable path is buried in its
+  // error stack, while errno gives the one-line reason users expect.
+  {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) throw RecordError("cannot create '" + path + "': " + std::strerror(errno));
+    ::close(fd);
+  }
+
+  h5::Silence quiet;
+  Handle fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+  // The 1.10 file format (superblock v3, checksummed metadata) detects a torn file at open instead of
+  // reading garbage; readers need HDF5 >= 1.10.
+  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+  m.file = h5::file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
+  if (!m.file) throw RecordError(with_detail("cannot create '" + path + "' as an HDF5 file"));
+
+  try {
+    const hid_t root = m.file.get();
+    h5::write_string_attr(root, "format", kFormat);
+    h5::write_int_attr(root, "format_version", kFormatVersion, H5T_STD_I32LE);
+    h5::write_string_attr(root, "ejecta_version", info.ejecta_version);
+    h5::write_string_attr(root, "git_commit", info.git_commit);
+    h5::write_int_attr(root, "dim", info.dim, H5T_STD_I32LE);
+    h5::write_string_attr(root, "precision", info.precision);
+    h5::write_string_attr(root, "backend", info.backend);
+    h5::write_string_attr(root, "scene", info.scene_ini);
+    h5::write_string_attr(root, "command_line", info.command_line);
+    h5::write_string_attr(root, "start_date", info.start_date);
+  } catch (const RecordError& e) {
+    throw RecordError("'" + path + "': " + e.what());
+  }
+
+  m.frames = h5::group(H5Gcreate2(m.file.get(), "frames", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (!m.frames) m.fail("cannot create group /frames");
+
+  m.diag_mem = h5::diag_mem_type();
+  Handle ftype = h5::diag_file_type();
+  const hsize_t zero = 0, unlimited = H5S_UNLIMITED;
+  Handle space = h5::space(H5Screate_simple(1, &zero, &unlimited));
+  Handle dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_chunk(dcpl.get(), 1, &kDiagChunk);
+  m.diag = h5::dataset(
+      H5Dcreate2(m.file.get(), "diagnostics", ftype.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT));
+  if (!m.diag) m.fail("cannot create dataset /diagnostics");
+  if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush");
+  write_xdmf(m.path, m.xdmf_path, m.info.dim, m.written);
+}
+
+H5Recorder::~H5Recorder() {
+  try {
+    close();
+  } catch (...) {
+    // A destructor must not throw; the frames flushed before are on disk regardless.
+  }
+}
+
+void H5Recorder::write_frame(const FrameData& frame) {
+  Impl& m = *impl_;
+  if (!m.file) throw RecordError("'" + m.path + "': the recording is closed");
+  h5::Silence quiet;
+
+  // Resolve the selection against this frame's fields.
+  std::vector<const FieldData*> chosen;
+  if (m.opt.fields.empty()) {
+    for (const auto& f : frame.fields) chosen.push_back(&f);
+  } else {
+    for (const auto& name : m.opt.fields) {
+      const FieldData* f = frame.find(name);
+      if (!f) {
+        std::vector<std::string> avail;
+        for (const auto& x : frame.fields) avail.push_back(x.info.name);
+        throw RecordError("'" + m.path + "': unknown field '" + name + "' in the recorded field list; available fields: " +
+                          joined(avail));
+      }
+      if (std::find(chosen.begin(), chosen.end(), f) == chosen.end()) chosen.push_back(f);
+    }
+  }
+
+  const std::size_t k = m.written.size();
+  const std::string name = frame_name(k);
+  const std::string group_path = "/frames/" + name;
+  try {
+    Handle gcpl = h5::plist(H5Pcreate(H5P_GROUP_CREATE));
+    // Track creation order so that readers list the fields in the order the solver gave them.
+    H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+    Handle g = h5::group(H5Gcreate2(m.frames.get(), name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
+    if (!g) m.fail("cannot create group " + group_path);
+    h5::write_double_attr(g.get(), "time", frame.time);
+    h5::write_int_attr(g.get(), "step", frame.step);
+    h5::write_double_attr(g.get(), "dt", frame.dt);
+    h5::write_int_attr(g.get(), "particles", std::int64_t(frame.particles));
+    XdmfFrame meta;
+    meta.group = group_path;
+    meta.time = frame.time;
+    meta.particles = frame.particles;
+    for (const FieldData* f : chosen) {
+      m.write_field(g.get(), *f, frame.particles);
+      meta.fields.push_back(f->info);
+    }
+    // `complete` last: a reader that finds it knows every dataset before it was written.
+    h5::write_int_attr(g.get(), "complete", 1, H5T_STD_I32LE);
+    g.reset();
+    if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush frame " + name + " to disk");
+    m.written.push_back(std::move(meta));
+  } catch (const RecordError&) {
+    // Unlink the half-written frame so the next attempt can reuse its name; its space stays lost
+    // (HDF5 does not reclaim freed space in a file), but the frames before stay intact.
+    if (H5Lexists(m.frames.get(), name.c_str(), H5P_DEFAULT) > 0) H5Ldelete(m.frames.get(), name.c_str(), H5P_DEFAULT);
+    throw;
+  }
+  write_xdmf(m.path, m.xdmf_path, m.info.dim, m.written);
+}
+
+void H5Recorder::append_diagnostics(const Diagnostics& d) {
+  Impl& m = *impl_;
+  if (!m.file) throw RecordError("'" + m.path + "': the recording is closed");
+  h5::Silence quiet;
+  h5::DiagRow r{};
+  r.time = d.time;
+  r.step = d.step;
+  r.dt = d.dt;
+  r.particles = std::int64_t(d.particles);
+  r.mass = d.mass;
+  r.momentum_x = d.momentum[0];
+  r.momentum_y = d.momentum[1];
+  r.momentum_z = d.momentum[2];
+  r.angular_momentum_x = d.angular_momentum[0];
+  r.angular_momentum_y = d.angular_momentum[1];
+  r.angular_momentum_z = d.angular_momentum[2];
+  r.kinetic = d.kinetic;
+  r.internal = d.internal;
+  r.potential = d.potential;
+  r.total = d.total;
+  r.max_density_error = d.max_density_error;
+  r.max_speed = d.max_speed;
+  const hsize_t rows = m.diag_rows + 1;
+  if (H5Dset_extent(m.diag.get(), &rows) < 0) m.fail("cannot extend /diagnostics");
+  Handle fs = h5::space(H5Dget_space(m.diag.get()));
+  const hsize_t start = m.diag_rows, count = 1;
+  H5Sselect_hyperslab(fs.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr);
+  Handle ms = h5::space(H5Screate_simple(1, &count, nullptr));
+  if (H5Dwrite(m.diag.get(), m.diag_mem.get(), ms.get(), fs.get(), H5P_DEFAULT, &r) < 0) {
+    H5Dset_extent(m.diag.get(), &m.diag_rows);  // keep the table free of a garbage row
+    m.fail("cannot append to /diagnostics");
+  }
+  m.diag_rows = rows;
+  if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush /diagnostics to disk");
+}
+
+std::size_t H5Recorder::frames_written() const { return impl_->written.size(); }
+const std::string& H5Recorder::path() const { return impl_->path; }
+const std::string& H5Recorder::xdmf_path() const { return impl_->xdmf_path; }
+
+void H5Recorder::close() {
+  Impl& m = *impl_;
+  if (!m.file) return;
+  h5::Silence quiet;
+  m.diag.reset();
+  m.frames.reset();
+  m.diag_mem.reset();
+  if (!m.file.reset()) throw RecordError(with_detail("'" + m.path + "': closing the file failed"));
+}
+
+}  // namespace ejecta
