@@ -1,5 +1,6 @@
 #include "benchmark.h"
 
+#include "io/async_recorder.h"
 #include "params/param_set.h"
 #include "progress.h"
 #include "run/step_loop.h"
@@ -10,8 +11,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
+#include <string>
+
+#include <unistd.h>
+
+#include "ejecta_version.h"
 
 namespace ejecta::app {
 
@@ -115,13 +122,71 @@ struct RungResult {
   Backend backend = Backend::Cpu;
   Precision precision = Precision::Float;
   int dim = 3;
+  double record_seconds = 0;  // the same steps while recording (only with BenchmarkOptions::record)
+  std::size_t record_frames = 0;
 
+  double record_overhead_percent() const { return seconds > 0 ? (record_seconds / seconds - 1) * 100 : 0; }
   double steps_per_s() const { return seconds > 0 ? steps / seconds : 0; }
   double ms_per_step(double total_s) const { return steps > 0 ? 1e3 * total_s / steps : 0; }
 };
 
 // Every step goes through the StepLoop, like any other run.
-void run_steps(Simulation& sim, long n) { StepLoop(sim, StopRule{std::numeric_limits<double>::infinity(), n}).run(); }
+void run_steps(Simulation& sim, long n, StepObserver* obs = nullptr) {
+  StepLoop(sim, StopRule{std::numeric_limits<double>::infinity(), n}).run(obs);
+}
+
+// A fresh file name in $TMPDIR (or /tmp) that no other process holds: mkstemps creates the file,
+// the recorder then truncates it. Removes the file and its XDMF sidecar on every way out.
+class TempRecording {
+ public:
+  TempRecording() {
+    const char* dir = std::getenv("TMPDIR");
+    std::string tmpl = std::string(dir && *dir ? dir : "/tmp") + "/ejecta-benchmark-XXXXXX.h5";
+    const int fd = mkstemps(tmpl.data(), 3);
+    if (fd < 0) throw std::runtime_error("--benchmark-record: cannot create a temporary file like " + tmpl);
+    close(fd);
+    path_ = tmpl;
+  }
+  ~TempRecording() {
+    std::remove(path_.c_str());
+    std::remove((path_.substr(0, path_.size() - 3) + ".xdmf").c_str());
+  }
+  TempRecording(const TempRecording&) = delete;
+  TempRecording& operator=(const TempRecording&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Times `steps` steps while recording every field every 100 steps, through the same recorder and
+// observer as `--record`. The initial frame and the final drain are inside the clock: they are part
+// of what recording costs a run.
+double time_recorded_steps(Simulation& sim, long steps, std::size_t* frames) {
+  TempRecording tmp;
+  RunInfo info;
+  info.dim = sim.dim();
+  info.precision = to_string(sim.precision());
+  info.backend = to_string(sim.backend());
+  info.scene_ini = kBenchmarkScene;
+  info.command_line = "ejecta --benchmark --benchmark-record";
+  info.ejecta_version = EJECTA_VERSION;
+  info.git_commit = EJECTA_GIT_COMMIT;
+  RecordSchedule schedule;
+  schedule.every_steps = 100;
+  sim.synchronize();
+  const auto t0 = Clock::now();
+  {
+    AsyncRecorder rec(tmp.path(), info, RecordOptions{});
+    RecordObserver obs(rec, schedule);
+    obs.record_initial(sim);
+    run_steps(sim, steps, &obs);
+    sim.synchronize();
+    rec.finish();
+    *frames = rec.frames_written();
+  }
+  return seconds_since(t0);
+}
 
 RungResult measure(const BenchmarkOptions& opt, long target) {
   constexpr long kWarmupSteps = 20;  // first steps pay for allocation, caches, the initial transient
@@ -159,6 +224,7 @@ RungResult measure(const BenchmarkOptions& opt, long target) {
   r.seconds = seconds_since(t0);
   r.steps = steps;
   r.phases = sim->phase_times();
+  if (opt.record) r.record_seconds = time_recorded_steps(*sim, steps, &r.record_frames);
 
   r.particles = sim->particle_count();
   r.fluid = sim->fluid_count();
@@ -191,19 +257,24 @@ void print_json(const RungResult& r) {
       .add("ms_forces", r.ms_per_step(r.phases.forces))
       .add("ms_integrate", r.ms_per_step(r.phases.integrate))
       .add("bytes_per_particle", r.particles ? double(r.device_bytes) / double(r.particles) : 0.0);
+  if (r.record_seconds > 0)
+    j.add("record_frames", r.record_frames).add("record_overhead_percent", r.record_overhead_percent());
   std::printf("%s\n", j.str().c_str());
 }
 
-constexpr const char* kRowFormat = "%10s %9s %8s %8s %12s %12s %12s %8s %8s %8s %8s %8s\n";
+constexpr const char* kRowFormat = "%10s %9s %8s %8s %12s %12s %12s %8s %8s %8s %8s %8s";
+constexpr const char* kRecordColumnFormat = " %8s";  // the record overhead, with --benchmark-record
 
-void print_table_header(const RungResult& r) {
+void print_table_header(const RungResult& r, bool record) {
   std::printf("ejecta benchmark: 3D dam break (SPHERIC), backend %s, device %s, precision %s\n",
               to_string(r.backend), r.device.c_str(), to_string(r.precision));
   std::printf(kRowFormat, "particles", "fluid", "steps", "steps/s", "part-steps/s", "real pairs/s", "cand pairs/s",
               "sort ms", "dens ms", "force ms", "integ ms", "B/part");
+  if (record) std::printf(kRecordColumnFormat, "rec +%");
+  std::printf("\n");
 }
 
-void print_table_row(const RungResult& r) {
+void print_table_row(const RungResult& r, bool record) {
   const double sps = r.steps_per_s();
   auto fixed = [](double v, int digits) {
     char buf[32];
@@ -220,6 +291,8 @@ void print_table_row(const RungResult& r) {
               si(r.pairs.real * sps).c_str(), si(r.pairs.candidate * sps).c_str(), ms(r.phases.sort).c_str(),
               ms(r.phases.density).c_str(), ms(r.phases.forces).c_str(), ms(r.phases.integrate).c_str(),
               fixed(r.particles ? double(r.device_bytes) / double(r.particles) : 0.0, 0).c_str());
+  if (record) std::printf(kRecordColumnFormat, fixed(r.record_overhead_percent(), 1).c_str());
+  std::printf("\n");
 }
 
 }  // namespace
@@ -239,9 +312,9 @@ int run_benchmark(const BenchmarkOptions& opt) {
     if (opt.json) {
       print_json(r);
     } else {
-      if (!header) print_table_header(r);
+      if (!header) print_table_header(r, opt.record);
       header = true;
-      print_table_row(r);
+      print_table_row(r, opt.record);
     }
     std::fflush(stdout);  // each rung can take a while: show it as soon as it is done
   }

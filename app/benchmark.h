@@ -13,6 +13,9 @@ struct BenchmarkOptions {
   std::vector<long> sizes;        // target total particle counts; empty = the backend's ladder
   std::vector<std::string> sets;  // --set overrides applied to every rung (particles.dp is the rung's)
   bool json = false;              // one JSON object per rung and line instead of the table
+  // --benchmark-record: each rung also times the same steps while recording all fields every 100
+  // steps to a temporary file, and reports record_overhead_percent.
+  bool record = false;
 };
 
 // The default ladder of total particle counts (fluid + walls) for a backend.

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 namespace ejecta::app {
 
@@ -33,6 +34,29 @@ std::string check_non_negative(const std::string& s) {
   return "'" + s + "' is not a number >= 0";
 }
 
+// "FILE.h5:12" -> ("FILE.h5", 12). Only an all-digit suffix is a frame number, so a path that
+// merely contains a colon still works when no frame is given.
+void split_restart(const std::string& arg, std::string* path, std::optional<long>* frame) {
+  const auto colon = arg.rfind(':');
+  if (colon != std::string::npos && colon + 1 < arg.size() &&
+      arg.find_first_not_of("0123456789", colon + 1) == std::string::npos && arg.size() - colon - 1 <= 9) {
+    *path = arg.substr(0, colon);
+    *frame = std::stol(arg.substr(colon + 1));
+  } else {
+    *path = arg;
+    frame->reset();
+  }
+}
+
+std::string join_args(int argc, const char* const* argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) {
+    if (i) s += ' ';
+    s += argv[i];
+  }
+  return s;
+}
+
 CliParse parse_error(const std::string& message) {
   std::cerr << "ejecta: error: " << message << "\n"
             << "Run 'ejecta --help' for the options.\n";
@@ -42,11 +66,60 @@ CliParse parse_error(const std::string& message) {
   return r;
 }
 
+// Runs app.parse and turns help requests and errors into a CliParse; true when parsing succeeded.
+bool parse_app(CLI::App& app, int argc, const char* const* argv, CliParse* r) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    r->exit = true;
+    r->exit_code = 0;
+    return false;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    r->exit = true;
+    r->exit_code = 0;
+    return false;
+  } catch (const CLI::ParseError& e) {
+    *r = parse_error(e.what());
+    return false;
+  }
+  return true;
+}
+
+// "ejecta info FILE.h5" and "ejecta export FILE.h5 --csv [--output OUT]". Recognised by argv[1]
+// rather than with CLI11 subcommands: the main parser has a positional SCENE, and a subcommand
+// there would make every scene path a candidate subcommand name (a scene file called "info" is
+// still reachable as ./info).
+CliParse parse_file_command(int argc, const char* const* argv) {
+  CliParse r;
+  CliOptions& o = r.options;
+  o.command = argv[1];
+  o.command_line = join_args(argc, argv);
+  const bool info = o.command == "info";
+  CLI::App app{info ? "Describe a recording: frames, time range, fields, provenance and the scene."
+                    : "Export a recording's diagnostics table.",
+               std::string("ejecta ") + o.command};
+  app.add_option("FILE", o.file_path, "Recording (HDF5) written by --record")->type_name("FILE.h5")->required();
+  if (!info) {
+    app.add_flag("--csv", o.export_csv, "Write the diagnostics table as CSV (one row per diagnostics sample)");
+    app.add_option("--output,-o", o.output_path, "Output file (default: FILE.csv next to FILE.h5; '-' = stdout)")
+        ->type_name("OUT.csv");
+  }
+  // argv[1] (the command) stands in for the program name so the positional FILE comes next.
+  if (!parse_app(app, argc - 1, argv + 1, &r)) return r;
+  if (!info && !o.export_csv) return parse_error("export: say which format, e.g. 'ejecta export FILE.h5 --csv'");
+  return r;
+}
+
 }  // namespace
 
 CliParse parse_cli(int argc, const char* const* argv) {
+  if (argc >= 2 && (std::string(argv[1]) == "info" || std::string(argv[1]) == "export"))
+    return parse_file_command(argc, argv);
   CliParse r;
   CliOptions& o = r.options;
+  o.command_line = join_args(argc, argv);
   CLI::App app{"Ejecta: an interactive GPU/CPU SPH simulator.", "ejecta"};
   app.get_formatter()->column_width(34);
 
@@ -85,26 +158,67 @@ CliParse parse_cli(int argc, const char* const* argv) {
       ->type_name("N")
       ->check(CLI::Range(1, 4096));
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    r.exit = true;
-    r.exit_code = 0;
-    return r;
-  } catch (const CLI::CallForAllHelp&) {
-    std::cout << app.help("", CLI::AppFormatMode::All);
-    r.exit = true;
-    r.exit_code = 0;
-    return r;
-  } catch (const CLI::ParseError& e) {
-    return parse_error(e.what());
-  }
+  // Ranges and dependencies are checked after parsing, with plain messages, so that the help text
+  // stays free of CLI11's "Needs:/Excludes:" annotations (like --benchmark's checks below).
+  auto* record = app.add_option("--record", o.record_path,
+                                 "Record the run to an HDF5 file (+ an XDMF sidecar for ParaView)")
+                     ->type_name("FILE.h5");
+  auto* every = app.add_option("--record-every", o.record_every,
+                               "Simulated time between frames [s] (default: scene.end_time / 100)")
+                    ->type_name("DT");
+  auto* every_steps = app.add_option("--record-every-steps", o.record_every_steps, "Steps between frames instead")
+                          ->type_name("K");
+  auto* fields = app.add_option("--record-fields", o.record_fields, "Fields to record (default: all)")
+                     ->type_name("F1,F2,...")
+                     ->delimiter(',');
+  auto* compression =
+      app.add_option("--record-compression", o.record_compression, "gzip level of the recording, 0 = none")
+          ->type_name("0..9");
+  std::string restart;
+  auto* restart_opt = app.add_option("--restart", restart,
+                                     "Continue a recorded run from FRAME (default: its last complete frame)")
+                          ->type_name("FILE.h5[:FRAME]");
+  auto* bench_record = app.add_flag("--benchmark-record", o.benchmark_record,
+                                    "With --benchmark: also time each rung while recording, report the overhead");
+  app.footer(
+      "Recordings:\n"
+      "  ejecta info FILE.h5                           frames, fields, provenance and scene of a recording\n"
+      "  ejecta export FILE.h5 --csv [--output OUT]    its diagnostics table as CSV (OUT '-' = stdout)");
+
+  if (!parse_app(app, argc, argv, &r)) return r;
   // Checked here rather than with CLI11's excludes() to keep the help text uncluttered: the benchmark
   // builds its own scenes and times a fixed number of steps.
   if (o.benchmark && (scene->count() || until->count() || steps->count()))
     return parse_error("--benchmark builds its own scenes: it takes no SCENE, --until or --steps");
   for (const auto& s : sizes) o.benchmark_sizes.push_back(std::lround(std::stod(s)));
+  // The benchmark builds, times and discards its own scenes; recording or restarting them means
+  // nothing (--benchmark-record measures the recorder's cost instead).
+  if (bench_record->count() && !o.benchmark) return parse_error("--benchmark-record needs --benchmark");
+  for (const auto* opt : {every, every_steps, fields, compression})
+    if (opt->count() && !record->count()) return parse_error(opt->get_name() + " needs --record FILE.h5");
+  if (every->count() && every_steps->count())
+    return parse_error("--record-every and --record-every-steps exclude each other: give one interval");
+  if (o.record_every && !(*o.record_every > 0))
+    return parse_error("--record-every: the interval must be > 0 s");
+  if (o.record_every_steps && *o.record_every_steps < 1)
+    return parse_error("--record-every-steps: the interval must be at least 1 step");
+  if (o.record_compression < 0 || o.record_compression > 9)
+    return parse_error("--record-compression: the gzip level must be 0..9, not " + std::to_string(o.record_compression));
+  if (record->count() && o.record_path.empty()) return parse_error("--record: no file given");
+  if (o.benchmark && (record->count() || restart_opt->count()))
+    return parse_error("--benchmark does not record or restart runs: --record and --restart are for headless "
+                       "runs (use --benchmark-record to time recording)");
+  if (restart_opt->count()) {
+    split_restart(restart, &o.restart_path, &o.restart_frame);
+    if (o.restart_path.empty()) return parse_error("--restart: no file given");
+    // The scene comes from the recording, so a SCENE as well is a contradiction, not a choice.
+    if (scene->count()) return parse_error("--restart takes the scene from the recording: give no SCENE");
+    // Recording over the file being restarted from would truncate it before it is read.
+    if (!o.record_path.empty() && o.record_path == o.restart_path)
+      return parse_error("--record " + o.record_path + " would overwrite the file given to --restart");
+  }
+  for (const auto& f : o.record_fields)
+    if (f.empty()) return parse_error("--record-fields: empty field name in the list");
   return r;
 }
 

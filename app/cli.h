@@ -21,6 +21,24 @@ struct CliOptions {
   bool markdown = false;
   bool version = false;
   int threads = 0;  // 0 = OpenMP's default
+
+  // Recording (headless runs only).
+  std::string record_path;                // --record FILE.h5; "" = no recording
+  std::optional<double> record_every;     // --record-every DT [s] (excludes --record-every-steps)
+  std::optional<long> record_every_steps;  // --record-every-steps K
+  std::vector<std::string> record_fields;  // --record-fields a,b,c; empty = all
+  int record_compression = 0;              // --record-compression 0..9
+  std::string restart_path;                // --restart FILE.h5[:FRAME]; "" = a fresh run
+  std::optional<long> restart_frame;       // the FRAME part; none = the last complete frame
+  bool benchmark_record = false;           // --benchmark-record
+
+  // Subcommands: "ejecta info FILE.h5", "ejecta export FILE.h5 --csv [--output OUT.csv]".
+  std::string command;      // "" (a run), "info" or "export"
+  std::string file_path;    // the FILE.h5 of info/export
+  bool export_csv = false;  // export --csv (the only format so far)
+  std::string output_path;  // export --output; "" = FILE.csv next to the input, "-" = stdout
+
+  std::string command_line;  // argv joined by spaces, for the recording's provenance
 };
 
 struct CliParse {

@@ -1,11 +1,18 @@
 #include "headless.h"
 
+#include "io/async_recorder.h"
+#include "io/h5_recorder.h"
 #include "progress.h"
+
+#include "ejecta_version.h"
 
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <ctime>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 namespace ejecta::app {
 
@@ -56,6 +63,38 @@ StopRule headless_stop_rule(const CliOptions& cli, const ParamSet& scene) {
   return rule;
 }
 
+RecordSchedule record_schedule(const CliOptions& cli, const ParamSet& scene) {
+  RecordSchedule s = default_record_schedule(scene.real(kEndTimeKey));
+  if (cli.record_every_steps) {
+    s.every_steps = *cli.record_every_steps;
+    s.every_time = 0;
+  } else if (cli.record_every) {
+    s.every_time = *cli.record_every;
+    s.every_steps = 0;
+  }
+  return s;
+}
+
+void check_record_fields(const std::vector<std::string>& names, const std::vector<FieldInfo>& available) {
+  for (const auto& name : names) {
+    bool found = false;
+    for (const auto& f : available) found = found || f.name == name;
+    if (found) continue;
+    std::string list;
+    for (const auto& f : available) list += (list.empty() ? "" : ", ") + f.name;
+    throw ParamError("--record-fields: unknown field '" + name + "' (fields: " + list + ")");
+  }
+}
+
+std::string iso8601_utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
+}
+
 std::string scene_display_name(const ParamSet& scene, const std::string& fallback) {
   if (scene.registry().find(kNameKey)) {
     const std::string name = scene.text(kNameKey);
@@ -68,22 +107,83 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
   using Clock = std::chrono::steady_clock;
   const auto t_setup = Clock::now();
   std::unique_ptr<Simulation> sim = make_simulation(scene, backend);
+  if (opt.restart_frame) {
+    try {
+      sim->restore_frame(*opt.restart_frame);
+    } catch (const std::invalid_argument& e) {
+      // A recording made with --record-fields lacks the state a restart needs; --set may have changed
+      // the particle count (dp, geometry) or the precision.
+      throw ParamError(std::string("--restart: cannot continue from this frame: ") + e.what() +
+                       " (a restart needs a recording of all fields, made without --record-fields, of the "
+                       "same scene and precision)");
+    }
+  }
+
+  // Everything about the recording that can fail does so here, before the first step.
+  std::unique_ptr<AsyncRecorder> recorder;
+  std::optional<RecordObserver> record_obs;
+  if (!opt.record.path.empty()) {
+    check_record_fields(opt.record.fields, sim->fields());
+    RunInfo info;
+    info.dim = sim->dim();
+    info.precision = to_string(sim->precision());
+    info.backend = to_string(sim->backend());
+    info.scene_ini = scene.to_ini();
+    info.command_line = opt.record.command_line;
+    info.start_date = iso8601_utc_now();
+    info.ejecta_version = EJECTA_VERSION;
+    info.git_commit = EJECTA_GIT_COMMIT;
+    RecordOptions ro;
+    ro.compression = opt.record.compression;
+    ro.fields = opt.record.fields;
+    try {
+      recorder = std::make_unique<AsyncRecorder>(opt.record.path, info, ro);
+    } catch (const RecordError& e) {
+      std::fprintf(stderr, "ejecta: recording failed: %s\n", e.what());
+      return kExitRecordingFailed;
+    }
+    record_obs.emplace(*recorder, opt.record.schedule, opt.record.fields);
+  }
   const double setup_s = std::chrono::duration<double>(Clock::now() - t_setup).count();
 
   StepLoop loop(*sim, opt.rule);
   std::unique_ptr<Progress> progress;
   if (!opt.json) progress = std::make_unique<Progress>(loop, stderr);
-  HeadlessObserver observer(progress.get());
+  HeadlessObserver headless_obs(progress.get());
+  CompositeObserver observer({&headless_obs, record_obs ? &*record_obs : nullptr});
 
   const auto t0 = Clock::now();
+  std::optional<std::string> record_failure;
   {
     SigintGuard guard;
-    loop.run(&observer);
-    // Device work may still be queued; the wall time must include it.
-    sim->synchronize();
+    try {
+      if (record_obs) record_obs->record_initial(*sim);
+      loop.run(&observer);
+      // Device work may still be queued; the wall time must include it.
+      sim->synchronize();
+      // The writer's last frames are part of the run's cost, and its errors part of its outcome.
+      if (recorder) recorder->finish();
+    } catch (const RecordError& e) {
+      record_failure = e.what();
+    }
   }
   const double wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (progress) progress->finish();
+  if (record_failure) {
+    // finish() drains what was queued before the error; it rethrows the same error, already reported.
+    try {
+      recorder->finish();
+    } catch (const std::exception&) {
+    }
+    const std::size_t k = recorder->frames_written();
+    std::fflush(stdout);
+    if (k == 0)
+      std::fprintf(stderr, "ejecta: recording failed: %s; the file holds no complete frame\n", record_failure->c_str());
+    else
+      std::fprintf(stderr, "ejecta: recording failed: %s; the file holds frames 0..%zu\n", record_failure->c_str(),
+                   k - 1);
+    return kExitRecordingFailed;
+  }
 
   const bool interrupted = loop.stopped();
   const long steps = loop.steps_done();
@@ -106,6 +206,7 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
         .add("wall_s", wall_s)
         .add("particle_steps_per_s", rate)
         .add("interrupted", interrupted);
+    if (recorder) j.add("record_file", recorder->path()).add("recorded_frames", recorder->frames_written());
     std::printf("%s\n", j.str().c_str());
   } else {
     std::printf("scene              %s\n", opt.scene_name.c_str());
@@ -118,6 +219,9 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     std::printf("simulated time     %.6g s\n", sim->time());
     std::printf("wall time          %s (setup %s)\n", duration(wall_s).c_str(), duration(setup_s).c_str());
     std::printf("particle-steps/s   %s\n", si(rate).c_str());
+    if (recorder)
+      std::printf("recorded %zu frames to %s (+ %s)\n", recorder->frames_written(), recorder->path().c_str(),
+                  recorder->xdmf_path().c_str());
   }
   std::fflush(stdout);
   return interrupted ? 130 : 0;

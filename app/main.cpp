@@ -1,15 +1,19 @@
 // ejecta: command-line entry point. Parses the options, picks the backend and hands over to the
 // headless run, the benchmark or the listings. Exit codes: 0 ok, 1 other errors (CUDA unavailable),
-// 2 input errors (options, scene files, parameters), 3 numerical blow-up, 4 out of device memory,
-// 130 interrupted with Ctrl-C.
+// 2 input errors (options, scene files, parameters, recordings that cannot be read), 3 numerical
+// blow-up, 4 out of device memory, 5 recording failed (--record), 130 interrupted with Ctrl-C.
 #include "benchmark.h"
 #include "cli.h"
+#include "file_commands.h"
 #include "headless.h"
+#include "io/h5_reader.h"
 #include "params/param_set.h"
 #include "simulation.h"
 
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <optional>
 #include <string>
 
 #ifdef _OPENMP
@@ -64,6 +68,8 @@ int run(const CliOptions& o) {
     print_version();
     return 0;
   }
+  if (o.command == "info") return run_info(o);
+  if (o.command == "export") return run_export(o);
   if (o.list_params) {
     const ParamRegistry& reg = ParamRegistry::builtin();
     std::fputs((o.markdown ? reg.markdown() : reg.listing()).c_str(), stdout);
@@ -83,11 +89,39 @@ int run(const CliOptions& o) {
     b.sizes = o.benchmark_sizes;
     b.sets = o.sets;
     b.json = o.json;
+    b.record = o.benchmark_record;
     return run_benchmark(b);
   }
 
-  ParamSet scene = o.scene_path.empty() ? read_scene_string(default_scene_ini(), "<default scene>")
-                                        : read_scene_file(o.scene_path);
+  // --restart: the scene is the one the recording ran (after its overrides), so the continuation
+  // starts from exactly the state it stopped in.
+  std::optional<FrameData> restart_frame;
+  std::string restart_name;
+  ParamSet scene;
+  if (!o.restart_path.empty()) {
+    const H5Reader reader(o.restart_path);
+    const std::size_t frames = reader.frame_count();
+    if (frames == 0) throw ParamError("--restart: '" + o.restart_path + "' holds no complete frame");
+    std::size_t k = frames - 1;
+    if (o.restart_frame) {
+      if (*o.restart_frame < 0 || std::size_t(*o.restart_frame) >= frames)
+        throw ParamError("--restart: '" + o.restart_path + "' has complete frames 0.." + std::to_string(frames - 1) +
+                         ", not frame " + std::to_string(*o.restart_frame));
+      k = std::size_t(*o.restart_frame);
+    }
+    scene = read_scene_string(reader.info().scene_ini, o.restart_path + " (recorded scene)");
+    if (!o.sets.empty() || !o.precision.empty())
+      std::fprintf(stderr,
+                   "ejecta: warning: --set/--precision change the recorded scene; the restarted run is not the "
+                   "continuation of the recorded one\n");
+    restart_frame = reader.read_frame(k);
+    std::fprintf(stderr, "ejecta: restarting from frame %zu of %s (t = %.9g s, step %ld)\n", k,
+                 o.restart_path.c_str(), restart_frame->time, restart_frame->step);
+    restart_name = file_stem(o.restart_path);
+  } else {
+    scene = o.scene_path.empty() ? read_scene_string(default_scene_ini(), "<default scene>")
+                                 : read_scene_file(o.scene_path);
+  }
   for (const auto& s : o.sets) scene.apply_override(s);
   if (!o.precision.empty()) scene.set("scene.precision", o.precision, "--precision");
 
@@ -96,7 +130,16 @@ int run(const CliOptions& o) {
   HeadlessOptions h;
   h.rule = headless_stop_rule(o, scene);
   h.json = o.json;
-  h.scene_name = scene_display_name(scene, o.scene_path.empty() ? "default" : file_stem(o.scene_path));
+  h.scene_name = scene_display_name(
+      scene, !restart_name.empty() ? restart_name : o.scene_path.empty() ? "default" : file_stem(o.scene_path));
+  h.restart_frame = restart_frame ? &*restart_frame : nullptr;
+  if (!o.record_path.empty()) {
+    h.record.path = o.record_path;
+    h.record.schedule = record_schedule(o, scene);
+    h.record.fields = o.record_fields;
+    h.record.compression = o.record_compression;
+    h.record.command_line = o.command_line;
+  }
   return run_headless(scene, backend, h);
 }
 
@@ -109,6 +152,11 @@ int main(int argc, char** argv) {
   try {
     return run(parsed.options);
   } catch (const ejecta::ParamError& e) {
+    std::fprintf(stderr, "ejecta: error: %s\n", e.what());
+    return 2;
+  } catch (const ejecta::RecordError& e) {
+    // Reading a recording (--restart, info, export): a missing, foreign or damaged file is an input
+    // error. Failures while recording are reported (exit 5) by the headless run itself.
     std::fprintf(stderr, "ejecta: error: %s\n", e.what());
     return 2;
   } catch (const ejecta::BlowUpError& e) {

@@ -4,6 +4,14 @@
 
 namespace ejecta::h5 {
 
+void library_init() {
+  static const bool started = [] {
+    H5dont_atexit();
+    return H5open() >= 0;
+  }();
+  (void)started;
+}
+
 Silence::Silence() {
   H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);

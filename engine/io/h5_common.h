@@ -17,6 +17,11 @@ namespace ejecta {
 
 namespace h5 {
 
+// Starts the HDF5 library once, without its exit-time cleanup. If a flush failed (disk full), HDF5
+// 1.10 can leave the file half-closed, and its atexit handler then crashes while closing it again;
+// every file Ejecta opens is closed explicitly, so the handler has nothing left to do.
+void library_init();
+
 // Owns one hid_t and closes it with the matching H5?close (files, groups, datasets, attributes, types,
 // spaces and property lists each have their own close function).
 class Handle {

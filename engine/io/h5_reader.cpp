@@ -103,6 +103,7 @@ struct H5Reader::Impl {
 };
 
 H5Reader::H5Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  h5::library_init();
   Impl& m = *impl_;
   m.path = path;
   {

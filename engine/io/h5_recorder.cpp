@@ -85,6 +85,7 @@ struct H5Recorder::Impl {
 
 H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const RecordOptions& opt)
     : impl_(std::make_unique<Impl>()) {
+  h5::library_init();
   Impl& m = *impl_;
   m.path = path;
   m.info = info;

@@ -1,0 +1,109 @@
+#include "file_commands.h"
+
+#include "io/h5_reader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace ejecta::app {
+
+namespace {
+
+const char* scalar_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float32: return "float32";
+    case ScalarType::Float64: return "float64";
+    case ScalarType::UInt8: return "uint8";
+    case ScalarType::UInt32: return "uint32";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string default_csv_path(const std::string& h5_path) {
+  const auto slash = h5_path.find_last_of('/');
+  const auto dot = h5_path.rfind('.');
+  // A dot in a folder name ("runs.v2/out") is not an extension.
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash + 1)) return h5_path.substr(0, dot) + ".csv";
+  return h5_path + ".csv";
+}
+
+int run_info(const CliOptions& o) {
+  const H5Reader r(o.file_path);
+  const RunInfo& info = r.info();
+  const std::size_t frames = r.frame_count();
+  std::printf("file               %s\n", o.file_path.c_str());
+  if (frames == 0) {
+    std::printf("frames             0 (no complete frame)\n");
+  } else {
+    // Time stamps and the field table come from the frames themselves; reading the first and last
+    // frame costs two frames of I/O, which is what an overview of a recording is worth.
+    const FrameData first = r.read_frame(0);
+    const FrameData last = frames > 1 ? r.read_frame(frames - 1) : first;
+    std::printf("frames             %zu\n", frames);
+    std::printf("time range         %.9g .. %.9g s (steps %ld .. %ld)\n", first.time, last.time, first.step, last.step);
+    std::printf("particles          %zu\n", first.particles);
+    std::printf("fields             %zu\n", first.fields.size());
+    for (const auto& f : first.fields)
+      std::printf("  %-16s [%s] %d x %s%s%s\n", f.info.name.c_str(), f.info.units.empty() ? "-" : f.info.units.c_str(),
+                  f.info.components, scalar_name(f.info.scalar), f.info.description.empty() ? "" : "  ",
+                  f.info.description.c_str());
+  }
+  std::printf("partial frames     %zu skipped\n", r.partial_frames());
+  for (const auto& note : r.notes()) std::printf("  %s\n", note.c_str());
+  std::printf("diagnostics        %zu rows\n", r.diagnostics().size());
+  std::printf("dim                %d\n", info.dim);
+  std::printf("precision          %s\n", info.precision.c_str());
+  std::printf("backend            %s\n", info.backend.c_str());
+  std::printf("ejecta             %s (commit %s)\n", info.ejecta_version.c_str(), info.git_commit.c_str());
+  std::printf("started            %s\n", info.start_date.c_str());
+  std::printf("command line       %s\n", info.command_line.c_str());
+  std::printf("scene:\n%s", info.scene_ini.c_str());
+  if (!info.scene_ini.empty() && info.scene_ini.back() != '\n') std::printf("\n");
+  return 0;
+}
+
+void write_diagnostics_csv(std::FILE* out, const std::vector<Diagnostics>& rows, int dim) {
+  const int nv = dim == 3 ? 3 : 2;
+  const char* axes[3] = {"x", "y", "z"};
+  std::fprintf(out, "time,step,dt,particles,mass,kinetic,potential,internal,total,max_speed,max_density_error");
+  for (int a = 0; a < nv; ++a) std::fprintf(out, ",momentum_%s", axes[a]);
+  // In 2D only the z component of x cross v exists.
+  if (nv == 3)
+    for (int a = 0; a < 3; ++a) std::fprintf(out, ",angular_momentum_%s", axes[a]);
+  else
+    std::fprintf(out, ",angular_momentum_z");
+  std::fprintf(out, "\n");
+  for (const auto& d : rows) {
+    std::fprintf(out, "%.17g,%ld,%.17g,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", d.time, d.step, d.dt,
+                 d.particles, d.mass, d.kinetic, d.potential, d.internal, d.total, d.max_speed, d.max_density_error);
+    for (int a = 0; a < nv; ++a) std::fprintf(out, ",%.17g", d.momentum[a]);
+    if (nv == 3)
+      for (int a = 0; a < 3; ++a) std::fprintf(out, ",%.17g", d.angular_momentum[a]);
+    else
+      std::fprintf(out, ",%.17g", d.angular_momentum[2]);
+    std::fprintf(out, "\n");
+  }
+}
+
+int run_export(const CliOptions& o) {
+  const H5Reader r(o.file_path);
+  const std::vector<Diagnostics> rows = r.diagnostics();
+  const std::string out_path = o.output_path.empty() ? default_csv_path(o.file_path) : o.output_path;
+  if (out_path == "-") {
+    write_diagnostics_csv(stdout, rows, r.info().dim);
+    std::fflush(stdout);
+    return 0;
+  }
+  std::FILE* f = std::fopen(out_path.c_str(), "w");
+  if (!f) throw std::runtime_error("cannot write '" + out_path + "': " + std::strerror(errno));
+  write_diagnostics_csv(f, rows, r.info().dim);
+  const bool ok = !std::ferror(f);
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("cannot write '" + out_path + "': " + std::strerror(errno));
+  std::fprintf(stderr, "wrote %zu diagnostics rows to %s\n", rows.size(), out_path.c_str());
+  return 0;
+}
+
+}  // namespace ejecta::app

@@ -1,0 +1,26 @@
+#pragma once
+// The subcommands that work on a recording instead of running a scene: `ejecta info FILE.h5` and
+// `ejecta export FILE.h5 --csv`.
+#include "cli.h"
+
+#include "simulation.h"  // Diagnostics
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace ejecta::app {
+
+// Prints what the file holds on stdout. Returns the exit code (0); RecordError propagates.
+int run_info(const CliOptions& o);
+// Writes the diagnostics table as CSV. Returns the exit code (0); RecordError propagates, a file that
+// cannot be written is a std::runtime_error.
+int run_export(const CliOptions& o);
+
+// The CSV itself: a header row of column names, then one row per sample, numbers with 17
+// significant digits so they read back exactly. `dim` decides the vector columns (x, y[, z]).
+void write_diagnostics_csv(std::FILE* out, const std::vector<Diagnostics>& rows, int dim);
+// "run.h5" -> "run.csv" (the extension replaced, or appended when there is none), same folder.
+std::string default_csv_path(const std::string& h5_path);
+
+}  // namespace ejecta::app

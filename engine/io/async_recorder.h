@@ -1,0 +1,119 @@
+#pragma once
+// Recording without stalling the simulation: the solver's capture_frame() (the only device->host
+// copy) runs on the stepping thread, everything after it (HDF5 writes, gzip, flushes, the XDMF
+// sidecar) on one writer thread owned by AsyncRecorder. RecordObserver plugs that into the StepLoop.
+#include "io/frame.h"
+#include "io/h5_recorder.h"
+#include "io/record_schedule.h"
+#include "run/step_loop.h"
+#include "simulation.h"
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ejecta {
+
+class AsyncRecorder {
+ public:
+  // Creates the file on the calling thread, so that an unwritable path fails here (RecordError),
+  // before any step is taken, rather than on the writer thread later.
+  AsyncRecorder(const std::string& path, const RunInfo& info, const RecordOptions& opt);
+  // Drains and closes like finish(), but swallows errors: it runs while a BlowUpError or another
+  // exception unwinds, and the frames recorded up to then must still reach the file.
+  ~AsyncRecorder();
+  AsyncRecorder(const AsyncRecorder&) = delete;
+  AsyncRecorder& operator=(const AsyncRecorder&) = delete;
+
+  // Hands a captured frame to the writer. At most kMaxFramesInFlight frames are queued or being
+  // written (double buffering); when both are busy this waits (back-pressure: frames are never
+  // dropped, and host memory stays bounded to two frames). Rethrows the writer's first error.
+  void submit(FrameData&& frame);
+  // Queues one diagnostics row, in order with the frames. Rethrows the writer's first error.
+  void submit_diagnostics(const Diagnostics& d);
+  // Waits until everything queued is written, stops the writer and closes the file. Rethrows the
+  // writer's first error (the frames written before it stay valid), or the close's. Idempotent.
+  void finish();
+
+  // Frames completely written so far (after an error: the file holds frames 0..frames_written()-1).
+  std::size_t frames_written() const;
+  std::size_t frames_submitted() const;
+  const std::string& path() const { return path_; }
+  const std::string& xdmf_path() const { return xdmf_path_; }
+
+  static constexpr std::size_t kMaxFramesInFlight = 2;
+
+ private:
+  struct Item {
+    bool is_frame = false;
+    FrameData frame;
+    Diagnostics diag;
+  };
+  void writer_main();
+  void rethrow_if_failed_locked() const;
+  void enqueue(Item&& item);
+
+  std::unique_ptr<H5Recorder> rec_;
+  std::string path_, xdmf_path_;
+
+  mutable std::mutex mu_;
+  std::condition_variable wake_writer_, wake_submitter_;
+  std::deque<Item> queue_;
+  std::size_t frames_in_flight_ = 0;  // queued frames plus the one being written
+  std::size_t frames_written_ = 0, frames_submitted_ = 0;
+  bool stopping_ = false, finished_ = false;
+  std::exception_ptr error_;  // the first write error; everything after it is discarded
+  std::thread writer_;
+};
+
+// Records a run through the StepLoop: a frame of `fields` (empty = all) on the schedule, and a
+// diagnostics row every schedule.diag_every steps and with every frame. Steps are counted from
+// record_initial(), times from the simulation time there, so a restarted run gets its own schedule.
+class RecordObserver : public StepObserver {
+ public:
+  RecordObserver(AsyncRecorder& rec, const RecordSchedule& schedule, std::vector<std::string> fields = {});
+  // Records frame 0 (the state before the first step) and starts the schedule; call before the loop.
+  void record_initial(const Simulation& sim);
+  void on_step(const Simulation& sim) override;
+  std::size_t frames_submitted() const { return frames_; }
+
+ private:
+  void record_frame(const Simulation& sim);
+
+  AsyncRecorder* rec_;
+  RecordSchedule schedule_;
+  std::vector<std::string> fields_;
+  long steps_ = 0;           // steps since record_initial
+  double start_time_ = 0;    // simulation time at record_initial
+  long next_time_index_ = 1;  // the next frame is due at start_time_ + next_time_index_ * every_time
+  std::size_t frames_ = 0;
+  bool started_ = false;
+};
+
+// Passes every hook to several observers (progress display + recorder); wants_stop() is true when
+// any of them wants to stop. Null entries are skipped.
+class CompositeObserver : public StepObserver {
+ public:
+  explicit CompositeObserver(std::vector<StepObserver*> observers) : obs_(std::move(observers)) {}
+  void on_step(const Simulation& sim) override {
+    for (auto* o : obs_)
+      if (o) o->on_step(sim);
+  }
+  bool wants_stop() override {
+    bool stop = false;
+    for (auto* o : obs_)
+      if (o) stop = o->wants_stop() || stop;  // ask everyone: some observers latch state when asked
+    return stop;
+  }
+
+ private:
+  std::vector<StepObserver*> obs_;
+};
+
+}  // namespace ejecta
