@@ -72,6 +72,24 @@ TEST(BackendAgreement, CpuAndCudaAgreeOnDamBreak3D_Float) {
   EXPECT_LT(r.energy_diff, 1e-4);
 }
 
+TEST(BackendAgreement, CudaRestartContinuesExactly) {
+  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
+  const ParamSet p = test::shipped_scene("dambreak3d.ini", {"particles.dp=0.04"});
+  StopRule n, two_n;
+  n.max_steps = 100;
+  two_n.max_steps = 200;
+  auto whole = make_simulation(p, Backend::Cuda);
+  StepLoop(*whole, two_n).run();
+  auto first = make_simulation(p, Backend::Cuda);
+  StepLoop(*first, n).run();
+  const FrameData frame = first->capture_frame();
+  auto resumed = make_simulation(p, Backend::Cuda);
+  resumed->restore_frame(frame);
+  StepLoop(*resumed, n).run();
+  EXPECT_EQ(positions_by_id(*whole), positions_by_id(*resumed)) << "bit-identical on the same backend";
+  EXPECT_EQ(whole->time(), resumed->time());
+}
+
 TEST(BackendAgreement, FloatAndDoubleAgreeOnDamBreak2D) {
   // Coarser than the validation run (dp = a/20) so that both precisions run in seconds.
   const ParamSet pf = test::shipped_scene("dambreak2d.ini", {"particles.dp=0.0028575"});
