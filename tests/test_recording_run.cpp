@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -254,7 +256,11 @@ TEST(RecordRestart, ThroughFileIsBitExact_Double) { check_restart_through_file({
 
 // --- the real binary ---------------------------------------------------------------------------
 
-std::string binary() { return std::string(EJECTA_BINARY_DIR) + "/ejecta"; }
+// The ejecta binary of this build, or EJECTA_BINARY where a copied test binary runs elsewhere.
+std::string binary() {
+  const char* env = std::getenv("EJECTA_BINARY");
+  return env && *env ? env : std::string(EJECTA_BINARY_DIR) + "/ejecta";
+}
 bool have_binary() { return access(binary().c_str(), X_OK) == 0; }
 
 #define REQUIRE_BINARY() \
