@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <omp.h>
 #include <string>
 #include <vector>
 
@@ -42,19 +43,23 @@ class CpuExec {
   void sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt, uint32_t*& values_alt,
                   std::size_t n, uint32_t num_keys);
 
-  // Reduction of map(i) over i in [0, n) with an associative, commutative op.
+  // Reduction of map(i) over i in [0, n) with an associative, commutative op. Deterministic for a
+  // given thread count: each thread reduces its fixed chunk and the partials are combined in thread
+  // order (floating-point sums must not depend on which thread finishes first).
   template <class R, class Map, class Op>
   R transform_reduce(std::size_t n, R init, const Map& map, const Op& op) const {
-    R result = init;
-    const long long nn = static_cast<long long>(n);
-#pragma omp parallel
+    const int threads = omp_get_max_threads();
+    std::vector<R> partial(static_cast<std::size_t>(threads), init);
+#pragma omp parallel num_threads(threads)
     {
+      const int t = omp_get_thread_num();
+      const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
       R local = init;
-#pragma omp for schedule(static) nowait
-      for (long long i = 0; i < nn; ++i) local = op(local, map(static_cast<std::size_t>(i)));
-#pragma omp critical
-      result = op(result, local);
+      for (std::size_t i = lo; i < hi; ++i) local = op(local, map(i));
+      partial[static_cast<std::size_t>(t)] = local;
     }
+    R result = init;
+    for (const R& p : partial) result = op(result, p);
     return result;
   }
 

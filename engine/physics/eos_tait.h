@@ -27,9 +27,9 @@ struct TaitEos {
 
 // Specific compression energy e(rho) = int_{rho0}^{rho} p(s)/s^2 ds of the Tait EOS (in double): the
 // reversible energy stored by compressing a particle, part of the conserved total energy.
-inline double tait_internal_energy(double rho, double rho0, double gamma, double B) {
+EJ_INLINE double tait_internal_energy(double rho, double rho0, double gamma, double B) {
   const double g1 = gamma - 1.0;
-  return B * ((std::pow(rho, g1) / std::pow(rho0, gamma) - 1.0 / rho0) / g1 + 1.0 / rho - 1.0 / rho0);
+  return B * ((pow(rho, g1) / pow(rho0, gamma) - 1.0 / rho0) / g1 + 1.0 / rho - 1.0 / rho0);
 }
 
 }  // namespace ejecta

@@ -11,6 +11,7 @@
 #include "neighbors/cell_index.h"
 #include "particles/particle_store.h"
 #include "physics/density_summation.h"
+#include "physics/diagnostic_sums.h"
 #include "physics/forces_wcsph.h"
 #include "physics/wall_pressure_adami2012.h"
 #include "physics/wcsph_model.h"
@@ -116,39 +117,28 @@ class WcsphSolver final : public Simulation {
   }
 
   Diagnostics diagnostics() const override {
-    const HostParticles h = download();
+    MeasureDiagnosticSums<T, D> measure{pv_, {0, 0, 0}, double(model_.eos.rho0), double(model_.eos.gamma),
+                                        double(model_.eos.B), model_.summation};
+    for (int d = 0; d < D; ++d) measure.gravity[d] = double(model_.gravity[d]);
+    const DiagnosticSums s =
+        exec_.transform_reduce(n_, MeasureDiagnosticSums<T, D>::zero(), measure, CombineDiagnosticSums{});
     Diagnostics dg;
     dg.time = time_;
     dg.step = steps_;
     dg.dt = double(dt_);
     dg.particles = n_;
-    const double rho0 = double(model_.eos.rho0), gamma = double(model_.eos.gamma), B = double(model_.eos.B);
-    for (std::size_t i = 0; i < n_; ++i) {
-      dg.mass += h.mass[i];
-      if (h.kind[i] != kFluid) continue;
-      double v2 = 0, gx = 0;
-      for (int d = 0; d < D; ++d) {
-        v2 += h.velocity[i * D + d] * h.velocity[i * D + d];
-        gx += double(model_.gravity[d]) * h.position[i * D + d];
-      }
-      dg.kinetic += 0.5 * h.mass[i] * v2;
-      const double* x = &h.position[i * D];
-      const double* v = &h.velocity[i * D];
-      for (int d = 0; d < D; ++d) dg.momentum[d] += h.mass[i] * v[d];
-      if (D == 2) dg.angular_momentum[2] += h.mass[i] * (x[0] * v[1] - x[1] * v[0]);
-      if (D == 3) {
-        dg.angular_momentum[0] += h.mass[i] * (x[1] * v[2] - x[2] * v[1]);
-        dg.angular_momentum[1] += h.mass[i] * (x[2] * v[0] - x[0] * v[2]);
-        dg.angular_momentum[2] += h.mass[i] * (x[0] * v[1] - x[1] * v[0]);
-      }
-      dg.potential -= h.mass[i] * gx;
-      // The energy of the pressure the dynamics uses: summation clips p at zero, so below rho0 it stores none.
-      const double rho = model_.summation ? std::max(h.density[i], rho0) : h.density[i];
-      dg.internal += h.mass[i] * tait_internal_energy(rho, rho0, gamma, B);
-      dg.max_speed = std::max(dg.max_speed, std::sqrt(v2));
-      dg.max_density_error = std::max(dg.max_density_error, std::fabs(h.density[i] / rho0 - 1.0));
+    dg.mass = s.mass;
+    dg.kinetic = s.kinetic;
+    dg.potential = s.potential;
+    dg.internal = s.internal;
+    dg.total = s.kinetic + s.potential + s.internal;
+    for (int d = 0; d < 3; ++d) {
+      dg.momentum[d] = s.momentum[d];
+      // In 2D the only component is the one about z; 1D has none.
+      dg.angular_momentum[d] = (D == 3 || (D == 2 && d == 2)) ? s.angular[d] : 0.0;
     }
-    dg.total = dg.kinetic + dg.potential + dg.internal;
+    dg.max_speed = std::sqrt(s.max_v2);
+    dg.max_density_error = s.max_density_error;
     return dg;
   }
 
@@ -389,7 +379,9 @@ class WcsphSolver final : public Simulation {
     throw BlowUpError(msg.str());
   }
 
-  Exec exec_;  // first member: destroyed last, after every buffer it allocated
+  // First member: destroyed last, after every buffer it allocated. Mutable: const queries
+  // (diagnostics, downloads) run reductions that may grow its scratch memory.
+  mutable Exec exec_;
   std::size_t n_, n_fluid_;
   ParticleStore<Exec> store_;
   std::size_t array_bytes_ = 0;
