@@ -9,6 +9,9 @@ pkgs=(
   libegl-dev libgl-dev libgl1-mesa-dri xvfb xauth
   python3 python3-h5py
 )
+# ParaView (pvpython) checks that recordings open in ParaView's XDMF reader (tests/test_paraview.cpp);
+# it is large, so it is installed only on request: EJECTA_WITH_PARAVIEW=1 (CI sets it).
+if [ "${EJECTA_WITH_PARAVIEW:-0}" = 1 ]; then pkgs+=(python3-paraview); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
