@@ -90,7 +90,14 @@ class Simulation {
   virtual std::vector<FieldInfo> fields() const = 0;
   // Copies the named fields (all when `names` is empty) to the host in their native types, in the
   // engine's current order, with time, step and dt. Throws std::invalid_argument for unknown names.
-  virtual FrameData capture_frame(const std::vector<std::string>& names = {}) const = 0;
+  FrameData capture_frame(const std::vector<std::string>& names = {}) const {
+    FrameData f;
+    capture_frame_into(f, names);
+    return f;
+  }
+  // The same into `frame`, reusing its buffers: a recorder that recycles two frames touches no new
+  // memory per frame (fresh pages cost more than the copy itself).
+  virtual void capture_frame_into(FrameData& frame, const std::vector<std::string>& names = {}) const = 0;
   // Continues from a frame captured by the same scene, backend-independent: every persistent field
   // and the rates must be present (a frame of all fields). The run then proceeds exactly as the one
   // that recorded it. Throws std::invalid_argument naming a missing or mis-shaped field.

@@ -34,7 +34,7 @@ class FakeSimulation : public Simulation {
   std::string device_name() const override { return "fake"; }
   void synchronize() override {}
   std::vector<FieldInfo> fields() const override { return {}; }
-  FrameData capture_frame(const std::vector<std::string>&) const override { return {}; }
+  void capture_frame_into(FrameData&, const std::vector<std::string>&) const override {}
   void restore_frame(const FrameData&) override {}
 
   long blow_up_at_ = -1;

@@ -47,6 +47,14 @@ void AsyncRecorder::submit(FrameData&& frame) {
   enqueue(std::move(item));
 }
 
+FrameData AsyncRecorder::recycled() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (spare_.empty()) return FrameData{};
+  FrameData f = std::move(spare_.back());
+  spare_.pop_back();
+  return f;
+}
+
 void AsyncRecorder::submit_diagnostics(const Diagnostics& d) {
   Item item;
   item.diag = d;
@@ -81,8 +89,10 @@ void AsyncRecorder::writer_main() {
       }
     }
     const bool was_frame = item.is_frame;
-    item = Item{};  // free the frame's memory before admitting the next one
     lock.lock();
+    // Keep the frame's buffers for the next capture (at most one spare per buffer in flight).
+    if (was_frame && spare_.size() < kMaxFramesInFlight) spare_.push_back(std::move(item.frame));
+    item = Item{};
     if (err && !error_) error_ = err;
     if (wrote_frame) ++frames_written_;
     if (was_frame) --frames_in_flight_;
@@ -127,7 +137,9 @@ RecordObserver::RecordObserver(AsyncRecorder& rec, const RecordSchedule& schedul
 void RecordObserver::record_frame(const Simulation& sim) {
   // Diagnostics first and from the same state, so every frame has its row (same time and step).
   rec_->submit_diagnostics(sim.diagnostics());
-  rec_->submit(sim.capture_frame(fields_));
+  FrameData frame = rec_->recycled();
+  sim.capture_frame_into(frame, fields_);
+  rec_->submit(std::move(frame));
   ++frames_;
 }
 

@@ -33,8 +33,11 @@ class AsyncRecorder {
 
   // Hands a captured frame to the writer. At most kMaxFramesInFlight frames are queued or being
   // written (double buffering); when both are busy this waits (back-pressure: frames are never
-  // dropped, and host memory stays bounded to two frames). Rethrows the writer's first error.
+  // dropped, and host memory stays bounded to a few frames: two in flight, their buffers recycled). Rethrows the writer's first error.
   void submit(FrameData&& frame);
+  // A frame whose buffers were already written out, for the next capture (empty if none): with
+  // capture_frame_into the recorder cycles through at most kMaxFramesInFlight sets of buffers.
+  FrameData recycled();
   // Queues one diagnostics row, in order with the frames. Rethrows the writer's first error.
   void submit_diagnostics(const Diagnostics& d);
   // Waits until everything queued is written, stops the writer and closes the file. Rethrows the
@@ -65,6 +68,7 @@ class AsyncRecorder {
   mutable std::mutex mu_;
   std::condition_variable wake_writer_, wake_submitter_;
   std::deque<Item> queue_;
+  std::vector<FrameData> spare_;  // written frames kept for their buffers
   std::size_t frames_in_flight_ = 0;  // queued frames plus the one being written
   std::size_t frames_written_ = 0, frames_submitted_ = 0;
   bool stopping_ = false, finished_ = false;

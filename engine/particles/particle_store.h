@@ -95,12 +95,17 @@ class ParticleStore {
     return f ? &f->info : nullptr;
   }
 
-  // The field's bytes on the host, in its native element type (n elements).
-  std::vector<unsigned char> download_raw(const std::string& name) const {
+  // The field's bytes on the host, in its native element type (n elements), into `raw` (its
+  // capacity is reused).
+  void download_raw_into(const std::string& name, std::vector<unsigned char>& raw) const {
     const Field* f = find(name);
     if (!f) throw std::logic_error("no particle field '" + name + "'");
-    std::vector<unsigned char> raw(f->elem_bytes * n_);
+    raw.resize(f->elem_bytes * n_);
     exec_.download(raw.data(), f->data, raw.size());
+  }
+  std::vector<unsigned char> download_raw(const std::string& name) const {
+    std::vector<unsigned char> raw;
+    download_raw_into(name, raw);
     return raw;
   }
 

@@ -162,28 +162,27 @@ class WcsphSolver final : public Simulation {
 
   std::vector<FieldInfo> fields() const override { return store_.fields(); }
 
-  FrameData capture_frame(const std::vector<std::string>& names) const override {
-    FrameData f;
+  void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
     f.time = time_;
     f.step = steps_;
     f.dt = double(dt_);
     f.particles = n_;
-    const std::vector<FieldInfo> all = store_.fields();
-    auto take = [&](const FieldInfo& info) { f.fields.push_back({info, store_.download_raw(info.name)}); };
-    if (names.empty()) {
-      for (const FieldInfo& info : all) take(info);
-      return f;
-    }
+    std::vector<FieldInfo> chosen;
+    if (names.empty()) chosen = store_.fields();
     for (const std::string& name : names) {
       const FieldInfo* info = store_.info(name);
       if (!info) {
         std::string known;
-        for (const FieldInfo& i : all) known += (known.empty() ? "" : ", ") + i.name;
+        for (const FieldInfo& i : store_.fields()) known += (known.empty() ? "" : ", ") + i.name;
         throw std::invalid_argument("no particle field '" + name + "' (fields: " + known + ")");
       }
-      take(*info);
+      chosen.push_back(*info);
     }
-    return f;
+    f.fields.resize(chosen.size());
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      f.fields[k].info = chosen[k];
+      store_.download_raw_into(chosen[k].name, f.fields[k].bytes);
+    }
   }
 
   // Restores the state and the rates the next step starts from (the persistent fields, the
