@@ -1,6 +1,7 @@
 #pragma once
 // Helpers for the validation tests: load a shipped scene with overrides and run it through the one
 // step loop with a per-step callback.
+#include "io/async_recorder.h"
 #include "params/param_set.h"
 #include "run/step_loop.h"
 #include "simulation.h"
@@ -45,6 +46,27 @@ inline void run_until(Simulation& sim, double until,
   StepLoop loop(sim, rule);
   CallbackObserver obs(std::move(each_step));
   loop.run(&obs);
+}
+
+// Records `steps` steps of a CPU run of `p` to `path` (all fields every `every` steps, frame 0
+// included) through the writer thread, as `ejecta --record` does.
+inline void record_steps(const std::string& path, const ParamSet& p, long steps, long every,
+                         const RecordOptions& opt = RecordOptions{}) {
+  auto sim = make_simulation(p, Backend::Cpu);
+  RunInfo info;
+  info.dim = sim->dim();
+  info.precision = to_string(sim->precision());
+  info.backend = "cpu";
+  info.scene_ini = p.to_ini();
+  AsyncRecorder rec(path, info, opt);
+  RecordSchedule schedule;
+  schedule.every_steps = every;
+  RecordObserver obs(rec, schedule);
+  obs.record_initial(*sim);
+  StopRule rule;
+  rule.max_steps = steps;
+  StepLoop(*sim, rule).run(&obs);
+  rec.finish();
 }
 
 }  // namespace ejecta::test

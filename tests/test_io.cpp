@@ -4,7 +4,6 @@
 #include "io/h5_recorder.h"
 #include "io/xdmf.h"
 
-#include "io/async_recorder.h"
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -708,21 +707,8 @@ TEST(IOCheckPython, ReadsARecordedSimulation) {
   if (py.empty()) GTEST_SKIP() << "no python3 with h5py and numpy (install python3-h5py: scripts/install-deps.sh)";
   TempDir tmp;
   const std::string path = tmp / "run.h5";
-  const ParamSet p = test::shipped_scene("dambreak2d.ini", {"particles.dp=0.0028575"});
-  auto sim = make_simulation(p, Backend::Cpu);
-  {
-    RunInfo info = run_info(2, "float");
-    info.scene_ini = p.to_ini();
-    AsyncRecorder rec(path, info, RecordOptions{3, {}});
-    RecordSchedule every;
-    every.every_steps = 25;
-    RecordObserver obs(rec, every);
-    obs.record_initial(*sim);
-    StopRule rule;
-    rule.max_steps = 100;
-    StepLoop(*sim, rule).run(&obs);
-    rec.finish();
-  }
+  test::record_steps(path, test::shipped_scene("dambreak2d.ini", {"particles.dp=0.0028575"}), 100, 25,
+                     RecordOptions{3, {}});
   H5Reader r(path);
   ASSERT_EQ(r.frame_count(), 5u);
   const FrameData f2 = r.read_frame(2);

@@ -1,7 +1,6 @@
 // The XDMF sidecar opens in ParaView: a recorded 2D and 3D run is read by ParaView's own XDMF reader
 // (pvpython, from Debian's paraview package), which must see every frame as a time step, every
 // particle as a point and every field as a point array. Skips, saying so, where pvpython is missing.
-#include "io/async_recorder.h"
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -27,24 +26,6 @@ std::string run_command(const std::string& cmd, int* rc) {
   return out;
 }
 
-void record_run(const std::string& path, const ParamSet& p, long steps, long every) {
-  auto sim = make_simulation(p, Backend::Cpu);
-  RunInfo info;
-  info.dim = sim->dim();
-  info.precision = "float";
-  info.backend = "cpu";
-  info.scene_ini = p.to_ini();
-  AsyncRecorder rec(path, info, RecordOptions{});
-  RecordSchedule schedule;
-  schedule.every_steps = every;
-  RecordObserver obs(rec, schedule);
-  obs.record_initial(*sim);
-  StopRule rule;
-  rule.max_steps = steps;
-  StepLoop(*sim, rule).run(&obs);
-  rec.finish();
-}
-
 TEST(ParaView, OpensTheRecordedXdmfIn2DAnd3D) {
   int rc = 0;
   run_command("command -v pvpython >/dev/null 2>&1", &rc);
@@ -52,8 +33,8 @@ TEST(ParaView, OpensTheRecordedXdmfIn2DAnd3D) {
   const auto dir = std::filesystem::temp_directory_path() / ("ejecta-pv-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string f2 = (dir / "d2.h5").string(), f3 = (dir / "d3.h5").string();
-  record_run(f2, test::shipped_scene("dambreak2d.ini", {"particles.dp=0.0028575"}), 40, 10);
-  record_run(f3, test::shipped_scene("dambreak3d.ini", {"particles.dp=0.05"}), 20, 10);
+  test::record_steps(f2, test::shipped_scene("dambreak2d.ini", {"particles.dp=0.0028575"}), 40, 10);
+  test::record_steps(f3, test::shipped_scene("dambreak3d.ini", {"particles.dp=0.05"}), 20, 10);
   const std::string out = run_command("pvpython '" + test::source_dir() + "/tests/pv_check.py' '" + (dir / "d2.xdmf").string() +
                                           "' '" + (dir / "d3.xdmf").string() + "' 2>&1",
                                       &rc);
