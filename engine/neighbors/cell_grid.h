@@ -28,6 +28,7 @@ struct CellGrid {
   int dims[3];           // buckets per axis (>= 3 each, 1 for unused axes)
   uint32_t num_buckets;  // dims[0] * dims[1] * dims[2]
   const uint32_t* offset = nullptr;  // num_buckets + 1 entries, valid after build
+  const uint8_t* marked = nullptr;   // optional per-bucket flag (buckets holding fluid), see mark()
 
   EJ_INLINE static int wrap(long long c, int m) {
     long long r = c % m;
@@ -72,6 +73,23 @@ struct CellGrid {
       }
     }
     return visited;
+  }
+
+  // True when any of the 3^D buckets around x is marked: a wall particle with no fluid bucket around
+  // it has no fluid neighbour, so it can skip its neighbour scan (most of a tank's walls are dry).
+  EJ_INLINE bool any_marked_around(const Vec<T, D>& x) const {
+    long long c[3] = {0, 0, 0};
+    for (int d = 0; d < D; ++d) c[d] = cell_coord(x[d], d);
+    const int nx = 3, ny = D >= 2 ? 3 : 1, nz = D >= 3 ? 3 : 1;
+    for (int iz = 0; iz < nz; ++iz)
+      for (int iy = 0; iy < ny; ++iy)
+        for (int ix = 0; ix < nx; ++ix) {
+          const uint32_t bx = static_cast<uint32_t>(wrap(c[0] + ix - 1, dims[0]));
+          const uint32_t by = D >= 2 ? static_cast<uint32_t>(wrap(c[1] + iy - 1, dims[1])) : 0u;
+          const uint32_t bz = D >= 3 ? static_cast<uint32_t>(wrap(c[2] + iz - 1, dims[2])) : 0u;
+          if (marked[bx + static_cast<uint32_t>(dims[0]) * (by + static_cast<uint32_t>(dims[1]) * bz)]) return true;
+        }
+    return false;
   }
 
   // Calls f(j, x_i - x_j, r^2) for every sorted particle j closer than sqrt(r2max) to xi (xi itself
@@ -147,6 +165,19 @@ struct BuildBucketOffsets {
       if (sorted_keys[mid] < static_cast<uint32_t>(b)) lo = mid + 1; else hi = mid;
     }
     offset[b] = lo;
+  }
+};
+
+// marked[b] = 1 when bucket b holds a particle of the given kind (after the data is reordered).
+struct MarkBuckets {
+  const uint32_t* offset;
+  const uint8_t* kind;
+  uint8_t wanted;
+  uint8_t* marked;
+  EJ_INLINE void operator()(std::size_t b) const {
+    uint8_t any = 0;
+    for (uint32_t j = offset[b]; j < offset[b + 1] && !any; ++j) any = kind[j] == wanted;
+    marked[b] = any;
   }
 };
 

@@ -27,6 +27,15 @@ class CellIndex {
                    BuildBucketOffsets{keys_.data(), offsets_.data(), uint32_t(n_)});
   }
 
+  // Flags the buckets holding particles of kind `wanted` (call after reordering by permutation()).
+  void mark(const uint8_t* kind, uint8_t wanted, std::size_t* tally) {
+    if (marked_.size() == 0) {
+      marked_.resize(exec_, grid_.num_buckets, tally);
+      grid_.marked = marked_.data();
+    }
+    exec_.for_each(grid_.num_buckets, MarkBuckets{offsets_.data(), kind, wanted, marked_.data()});
+  }
+
   const uint32_t* permutation() const { return perm_.data(); }
   // The grid view, valid for particle data in sorted order.
   const CellGrid<T, D>& grid() const { return grid_; }
@@ -36,6 +45,7 @@ class CellIndex {
   CellGrid<T, D> grid_;
   std::size_t n_;
   DeviceArray<uint32_t, Exec> keys_, keys_alt_, perm_, perm_alt_, offsets_;
+  DeviceArray<uint8_t, Exec> marked_;
 };
 
 }  // namespace ejecta

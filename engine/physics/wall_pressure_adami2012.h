@@ -21,7 +21,9 @@ struct WallPressure_Adami2012 {
     const T r2max = model.kernel.support() * model.kernel.support();
     T sum_w = 0, sum_pw = 0;
     Vec<T, D> sum_rho_r = Vec<T, D>::zero(), sum_vw = Vec<T, D>::zero();
-    grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>& r, T r2) {
+    // A dry wall (no bucket holding fluid around it) skips the scan: most of a tank's walls are dry.
+    const bool wet = !grid.marked || grid.any_marked_around(xi);
+    if (wet) grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>& r, T r2) {
       if (pv.kind[j] != kFluid) return;
       const T w = model.kernel.W(sqrt(r2));
       sum_w += w;

@@ -311,6 +311,8 @@ class WcsphSolver final : public Simulation {
   void sort_and_reorder() {
     cells_->build(pv_.x);
     store_.reorder(cells_->permutation());
+    cells_->mark(pv_.kind, kFluid, &array_bytes_);
+    grid_ = cells_->grid();
   }
 
   void evaluate_densities() {
