@@ -219,6 +219,7 @@ RungResult measure(const BenchmarkOptions& opt, long target) {
   // the first frame and the final drain, paid once per run, do not dominate a one-second window.
   if (opt.record) steps = std::max(steps, 1000L);
 
+  sim->set_phase_timing(true);
   sim->reset_phase_times();
   sim->synchronize();
   t0 = Clock::now();

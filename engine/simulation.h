@@ -79,6 +79,9 @@ class Simulation {
   virtual Diagnostics diagnostics() const = 0;
   virtual const PhaseTimes& phase_times() const = 0;
   virtual void reset_phase_times() = 0;
+  // Phase times are exact (the device is waited for at each phase boundary) only while this is on;
+  // off by default, so ordinary runs do not sync mid-step.
+  virtual void set_phase_timing(bool on) = 0;
   virtual void set_count_pairs(bool on) = 0;
   virtual PairCounts pair_counts() const = 0;
   virtual std::size_t device_bytes() const = 0;  // bytes of device memory the engine holds

@@ -6,6 +6,8 @@
 #include "run/step_loop.h"
 #include "simulation.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -46,6 +48,26 @@ inline void run_until(Simulation& sim, double until,
   StepLoop loop(sim, rule);
   CallbackObserver obs(std::move(each_step));
   loop.run(&obs);
+}
+
+// Every field of two diagnostics rows equal (rows are stored as doubles and read back exactly; runs
+// compared are the same deterministic computation).
+inline void expect_same_diagnostics(const Diagnostics& a, const Diagnostics& b) {
+  EXPECT_EQ(a.time, b.time);
+  EXPECT_EQ(a.step, b.step);
+  EXPECT_EQ(a.dt, b.dt);
+  EXPECT_EQ(a.particles, b.particles);
+  EXPECT_EQ(a.mass, b.mass);
+  EXPECT_EQ(a.kinetic, b.kinetic);
+  EXPECT_EQ(a.potential, b.potential);
+  EXPECT_EQ(a.internal, b.internal);
+  EXPECT_EQ(a.total, b.total);
+  EXPECT_EQ(a.max_speed, b.max_speed);
+  EXPECT_EQ(a.max_density_error, b.max_density_error);
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_EQ(a.momentum[c], b.momentum[c]);
+    EXPECT_EQ(a.angular_momentum[c], b.angular_momentum[c]);
+  }
 }
 
 // Records `steps` steps of a CPU run of `p` to `path` (all fields every `every` steps, frame 0

@@ -383,25 +383,7 @@ TEST(H5Recorder, DiagnosticsAppendAndReadBack) {
   H5Reader r(path);
   const std::vector<Diagnostics> back = r.diagnostics();
   ASSERT_EQ(back.size(), rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Diagnostics& a = rows[i];
-    const Diagnostics& b = back[i];
-    EXPECT_EQ(a.time, b.time);
-    EXPECT_EQ(a.step, b.step);
-    EXPECT_EQ(a.dt, b.dt);
-    EXPECT_EQ(a.particles, b.particles);
-    EXPECT_EQ(a.mass, b.mass);
-    EXPECT_EQ(a.kinetic, b.kinetic);
-    EXPECT_EQ(a.potential, b.potential);
-    EXPECT_EQ(a.internal, b.internal);
-    EXPECT_EQ(a.total, b.total);
-    EXPECT_EQ(a.max_speed, b.max_speed);
-    EXPECT_EQ(a.max_density_error, b.max_density_error);
-    for (int c = 0; c < 3; ++c) {
-      EXPECT_EQ(a.momentum[c], b.momentum[c]);
-      EXPECT_EQ(a.angular_momentum[c], b.angular_momentum[c]);
-    }
-  }
+  for (std::size_t i = 0; i < rows.size(); ++i) test::expect_same_diagnostics(rows[i], back[i]);
   EXPECT_EQ(r.frame_count(), 1u);
 }
 

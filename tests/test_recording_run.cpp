@@ -78,24 +78,6 @@ void expect_same_field(const FrameData& a, const FrameData& b, const std::string
   EXPECT_TRUE(fa->bytes == fb->bytes) << name << " differs at step " << a.step;
 }
 
-void expect_same_diagnostics(const Diagnostics& a, const Diagnostics& b) {
-  EXPECT_EQ(a.step, b.step);
-  EXPECT_EQ(a.time, b.time);
-  EXPECT_EQ(a.dt, b.dt);
-  EXPECT_EQ(a.particles, b.particles);
-  // Stored as doubles, so they read back exactly; both runs are the same deterministic computation.
-  EXPECT_EQ(a.mass, b.mass);
-  EXPECT_EQ(a.kinetic, b.kinetic);
-  EXPECT_EQ(a.potential, b.potential);
-  EXPECT_EQ(a.total, b.total);
-  EXPECT_EQ(a.max_speed, b.max_speed);
-  EXPECT_EQ(a.max_density_error, b.max_density_error);
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(a.momentum[i], b.momentum[i]);
-    EXPECT_EQ(a.angular_momentum[i], b.angular_momentum[i]);
-  }
-}
-
 TEST(RecordAsync, FramesAndDiagnosticsOnScheduleMatchDirectCapture) {
   const ParamSet p = test::shipped_scene("dambreak2d.ini", {kCoarse});
   const long kSteps = 60, kEvery = 15, kDiag = 4;
@@ -150,7 +132,7 @@ TEST(RecordAsync, FramesAndDiagnosticsOnScheduleMatchDirectCapture) {
   k = 0;
   for (const auto& [step, want] : diags) {
     SCOPED_TRACE("diagnostics row at step " + std::to_string(step));
-    expect_same_diagnostics(rows[k++], want);
+    test::expect_same_diagnostics(rows[k++], want);
   }
 }
 

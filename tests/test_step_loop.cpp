@@ -29,6 +29,7 @@ class FakeSimulation : public Simulation {
   const PhaseTimes& phase_times() const override { return phases_; }
   void reset_phase_times() override { phases_ = {}; }
   void set_count_pairs(bool) override {}
+  void set_phase_timing(bool) override {}
   PairCounts pair_counts() const override { return {}; }
   std::size_t device_bytes() const override { return 0; }
   std::string device_name() const override { return "fake"; }

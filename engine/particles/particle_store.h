@@ -10,7 +10,6 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
