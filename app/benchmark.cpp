@@ -109,6 +109,18 @@ Resolution choose_dp(const BenchmarkOptions& opt, long target) {
   return best;
 }
 
+// Where the recorded run's extra time went (per frame), to tell a slow copy from a slow disk.
+struct RecordBreakdown {
+  std::size_t frames = 0;
+  double capture_s = 0;  // on the stepping thread: diagnostics + device->host copy + hand-over
+  double wait_s = 0;     // of that, waiting for the writer to free a buffer (back-pressure)
+  double write_s = 0;    // on the writer thread: HDF5 frame writes and flushes
+  double diag_write_s = 0;  // on the writer thread: diagnostics rows
+  double drain_s = 0;    // after the last step, until the file is closed
+  double close_s = 0;    // of that, closing the file
+  double diagnostics_s = 0;  // one Simulation::diagnostics() call (a reduction and its copy back)
+};
+
 struct RungResult {
   long target = 0;
   double dp = 0;
@@ -123,9 +135,12 @@ struct RungResult {
   Precision precision = Precision::Float;
   int dim = 3;
   double record_seconds = 0;  // the same steps while recording (only with BenchmarkOptions::record)
-  std::size_t record_frames = 0;
+  double record_baseline_seconds = 0;  // the same steps again without recording nor phase timing
+  RecordBreakdown record;
 
-  double record_overhead_percent() const { return seconds > 0 ? (record_seconds / seconds - 1) * 100 : 0; }
+  double record_overhead_percent() const {
+    return record_baseline_seconds > 0 ? (record_seconds / record_baseline_seconds - 1) * 100 : 0;
+  }
   double steps_per_s() const { return seconds > 0 ? steps / seconds : 0; }
   double ms_per_step(double total_s) const { return steps > 0 ? 1e3 * total_s / steps : 0; }
 };
@@ -135,34 +150,36 @@ void run_steps(Simulation& sim, long n, StepObserver* obs = nullptr) {
   StepLoop(sim, StopRule{std::numeric_limits<double>::infinity(), n}).run(obs);
 }
 
-// A fresh file name in $TMPDIR (or /tmp) that no other process holds: mkstemps creates the file,
-// the recorder then truncates it. Removes the file and its XDMF sidecar on every way out.
+// A fresh file in a private directory under $TMPDIR (or /tmp), created by the recorder itself: a
+// file that already exists is truncated when HDF5 opens it, and ext4 then writes the whole file back
+// when it is closed (its auto_da_alloc rule for replace-by-truncate), which would be timed as
+// recording cost. Removes the file, its XDMF sidecar and the directory on every way out.
 class TempRecording {
  public:
   TempRecording() {
-    const char* dir = std::getenv("TMPDIR");
-    std::string tmpl = std::string(dir && *dir ? dir : "/tmp") + "/ejecta-benchmark-XXXXXX.h5";
-    const int fd = mkstemps(tmpl.data(), 3);
-    if (fd < 0) throw std::runtime_error("--benchmark-record: cannot create a temporary file like " + tmpl);
-    close(fd);
-    path_ = tmpl;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/ejecta-benchmark-XXXXXX";
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("--benchmark-record: cannot create a directory like " + tmpl);
+    dir_ = tmpl;
+    path_ = dir_ + "/record.h5";
   }
   ~TempRecording() {
     std::remove(path_.c_str());
-    std::remove((path_.substr(0, path_.size() - 3) + ".xdmf").c_str());
+    std::remove((dir_ + "/record.xdmf").c_str());
+    rmdir(dir_.c_str());
   }
   TempRecording(const TempRecording&) = delete;
   TempRecording& operator=(const TempRecording&) = delete;
   const std::string& path() const { return path_; }
 
  private:
-  std::string path_;
+  std::string dir_, path_;
 };
 
 // Times `steps` steps while recording every field every 100 steps, through the same recorder and
 // observer as `--record`. The initial frame and the final drain are inside the clock: they are part
 // of what recording costs a run.
-double time_recorded_steps(Simulation& sim, long steps, std::size_t* frames) {
+double time_recorded_steps(Simulation& sim, long steps, RecordBreakdown* out) {
   TempRecording tmp;
   RunInfo info;
   info.dim = sim.dim();
@@ -182,8 +199,15 @@ double time_recorded_steps(Simulation& sim, long steps, std::size_t* frames) {
     obs.record_initial(sim);
     run_steps(sim, steps, &obs);
     sim.synchronize();
+    const auto t_drain = Clock::now();
     rec.finish();
-    *frames = rec.frames_written();
+    out->drain_s = seconds_since(t_drain);
+    out->close_s = rec.seconds_closing();
+    out->diag_write_s = rec.seconds_writing_diagnostics();
+    out->frames = rec.frames_written();
+    out->capture_s = obs.seconds_capturing();
+    out->wait_s = rec.seconds_waiting();
+    out->write_s = rec.seconds_writing_frames();
   }
   return seconds_since(t0);
 }
@@ -219,6 +243,12 @@ RungResult measure(const BenchmarkOptions& opt, long target) {
   // the first frame and the final drain, paid once per run, do not dominate a one-second window.
   if (opt.record) steps = std::max(steps, 1000L);
 
+  // The record overhead compares the same steps with and without recording: the state is saved
+  // here and restored before each run (restarts are bit-exact), since later steps of a dam break
+  // cost more than earlier ones (the water spreads) and would count as recording overhead.
+  FrameData start;
+  if (opt.record) sim->capture_frame_into(start);
+
   sim->set_phase_timing(true);
   sim->reset_phase_times();
   sim->synchronize();
@@ -228,7 +258,23 @@ RungResult measure(const BenchmarkOptions& opt, long target) {
   r.seconds = seconds_since(t0);
   r.steps = steps;
   r.phases = sim->phase_times();
-  if (opt.record) r.record_seconds = time_recorded_steps(*sim, steps, &r.record_frames);
+  sim->set_phase_timing(false);
+  if (opt.record) {
+    // Without phase timing, as in ordinary runs: its device syncs would hide part of the cost.
+    sim->restore_frame(start);
+    sim->synchronize();
+    t0 = Clock::now();
+    run_steps(*sim, steps);
+    sim->synchronize();
+    r.record_baseline_seconds = seconds_since(t0);
+    sim->restore_frame(start);
+    r.record_seconds = time_recorded_steps(*sim, steps, &r.record);
+    constexpr int kDiagnosticsCalls = 20;
+    sim->synchronize();
+    const auto t_diag = Clock::now();
+    for (int k = 0; k < kDiagnosticsCalls; ++k) (void)sim->diagnostics();
+    r.record.diagnostics_s = seconds_since(t_diag) / kDiagnosticsCalls;
+  }
 
   r.particles = sim->particle_count();
   r.fluid = sim->fluid_count();
@@ -261,8 +307,20 @@ void print_json(const RungResult& r) {
       .add("ms_forces", r.ms_per_step(r.phases.forces))
       .add("ms_integrate", r.ms_per_step(r.phases.integrate))
       .add("bytes_per_particle", r.particles ? double(r.device_bytes) / double(r.particles) : 0.0);
-  if (r.record_seconds > 0)
-    j.add("record_frames", r.record_frames).add("record_overhead_percent", r.record_overhead_percent());
+  if (r.record_seconds > 0) {
+    const double per_frame_ms = r.record.frames ? 1e3 / double(r.record.frames) : 0;
+    j.add("record_frames", r.record.frames)
+        .add("record_overhead_percent", r.record_overhead_percent())
+        .add("record_baseline_s", r.record_baseline_seconds)
+        .add("record_s", r.record_seconds)
+        .add("record_capture_ms_per_frame", r.record.capture_s * per_frame_ms)
+        .add("record_wait_ms_per_frame", r.record.wait_s * per_frame_ms)
+        .add("record_write_ms_per_frame", r.record.write_s * per_frame_ms)
+        .add("record_diagnostics_write_ms_per_frame", r.record.diag_write_s * per_frame_ms)
+        .add("record_drain_ms", 1e3 * r.record.drain_s)
+        .add("record_close_ms", 1e3 * r.record.close_s)
+        .add("ms_diagnostics", 1e3 * r.record.diagnostics_s);
+  }
   std::printf("%s\n", j.str().c_str());
 }
 

@@ -9,7 +9,13 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/gpu
 EJECTA_SOURCE_DIR=$PWD EJECTA_BINARY=$PWD/$bin/ejecta .gpu/run "$bin/ejecta_tests" --gtest_filter='BackendAgreement*:Faults*:Record*:IO*:H5*' > "$out/gpu-tests.txt" 2>&1
 echo "gpu tests rc=$?" >> "$out/gpu-tests.txt"
 .gpu/run "$bin/ejecta" --version > "$out/version.txt" 2>&1
-.gpu/run "$bin/ejecta" --benchmark --benchmark-record --backend cuda --json ${EJECTA_BENCH_ARGS:-} > "$out/bench-cuda-float.jsonl" 2> "$out/bench-cuda-float.err"
+.gpu/run "$bin/ejecta" --benchmark --backend cuda --json ${EJECTA_BENCH_ARGS:-} > "$out/bench-cuda-float.jsonl" 2> "$out/bench-cuda-float.err"
+# Record overhead at 10^6 particles, every 100 steps, all fields: to the host's disk and to memory
+# (tmpfs), which separates the copy and HDF5 costs from the disk's bandwidth.
+.gpu/run "$bin/ejecta" --benchmark --benchmark-record --benchmark-sizes 1e6 --backend cuda --json \
+  > "$out/bench-record-disk.jsonl" 2> "$out/bench-record-disk.err"
+TMPDIR=/dev/shm .gpu/run "$bin/ejecta" --benchmark --benchmark-record --benchmark-sizes 1e6 --backend cuda --json \
+  > "$out/bench-record-shm.jsonl" 2> "$out/bench-record-shm.err"
 .gpu/run "$bin/ejecta" --benchmark --backend cuda --precision double --benchmark-sizes 1e5,1e6 --json \
   > "$out/bench-cuda-double.jsonl" 2> "$out/bench-cuda-double.err"
 tail -n 5 "$out"/*.txt "$out"/*.jsonl

@@ -443,8 +443,9 @@ TEST(H5Recorder, DiskFullKeepsTheEarlierFrames) {
 }
 
 TEST(H5Recorder, KilledWriterLeavesAReadableFile) {
-  // A child process records 3 frames and dies without closing (no destructor, no H5Fclose): the
-  // per-frame flush must have put everything on disk, and the file must open without h5clear.
+  // A child process records 3 frames, each after its diagnostics row as RecordObserver does, and
+  // dies without closing (no destructor, no H5Fclose): the per-frame flush must have put every
+  // frame and every row before it on disk, and the file must open without h5clear.
   TempDir tmp;
   const std::string path = tmp / "killed.h5";
   std::vector<FrameData> frames;
@@ -454,8 +455,10 @@ TEST(H5Recorder, KilledWriterLeavesAReadableFile) {
   if (pid == 0) {
     try {
       auto* rec = new H5Recorder(path, run_info(2, "float"), {});  // leaked on purpose
-      for (const auto& f : frames) rec->write_frame(f);
-      for (int i = 0; i < 3; ++i) rec->append_diagnostics(Diagnostics{});
+      for (const auto& f : frames) {
+        rec->append_diagnostics(Diagnostics{});
+        rec->write_frame(f);
+      }
     } catch (...) {
       _exit(3);
     }

@@ -1,10 +1,16 @@
 #include "io/async_recorder.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <utility>
 
 namespace ejecta {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+}  // namespace
 
 AsyncRecorder::AsyncRecorder(const std::string& path, const RunInfo& info, const RecordOptions& opt)
     : rec_(std::make_unique<H5Recorder>(path, info, opt)), path_(rec_->path()), xdmf_path_(rec_->xdmf_path()) {
@@ -30,7 +36,9 @@ void AsyncRecorder::enqueue(Item&& item) {
   if (item.is_frame) {
     // Back-pressure: the writer may fall behind (gzip, a slow disk); waiting here slows the run
     // down to the disk's pace instead of dropping frames or piling copies up in host memory.
+    const auto t0 = Clock::now();
     wake_submitter_.wait(lock, [this] { return frames_in_flight_ < kMaxFramesInFlight || error_; });
+    seconds_waiting_ += seconds_since(t0);
     rethrow_if_failed_locked();
     ++frames_in_flight_;
     ++frames_submitted_;
@@ -76,6 +84,7 @@ void AsyncRecorder::writer_main() {
     // next frame meanwhile.
     std::exception_ptr err;
     bool wrote_frame = false;
+    const auto t0 = Clock::now();
     if (!skip) {
       try {
         if (item.is_frame) {
@@ -89,7 +98,9 @@ void AsyncRecorder::writer_main() {
       }
     }
     const bool was_frame = item.is_frame;
+    const double took = seconds_since(t0);
     lock.lock();
+    (was_frame ? seconds_writing_frames_ : seconds_writing_diagnostics_) += took;
     // Keep the frame's buffers for the next capture (at most one spare per buffer in flight).
     if (was_frame && spare_.size() < kMaxFramesInFlight) spare_.push_back(std::move(item.frame));
     item = Item{};
@@ -110,12 +121,15 @@ void AsyncRecorder::finish() {
     wake_writer_.notify_one();
     if (writer_.joinable()) writer_.join();  // the writer drains the queue before it returns
     std::exception_ptr close_err;
+    const auto t0 = Clock::now();
     try {
       rec_->close();
     } catch (...) {
       close_err = std::current_exception();
     }
+    const double took = seconds_since(t0);
     lock.lock();
+    seconds_closing_ = took;
     if (close_err && !error_) error_ = close_err;
   }
   rethrow_if_failed_locked();
@@ -131,16 +145,38 @@ std::size_t AsyncRecorder::frames_submitted() const {
   return frames_submitted_;
 }
 
+double AsyncRecorder::seconds_waiting() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return seconds_waiting_;
+}
+
+double AsyncRecorder::seconds_writing_frames() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return seconds_writing_frames_;
+}
+
+double AsyncRecorder::seconds_closing() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return seconds_closing_;
+}
+
+double AsyncRecorder::seconds_writing_diagnostics() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return seconds_writing_diagnostics_;
+}
+
 RecordObserver::RecordObserver(AsyncRecorder& rec, const RecordSchedule& schedule, std::vector<std::string> fields)
     : rec_(&rec), schedule_(schedule), fields_(std::move(fields)) {}
 
 void RecordObserver::record_frame(const Simulation& sim) {
+  const auto t0 = Clock::now();
   // Diagnostics first and from the same state, so every frame has its row (same time and step).
   rec_->submit_diagnostics(sim.diagnostics());
   FrameData frame = rec_->recycled();
   sim.capture_frame_into(frame, fields_);
   rec_->submit(std::move(frame));
   ++frames_;
+  seconds_capturing_ += seconds_since(t0);
 }
 
 void RecordObserver::record_initial(const Simulation& sim) {

@@ -47,6 +47,12 @@ class AsyncRecorder {
   // Frames completely written so far (after an error: the file holds frames 0..frames_written()-1).
   std::size_t frames_written() const;
   std::size_t frames_submitted() const;
+  // Where recording time goes, for the benchmark: seconds the submitting thread waited for a free
+  // frame buffer (the writer falling behind), and seconds the writer spent in HDF5 per item kind.
+  double seconds_waiting() const;
+  double seconds_writing_frames() const;
+  double seconds_writing_diagnostics() const;
+  double seconds_closing() const;  // H5Fclose in finish()
   const std::string& path() const { return path_; }
   const std::string& xdmf_path() const { return xdmf_path_; }
 
@@ -71,6 +77,7 @@ class AsyncRecorder {
   std::vector<FrameData> spare_;  // written frames kept for their buffers
   std::size_t frames_in_flight_ = 0;  // queued frames plus the one being written
   std::size_t frames_written_ = 0, frames_submitted_ = 0;
+  double seconds_waiting_ = 0, seconds_writing_frames_ = 0, seconds_writing_diagnostics_ = 0, seconds_closing_ = 0;
   bool stopping_ = false, finished_ = false;
   std::exception_ptr error_;  // the first write error; everything after it is discarded
   std::thread writer_;
@@ -86,6 +93,8 @@ class RecordObserver : public StepObserver {
   void record_initial(const Simulation& sim);
   void on_step(const Simulation& sim) override;
   std::size_t frames_submitted() const { return frames_; }
+  // Seconds the stepping thread spent taking frames (diagnostics, device->host copy, hand-over).
+  double seconds_capturing() const { return seconds_capturing_; }
 
  private:
   void record_frame(const Simulation& sim);
@@ -97,6 +106,7 @@ class RecordObserver : public StepObserver {
   double start_time_ = 0;    // simulation time at record_initial
   long next_time_index_ = 1;  // the next frame is due at start_time_ + next_time_index_ * every_time
   std::size_t frames_ = 0;
+  double seconds_capturing_ = 0;
   bool started_ = false;
 };
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -47,6 +48,7 @@ struct H5Recorder::Impl {
   Handle file, frames, diag;
   Handle diag_mem;
   hsize_t diag_rows = 0;
+  std::chrono::steady_clock::time_point last_flush = std::chrono::steady_clock::now();
   std::vector<XdmfFrame> written;  // metadata of the complete frames, for the XDMF sidecar
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -200,6 +202,7 @@ void H5Recorder::write_frame(const FrameData& frame) {
     h5::write_int_attr(g.get(), "complete", 1, H5T_STD_I32LE);
     g.reset();
     if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush frame " + name + " to disk");
+    m.last_flush = std::chrono::steady_clock::now();
     m.written.push_back(std::move(meta));
   } catch (const RecordError&) {
     // Unlink the half-written frame so the next attempt can reuse its name; its space stays lost
@@ -243,7 +246,11 @@ void H5Recorder::append_diagnostics(const Diagnostics& d) {
     m.fail("cannot append to /diagnostics");
   }
   m.diag_rows = rows;
-  if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush /diagnostics to disk");
+  const auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - m.last_flush).count() >= kDiagnosticsFlushSeconds) {
+    if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush /diagnostics to disk");
+    m.last_flush = now;
+  }
 }
 
 std::size_t H5Recorder::frames_written() const { return impl_->written.size(); }

@@ -2,8 +2,8 @@
 // Writes a run to one HDF5 file in the "ejecta-particles" format (docs/file-format.md): root
 // attributes describing the run, one group per frame under /frames, and an extensible /diagnostics
 // table, plus an XDMF sidecar (FILE.xdmf) so ParaView and VisIt open the recording directly.
-// The file is flushed after every frame and diagnostics row, so a crash loses at most the frame being
-// written (which readers recognise by its missing `complete` attribute).
+// The file is flushed after every frame, so a crash loses at most the frame being written (which
+// readers recognise by its missing `complete` attribute) and the diagnostics rows of the last second.
 #include "io/frame.h"
 #include "simulation.h"  // Diagnostics
 
@@ -38,8 +38,11 @@ class H5Recorder {
   // Throws RecordError for unknown field names (listing the available ones), mis-sized field data
   // and write failures (disk full); the frames written before stay readable.
   void write_frame(const FrameData& frame);
-  // Appends one row to /diagnostics and flushes.
+  // Appends one row to /diagnostics. Rows are flushed with the next frame, or on their own once
+  // kDiagnosticsFlushSeconds have passed since the last flush: a flush costs milliseconds on some
+  // file systems (overlays, network disks), and a row is written every few steps.
   void append_diagnostics(const Diagnostics& d);
+  static constexpr double kDiagnosticsFlushSeconds = 1.0;
   std::size_t frames_written() const;
   const std::string& path() const;
   const std::string& xdmf_path() const;
