@@ -1,22 +1,30 @@
-"""Opens an Ejecta XDMF sidecar with ParaView's own XDMF reader (run with pvpython) and prints, per
-file: timesteps, points of the last step, its point arrays with component counts, and the density
-range. Exit status 1 if the reader produced no points."""
+"""Opens Ejecta XDMF sidecars with ParaView's two XDMF readers (run with pvpython) and prints, per
+reader and file: timesteps, points of the last step, its point arrays with component counts, and the
+density range. Exit status 1 if a reader produced no points.
+
+The readers stand on two libraries: "XDMF Reader" on Xdmf2 (the library VisIt's Xdmf plugin is built
+on; VisIt itself has no Debian package) and "Xdmf3ReaderS" on Xdmf3."""
 import sys
 
 from paraview import servermanager as sm
-from paraview.simple import XDMFReader
+from paraview.simple import XDMFReader, Xdmf3ReaderS
 
-for path in sys.argv[1:]:
-    reader = XDMFReader(FileNames=[path])
-    times = list(reader.TimestepValues) if reader.TimestepValues else [0.0]
-    reader.UpdatePipeline(times[-1])
-    data = sm.Fetch(reader)
-    pd = data.GetPointData()
-    arrays = ",".join(
-        "%s:%d" % (pd.GetArrayName(i), pd.GetArray(i).GetNumberOfComponents()) for i in range(pd.GetNumberOfArrays())
-    )
-    rho = pd.GetArray("density")
-    lo, hi = rho.GetRange() if rho else (0, 0)
-    print("file=%s timesteps=%d points=%d arrays=%s density=%g..%g" % (path, len(times), data.GetNumberOfPoints(), arrays, lo, hi))
-    if data.GetNumberOfPoints() == 0:
-        sys.exit(1)
+READERS = {"xdmf2": XDMFReader, "xdmf3": Xdmf3ReaderS}
+
+failed = False
+for name, make in READERS.items():
+    for path in sys.argv[1:]:
+        reader = make(FileName=[path]) if name == "xdmf3" else make(FileNames=[path])
+        times = list(reader.TimestepValues) if reader.TimestepValues else [0.0]
+        reader.UpdatePipeline(times[-1])
+        data = sm.Fetch(reader)
+        pd = data.GetPointData()
+        arrays = ",".join(
+            "%s:%d" % (pd.GetArrayName(i), pd.GetArray(i).GetNumberOfComponents()) for i in range(pd.GetNumberOfArrays())
+        )
+        rho = pd.GetArray("density")
+        lo, hi = rho.GetRange() if rho else (0, 0)
+        print("reader=%s file=%s timesteps=%d points=%d arrays=%s density=%g..%g"
+              % (name, path, len(times), data.GetNumberOfPoints(), arrays, lo, hi))
+        failed = failed or data.GetNumberOfPoints() == 0
+sys.exit(1 if failed else 0)
