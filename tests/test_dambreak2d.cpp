@@ -1,5 +1,6 @@
 // 2D dam break against Martin & Moyce (1952), n^2 = 2: the surge front's speed dZ/dT within 5% of
-// the measured one for 1 <= T <= 3 and Z(T) within 0.3 (see the band's comment),
+// the measured one for 1 <= T <= 3, Z(T) within 0.3 a as run and within 5% once a fitted release
+// delay (at most 0.4 in T) is taken out, the back-wall column height within 5%,
 // no leaks through the walls, mass conserved, total energy never more than 0.5% above its start,
 // and float and double agree.
 #include "sim_test_util.h"
@@ -64,6 +65,7 @@ double t_of(double T) { return T / std::sqrt(2 * kG / kA); }
 
 struct FrontRun {
   std::vector<Point> simulated;  // at the reference times
+  std::vector<Point> curve;      // Z(T) after every step from T = 0.3 on, for the front-delay fit
   std::vector<Point> height;     // H at the reference tau
   double max_energy_rise = 0;    // (E - E0) / |E0|, largest seen
   double mass0 = 0, mass1 = 0;
@@ -86,6 +88,7 @@ FrontRun run_dambreak(const std::vector<std::string>& overrides, const std::vect
       out.simulated.push_back({T_of(s.time()), front_Z(s, dp)});
       ++next;
     }
+    if (T_of(s.time()) >= 0.3) out.curve.push_back({T_of(s.time()), front_Z(s, dp)});
     const double tau = s.time() * std::sqrt(kG / kA);
     if (out.height.size() < ref_height.size() && tau >= ref_height[out.height.size()].T)
       out.height.push_back({tau, back_wall_H(s, dp)});
@@ -103,6 +106,16 @@ FrontRun run_dambreak(const std::vector<std::string>& overrides, const std::vect
     if (h.kind[i] == kFluid && (h.position[2 * i] < 0 || h.position[2 * i + 1] < 0 || h.position[2 * i] > 0.4))
       ++out.leaked;
   return out;
+}
+
+// Z of a monotone-in-T curve at T, linearly interpolated (T inside the curve's range).
+double interpolate(const std::vector<Point>& curve, double T) {
+  auto it = std::lower_bound(curve.begin(), curve.end(), T, [](const Point& p, double t) { return p.T < t; });
+  if (it == curve.begin()) return it->Z;
+  if (it == curve.end()) return curve.back().Z;
+  const Point& b = *it;
+  const Point& a = *(it - 1);
+  return a.Z + (b.Z - a.Z) * (T - a.T) / (b.T - a.T);
 }
 
 TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) {
@@ -136,6 +149,27 @@ TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) {
   std::printf("  front speed dZ/dT: measured %.3f, simulated %.3f (%+.1f%%)\n", speed_exp, speed_sim,
               100 * (speed_sim / speed_exp - 1));
   EXPECT_NEAR(speed_sim, speed_exp, 0.05 * speed_exp) << "surge front speed, 1 <= T <= 3";
+
+  // Z(T) within 5% once the measured front's delay is taken out. The delay T0 is fitted (least
+  // squares of Z_sim(T - T0) against Z_measured(T), 1 <= T <= 3, T0 scanned in steps of 0.005) and
+  // must itself be small: at most 0.4 in T (22 ms), the span the reference data flags as affected by
+  // the real release. The same experiment's column height (Table 6, below) needs no shift, so this
+  // is a delay of the thin front tip (dry-floor friction, wetting: not modelled), not of the clock.
+  // Raw (T0 = 0) deviations are printed above.
+  ASSERT_GT(run.curve.size(), 50u);
+  double best_T0 = 0, best_err = 1e300;
+  for (double T0 = 0; T0 <= 0.6 + 1e-12; T0 += 0.005) {
+    double err = 0;
+    for (const Point& r : measured) err += std::pow(interpolate(run.curve, r.T - T0) - r.Z, 2);
+    if (err < best_err) best_err = err, best_T0 = T0;
+  }
+  std::printf("  fitted front delay T0 = %.3f (%.1f ms)\n", best_T0, 1e3 * t_of(best_T0));
+  EXPECT_LE(best_T0, 0.4) << "the simulated front leads by more than the measured start-up delay";
+  for (const Point& r : measured) {
+    const double z = interpolate(run.curve, r.T - best_T0);
+    std::printf("  T %.2f  Z measured %.3f  simulated at T - T0 %.3f  (%+.1f%%)\n", r.T, r.Z, z, 100 * (z / r.Z - 1));
+    EXPECT_NEAR(z, r.Z, 0.05 * r.Z) << "T = " << r.T << " with the fitted front delay " << best_T0;
+  }
   // The column's fall at the back wall (Table 6): water that stuck to the wall would stay high.
   ASSERT_GE(run.height.size(), 5u);
   for (std::size_t k = 0; k < run.height.size(); ++k) {
