@@ -18,4 +18,7 @@ TMPDIR=/dev/shm .gpu/run "$bin/ejecta" --benchmark --benchmark-record --benchmar
   > "$out/bench-record-shm.jsonl" 2> "$out/bench-record-shm.err"
 .gpu/run "$bin/ejecta" --benchmark --backend cuda --precision double --benchmark-sizes 1e5,1e6 --json \
   > "$out/bench-cuda-double.jsonl" 2> "$out/bench-cuda-double.err"
+# The CPU backend on the host's cores: the linear-scaling check of the engine issue (1e4 .. 1e6).
+.gpu/run "$bin/ejecta" --benchmark --backend cpu --benchmark-sizes 1e4,1e5,1e6 --json \
+  > "$out/bench-cpu-host.jsonl" 2> "$out/bench-cpu-host.err"
 tail -n 5 "$out"/*.txt "$out"/*.jsonl
