@@ -202,12 +202,13 @@ double time_recorded_steps(Simulation& sim, long steps, RecordBreakdown* out) {
     const auto t_drain = Clock::now();
     rec.finish();
     out->drain_s = seconds_since(t_drain);
-    out->close_s = rec.seconds_closing();
-    out->diag_write_s = rec.seconds_writing_diagnostics();
+    const AsyncRecorder::Timings t = rec.timings();
+    out->close_s = t.closing;
+    out->diag_write_s = t.writing_diagnostics;
     out->frames = rec.frames_written();
     out->capture_s = obs.seconds_capturing();
-    out->wait_s = rec.seconds_waiting();
-    out->write_s = rec.seconds_writing_frames();
+    out->wait_s = t.waiting;
+    out->write_s = t.writing_frames;
   }
   return seconds_since(t0);
 }

@@ -38,7 +38,7 @@ void AsyncRecorder::enqueue(Item&& item) {
     // down to the disk's pace instead of dropping frames or piling copies up in host memory.
     const auto t0 = Clock::now();
     wake_submitter_.wait(lock, [this] { return frames_in_flight_ < kMaxFramesInFlight || error_; });
-    seconds_waiting_ += seconds_since(t0);
+    timings_.waiting += seconds_since(t0);
     rethrow_if_failed_locked();
     ++frames_in_flight_;
     ++frames_submitted_;
@@ -100,7 +100,7 @@ void AsyncRecorder::writer_main() {
     const bool was_frame = item.is_frame;
     const double took = seconds_since(t0);
     lock.lock();
-    (was_frame ? seconds_writing_frames_ : seconds_writing_diagnostics_) += took;
+    (was_frame ? timings_.writing_frames : timings_.writing_diagnostics) += took;
     // Keep the frame's buffers for the next capture (at most one spare per buffer in flight).
     if (was_frame && spare_.size() < kMaxFramesInFlight) spare_.push_back(std::move(item.frame));
     item = Item{};
@@ -129,7 +129,7 @@ void AsyncRecorder::finish() {
     }
     const double took = seconds_since(t0);
     lock.lock();
-    seconds_closing_ = took;
+    timings_.closing = took;
     if (close_err && !error_) error_ = close_err;
   }
   rethrow_if_failed_locked();
@@ -145,24 +145,9 @@ std::size_t AsyncRecorder::frames_submitted() const {
   return frames_submitted_;
 }
 
-double AsyncRecorder::seconds_waiting() const {
+AsyncRecorder::Timings AsyncRecorder::timings() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return seconds_waiting_;
-}
-
-double AsyncRecorder::seconds_writing_frames() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return seconds_writing_frames_;
-}
-
-double AsyncRecorder::seconds_closing() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return seconds_closing_;
-}
-
-double AsyncRecorder::seconds_writing_diagnostics() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return seconds_writing_diagnostics_;
+  return timings_;
 }
 
 RecordObserver::RecordObserver(AsyncRecorder& rec, const RecordSchedule& schedule, std::vector<std::string> fields)

@@ -47,12 +47,14 @@ class AsyncRecorder {
   // Frames completely written so far (after an error: the file holds frames 0..frames_written()-1).
   std::size_t frames_written() const;
   std::size_t frames_submitted() const;
-  // Where recording time goes, for the benchmark: seconds the submitting thread waited for a free
-  // frame buffer (the writer falling behind), and seconds the writer spent in HDF5 per item kind.
-  double seconds_waiting() const;
-  double seconds_writing_frames() const;
-  double seconds_writing_diagnostics() const;
-  double seconds_closing() const;  // H5Fclose in finish()
+  // Where recording time goes, for the benchmark.
+  struct Timings {
+    double waiting = 0;              // the submitter waiting for a free frame buffer (writer behind)
+    double writing_frames = 0;       // the writer in HDF5 for frames (datasets, flush, XDMF)
+    double writing_diagnostics = 0;  // the writer in HDF5 for diagnostics rows
+    double closing = 0;              // H5Fclose in finish()
+  };
+  Timings timings() const;
   const std::string& path() const { return path_; }
   const std::string& xdmf_path() const { return xdmf_path_; }
 
@@ -77,7 +79,7 @@ class AsyncRecorder {
   std::vector<FrameData> spare_;  // written frames kept for their buffers
   std::size_t frames_in_flight_ = 0;  // queued frames plus the one being written
   std::size_t frames_written_ = 0, frames_submitted_ = 0;
-  double seconds_waiting_ = 0, seconds_writing_frames_ = 0, seconds_writing_diagnostics_ = 0, seconds_closing_ = 0;
+  Timings timings_;
   bool stopping_ = false, finished_ = false;
   std::exception_ptr error_;  // the first write error; everything after it is discarded
   std::thread writer_;
