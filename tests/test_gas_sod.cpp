@@ -81,6 +81,9 @@ SodResult run_sod(const std::vector<std::string>& overrides) {
   return r;
 }
 
+// L1 of the continuity-density run as measured when ContinuityDensityDocumented was written.
+constexpr double kContinuityL1Measured = 0.0097;  // plateaus 1.3% and 1.9% off
+
 void expect_sod_quality(const SodResult& r) {
   const double h = 0.01;  // the scene's nominal h (gas.h)
   EXPECT_LE(r.L1, 0.01);
@@ -113,6 +116,26 @@ TEST(GasSod1D, ConductivityAndSwitch) {
 }
 
 TEST(GasSod1D, FloatPrecision) { expect_sod_quality(run_sod({"scene.precision=float"})); }
+
+}  // namespace
+}  // namespace ejecta
+
+namespace ejecta {
+namespace {
+
+// Continuity density on the same set-up: the density starts as the two block values, a step that
+// the summation estimate would have smoothed; integrating drho/dt keeps the initial jump's
+// mismatch between density and particle spacing, which shows as a spike and oscillation at the
+// contact (the "wall heating"/blip region). Documented, not hidden: the measured L1 is printed and
+// bounded above by the value measured when this test was written, with 25% headroom (the bound
+// documents the behaviour; summation, the default, is held to L1 <= 0.01).
+TEST(GasSod1D, ContinuityDensityDocumented) {
+  const SodResult r = run_sod({"gas.density=continuity"});
+  std::printf("  continuity density: L1 = %.5f (summation: see SummationDensityVariableHLeapfrog)\n", r.L1);
+  EXPECT_LE(r.L1, kContinuityL1Measured * 1.25);
+  EXPECT_GT(r.L1, run_sod({}).L1) << "continuity density is expected to be the less accurate choice here";
+  EXPECT_LE(r.energy_drift, 0.005);
+}
 
 }  // namespace
 }  // namespace ejecta

@@ -155,6 +155,11 @@ ParamRegistry make_builtin() {
                             "wide, so a large cap costs neighbour candidates everywhere. 0 = 3 "
                             "times the largest first h."),
                       0, 1e6)));
+  t.add(rebuild(range(param("gas.frozen_x", T::Real, "0", "m", "Frozen ends",
+                            "Particles within this distance of the smallest or largest x keep their "
+                            "initial state (fixed boundary particles at the ends of a shock tube); "
+                            "they only take part in the neighbour sums. 0 = none."),
+                      0, 1e6)));
   t.add(range(param("gas.h_tolerance", T::Real, "1e-8", "", "h tolerance",
                     "Relative convergence tolerance of the Newton iteration for h (raised to 10 "
                     "machine epsilons in float)."),

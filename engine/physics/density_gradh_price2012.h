@@ -36,7 +36,12 @@ struct DensityGradH_Price2012 {
   }
 
   EJ_INLINE void operator()(std::size_t i) const {
-    if (pv.kind[i] != kFluid) return;
+    if (pv.kind[i] != kFluid) {  // frozen boundary particle: keeps rho, u, h; only its EOS
+      pv.omega[i] = T(1);
+      pv.p[i] = model.eos.pressure(pv.rho[i], pv.u[i]);
+      pv.c[i] = model.eos.sound_speed(pv.u[i]);
+      return;
+    }
     T h = pv.h[i];
     T rho = 0, dsum = 0;
     if (model.fixed_h || !model.summation) {

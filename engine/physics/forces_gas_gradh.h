@@ -35,7 +35,15 @@ struct Forces_Gas_GradH {
   GasView<T, D> pv;
 
   EJ_INLINE void operator()(std::size_t i) const {
-    if (pv.kind[i] != kFluid) return;
+    if (pv.kind[i] != kFluid) {  // frozen boundary particle: no rates
+      pv.a[i] = Vec<T, D>::zero();
+      pv.du[i] = T(0);
+      pv.drho[i] = T(0);
+      pv.vsig[i] = T(0);
+      pv.divv[i] = T(0);
+      if (model.switch_on) pv.dalpha[i] = T(0);
+      return;
+    }
     const Vec<T, D> xi = pv.x[i], vi = pv.v[i];
     const T hi = pv.h[i], rhoi = pv.rho[i], ci = pv.c[i], ui = pv.u[i], pi = pv.p[i];
     const T qi = pi / (pv.omega[i] * rhoi * rhoi);

@@ -3,7 +3,10 @@
 // one reduction on the device.
 //  - CFL: dt <= C min_i h_i / v_sig,i with v_sig,i the largest signal speed over the neighbours
 //    (Monaghan 1997, J. Comput. Phys. 136, 298, sec. 4; Springel 2005, MNRAS 364, 1105, eq. 16);
-//  - force: dt <= f min_i sqrt(h_i / |a_i|) (Monaghan 1992, ARA&A 30, 543, sec. 10).
+//  - force: dt <= f min_i sqrt(h_i / |a_i|) (Monaghan 1992, ARA&A 30, 543, sec. 10);
+//  - decrease of the positive quantities: dt <= f min_i u_i / |du_i/dt| where du/dt < 0, and with
+//    the continuity density dt <= f min_i rho_i / |drho_i/dt| where drho/dt < 0, so that an explicit
+//    step cannot take u or rho below zero (at a free surface expanding into vacuum they fall fastest).
 // Energies: kinetic 1/2 m v^2, internal m u, potential -m g.x.
 #include "integrators/step_monitor.h"
 #include "physics/diagnostic_sums.h"
@@ -17,6 +20,7 @@ template <class T>
 struct GasExtremes {
   T min_h_vsig;  // min h / v_sig
   T min_h_a;     // min h / |a|
+  T min_decay;   // min u / |du| (du < 0) and rho / |drho| (drho < 0)
   T max_v2;
   uint32_t bad_index, bad_field;
 };
@@ -27,6 +31,7 @@ struct CombineGasExtremes {
     GasExtremes<T> r;
     r.min_h_vsig = a.min_h_vsig < b.min_h_vsig ? a.min_h_vsig : b.min_h_vsig;
     r.min_h_a = a.min_h_a < b.min_h_a ? a.min_h_a : b.min_h_a;
+    r.min_decay = a.min_decay < b.min_decay ? a.min_decay : b.min_decay;
     r.max_v2 = a.max_v2 > b.max_v2 ? a.max_v2 : b.max_v2;
     const bool take_a = a.bad_index <= b.bad_index;
     r.bad_index = take_a ? a.bad_index : b.bad_index;
@@ -39,7 +44,7 @@ template <class T, int D>
 struct MeasureGasExtremes {
   GasView<T, D> pv;
   EJ_INLINE static GasExtremes<T> none() {
-    return GasExtremes<T>{T(1e30), T(1e30), T(0), 0xffffffffu, kBadNone};
+    return GasExtremes<T>{T(1e30), T(1e30), T(1e30), T(0), 0xffffffffu, kBadNone};
   }
   EJ_INLINE static bool finite_vec(const Vec<T, D>& v) {
     for (int d = 0; d < D; ++d)
@@ -63,6 +68,11 @@ struct MeasureGasExtremes {
     if (pv.vsig[i] > T(0)) e.min_h_vsig = pv.h[i] / pv.vsig[i];
     const T a2 = norm2(pv.a[i]);
     if (a2 > T(0)) e.min_h_a = pv.h[i] / sqrt(a2);
+    if (pv.du[i] < T(0)) e.min_decay = pv.u[i] / -pv.du[i];
+    if (pv.drho[i] < T(0)) {
+      const T d = pv.rho[i] / -pv.drho[i];
+      if (d < e.min_decay) e.min_decay = d;
+    }
     e.max_v2 = norm2(pv.v[i]);
     return e;
   }

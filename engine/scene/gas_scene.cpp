@@ -117,6 +117,22 @@ GasInitial build_gas_scene(const ParamSet& ps) {
                                      "blast.radius or move blast.center into the gas");
     for (std::size_t i = 0; i < g.size(); ++i) g.energy[i] += E * w[i] / (sum * g.mass[i]);
   }
+
+  // Frozen boundary particles: within gas.frozen_x of the smallest or largest x, they keep their
+  // initial state and take part in the neighbour sums only (the ends of a shock tube).
+  const double frozen = ps.real("gas.frozen_x");
+  double xlo = 1e300, xhi = -1e300;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    xlo = std::min(xlo, g.position[i * dim]);
+    xhi = std::max(xhi, g.position[i * dim]);
+  }
+  g.kind.assign(g.size(), kFluid);
+  if (frozen > 0)
+    for (std::size_t i = 0; i < g.size(); ++i)
+      if (g.position[i * dim] < xlo + frozen || g.position[i * dim] > xhi - frozen) {
+        g.kind[i] = kWall;
+        for (int d = 0; d < dim; ++d) g.velocity[i * dim + d] = 0;
+      }
   return g;
 }
 

@@ -19,6 +19,7 @@ struct GasInitial {
   std::vector<double> energy;    // n, specific internal energy
   std::vector<double> mass;      // n
   std::vector<double> h;         // n, first smoothing length
+  std::vector<uint8_t> kind;     // n, kFluid or kWall (frozen boundary particle, gas.frozen_x)
   std::size_t size() const { return mass.size(); }
 };
 

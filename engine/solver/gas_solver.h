@@ -34,7 +34,8 @@ template <class T, int D, class Exec>
 class GasSolver final : public Simulation {
  public:
   GasSolver(const ParamSet& params, const GasInitial& init)
-      : n_(init.size()), store_(exec_, init.size()) {
+      : n_(init.size()), n_fluid_(std::size_t(std::count(init.kind.begin(), init.kind.end(), uint8_t(kFluid)))),
+        store_(exec_, init.size()) {
     configure(params, init);
     allocate();
     upload(init);
@@ -71,6 +72,7 @@ class GasSolver final : public Simulation {
     max_speed_ = std::sqrt(double(e.max_v2));
     double dt = cfl_ * double(e.min_h_vsig);
     dt = std::min(dt, force_factor_ * std::sqrt(double(e.min_h_a)));
+    dt = std::min(dt, force_factor_ * double(e.min_decay));
     return std::min(dt, dt_max_);
   }
 
@@ -92,7 +94,7 @@ class GasSolver final : public Simulation {
   double dt() const override { return double(dt_); }
   long steps() const override { return steps_; }
   std::size_t particle_count() const override { return n_; }
-  std::size_t fluid_count() const override { return n_; }
+  std::size_t fluid_count() const override { return n_fluid_; }
   int dim() const override { return D; }
   Backend backend() const override { return Exec::kBackend; }
   Precision precision() const override {
@@ -257,7 +259,7 @@ class GasSolver final : public Simulation {
     pv_.h = field<T>("smoothing_length", "m", "smoothing length h (kernel support 2h)", true);
     pv_.alpha = model_.switch_on ? field<T>("viscosity_alpha", "", "artificial viscosity coefficient", true) : nullptr;
     pv_.m = field<T>("mass", "kg", "particle mass", true);
-    pv_.kind = field<uint8_t>("kind", "", "0 gas", true);
+    pv_.kind = field<uint8_t>("kind", "", "0 gas, 1 frozen boundary particle", true);
     id_ = field<uint32_t>("id", "", "particle number in the initial layout", true);
     pv_.p = field<T>("pressure", "Pa", "pressure (ideal gas)", false);
     pv_.c = field<T>("sound_speed", "m/s", "adiabatic sound speed", false);
@@ -306,7 +308,7 @@ class GasSolver final : public Simulation {
     std::vector<Vec<T, D>> x(n_), v(n_);
     std::vector<T> rho(n_), m(n_), u(n_), h(n_), zero(n_, T(0)), alpha(n_, model_.alpha);
     std::vector<uint32_t> id(n_);
-    std::vector<uint8_t> kind(n_, kFluid);
+    std::vector<uint8_t> kind(init.kind);
     for (std::size_t i = 0; i < n_; ++i) {
       for (int d = 0; d < D; ++d) {
         x[i][d] = T(init.position[i * D + d]);
@@ -370,7 +372,7 @@ class GasSolver final : public Simulation {
   }
 
   mutable Exec exec_;
-  std::size_t n_;
+  std::size_t n_, n_fluid_;
   ParticleStore<Exec> store_;
   std::size_t array_bytes_ = 0;
   std::unique_ptr<CellIndex<T, D, Exec>> cells_;
