@@ -151,9 +151,9 @@ ParamRegistry make_builtin() {
                             "otherwise)."),
                       0, 1e6)));
   t.add(rebuild(range(param("gas.h_max", T::Real, "0", "m", "Largest h",
-                            "Cap on the smoothing length; the neighbour grid's cells are 2 h_max "
-                            "wide, so a large cap costs neighbour candidates everywhere. 0 = 3 "
-                            "times the largest first h."),
+                            "Cap on the smoothing length (a particle alone in vacuum would grow it "
+                            "without bound); the neighbour search's levels of grids span the "
+                            "smallest first h to this. 0 = 100 times the largest first h."),
                       0, 1e6)));
   t.add(rebuild(range(param("gas.frozen_x", T::Real, "0", "m", "Frozen ends",
                             "Particles within this distance of the smallest or largest x keep their "

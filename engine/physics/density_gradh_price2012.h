@@ -9,7 +9,7 @@
 // Each particle iterates on its own (only its own h enters its density): a gather loop, no
 // communication between particles. f < 0 means h is too small, f > 0 too large, so the iteration
 // keeps a bracket [lo, hi] and bisects when a Newton step leaves it. h is capped at model.h_max (the
-// neighbour grid's reach); a capped particle keeps h_max, its summed density and its Omega.
+// smoothing length of a particle alone in vacuum would grow without bound); a capped particle keeps h_max, its summed density and its Omega.
 // Then the equation of state (pressure, sound speed).
 #include "physics/gas_model.h"
 
@@ -18,16 +18,15 @@ namespace ejecta {
 template <class T, int D>
 struct DensityGradH_Price2012 {
   GasModel<T, D> model;
-  CellGrid<T, D> grid;
+  LevelGrid<T, D> grid;
   GasView<T, D> pv;
 
   // Density sum and its h-derivative at smoothing length h.
   EJ_INLINE void sums(std::size_t i, T h, T& rho, T& drho_dh) const {
     const SmoothingKernel<T, D> k = model.kernel.at(h);
-    const T r2max = T(4) * h * h;
     rho = T(0);
     drho_dh = T(0);
-    grid.for_each_neighbor(pv.x[i], pv.x, r2max, [&](uint32_t j, const Vec<T, D>&, T r2) {
+    grid.for_each_neighbor(pv.x[i], pv.x, T(2) * h, false, [&](uint32_t j, const Vec<T, D>&, T r2) {
       const T r = sqrt(r2);
       const T W = k.W(r);
       rho += pv.m[j] * W;

@@ -31,7 +31,7 @@ namespace ejecta {
 template <class T, int D>
 struct Forces_Gas_GradH {
   GasModel<T, D> model;
-  CellGrid<T, D> grid;
+  LevelGrid<T, D> grid;
   GasView<T, D> pv;
 
   EJ_INLINE void operator()(std::size_t i) const {
@@ -49,10 +49,9 @@ struct Forces_Gas_GradH {
     const T qi = pi / (pv.omega[i] * rhoi * rhoi);
     const T alphai = model.switch_on ? pv.alpha[i] : model.alpha;
     const SmoothingKernel<T, D> ki = model.kernel.at(hi);
-    const T r2max = T(4) * model.h_max * model.h_max;
     Vec<T, D> acc = Vec<T, D>::zero();
     T du = 0, work = 0, vsig_max = T(2) * ci;
-    grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
+    grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
       if (j == i) return;
       const T hj = pv.h[j];
       const T reach = T(2) * (hi > hj ? hi : hj);

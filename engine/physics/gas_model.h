@@ -3,7 +3,7 @@
 // smoothing length per particle). Plain structs, copied by value into CUDA kernels and OpenMP loops.
 #include "core/types.h"
 #include "core/vec.h"
-#include "neighbors/cell_grid.h"
+#include "neighbors/level_grid.h"
 #include "physics/eos_ideal_gas.h"
 #include "physics/kernel_varh.h"
 
@@ -16,7 +16,7 @@ struct GasModel {
   VarKernel<T, D> kernel;
   IdealGasEos<T> eos;
   T eta;          // h = eta (m / rho)^(1/D)  (Price 2012, eq. 10 form)
-  T h_max;        // cap on h: the neighbour grid's cells are 2 h_max wide
+  T h_max;        // cap on h (a particle alone in vacuum would grow h without bound)
   T h_tol;        // relative tolerance of the h iteration
   int h_iter;     // iteration limit of the h iteration
   bool summation; // summation density with h from rho (else continuity density, h from rho)

@@ -10,8 +10,8 @@
 // calls evaluate() once, twice or three times per step.
 #include "exec/device_array.h"
 #include "integrators/staged_integrators.h"
-#include "neighbors/cell_grid.h"
-#include "neighbors/cell_index.h"
+#include "neighbors/level_grid.h"
+#include "neighbors/level_index.h"
 #include "particles/particle_store.h"
 #include "physics/density_gradh_price2012.h"
 #include "physics/forces_gas_gradh.h"
@@ -54,11 +54,13 @@ class GasSolver final : public Simulation {
       return clock::now();
     };
     const auto t0 = mark();
-    cells_->build(pv_.x);
+    cells_->build(pv_.x, pv_.h);
     store_.reorder(cells_->permutation());
     grid_ = cells_->grid();
     const auto t1 = mark();
     exec_.for_each_balanced(n_, DensityGradH_Price2012<T, D>{model_, grid_, pv_});
+    cells_->set_level_hmax(pv_.h);  // h moved: the symmetric search needs each level's true maximum
+    grid_ = cells_->grid();
     const auto t2 = mark();
     exec_.for_each_balanced(n_, Forces_Gas_GradH<T, D>{model_, grid_, pv_});
     const GasExtremes<T> e = exec_.transform_reduce(n_, MeasureGasExtremes<T, D>::none(),
@@ -192,8 +194,9 @@ class GasSolver final : public Simulation {
     time_ = frame.time;
     steps_ = frame.step;
     dt_ = T(frame.dt);
-    cells_->build(pv_.x);
+    cells_->build(pv_.x, pv_.h);
     store_.reorder(cells_->permutation());
+    cells_->set_level_hmax(pv_.h);
     grid_ = cells_->grid();
   }
 
@@ -203,10 +206,13 @@ class GasSolver final : public Simulation {
     model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
     model_.eos = IdealGasEos<T>{T(init.gamma)};
     model_.eta = T(params.real("gas.eta"));
-    double hmax0 = 0;
-    for (double h : init.h) hmax0 = std::max(hmax0, h);
+    double hmax0 = 0, hmin0 = std::numeric_limits<double>::max();
+    for (double h : init.h) {
+      hmax0 = std::max(hmax0, h);
+      hmin0 = std::min(hmin0, h);
+    }
     const double cap = params.real("gas.h_max");
-    model_.h_max = T(cap > 0 ? std::max(cap, hmax0) : 3.0 * hmax0);
+    model_.h_max = T(cap > 0 ? std::max(cap, hmax0) : 100.0 * hmax0);
     const double eps = std::numeric_limits<T>::epsilon();
     model_.h_tol = T(std::max(params.real("gas.h_tolerance"), 10 * eps));
     model_.h_iter = 50;
@@ -240,7 +246,7 @@ class GasSolver final : public Simulation {
         lo[d] = std::min(lo[d], init.position[i * D + d]);
         hi[d] = std::max(hi[d], init.position[i * D + d]);
       }
-    grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * double(model_.h_max), n_);
+    grid_ = make_level_grid<T, D>(lo, hi, hmin0, double(model_.h_max), n_);
   }
 
   static T* flat(Vec<T, D>* p) { return reinterpret_cast<T*>(p); }
@@ -300,7 +306,7 @@ class GasSolver final : public Simulation {
       if (need.k3) v.k3 = buffer("k3");
       vars_.push_back(v);
     }
-    cells_ = std::make_unique<CellIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
+    cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     grid_ = cells_->grid();
   }
 
@@ -375,13 +381,13 @@ class GasSolver final : public Simulation {
   std::size_t n_, n_fluid_;
   ParticleStore<Exec> store_;
   std::size_t array_bytes_ = 0;
-  std::unique_ptr<CellIndex<T, D, Exec>> cells_;
+  std::unique_ptr<LevelIndex<T, D, Exec>> cells_;
   std::unique_ptr<StagedIntegrator<T, Exec>> integ_;
   IntegratorSettings settings_;
   std::vector<OdeVar<T>> vars_;
   std::vector<std::string> stage_names_;
   GasModel<T, D> model_{};
-  CellGrid<T, D> grid_{};
+  LevelGrid<T, D> grid_{};
   GasView<T, D> pv_{};
   uint32_t* id_ = nullptr;
   T dt_ = T(0);
