@@ -11,21 +11,21 @@
 namespace ejecta {
 namespace {
 
-void check_gas_restart(const std::vector<std::string>& overrides) {
+void check_gas_restart(const std::vector<std::string>& overrides, long before = 100, long after = 100) {
   const ParamSet p = test::shipped_scene("sod1d.ini", overrides);
-  const long n = 100;
   auto whole = make_simulation(p, Backend::Cpu);
   StopRule two_n;
-  two_n.max_steps = 2 * n;
+  two_n.max_steps = before + after;
   StepLoop(*whole, two_n).run();
   auto first = make_simulation(p, Backend::Cpu);
   StopRule one_n;
-  one_n.max_steps = n;
+  one_n.max_steps = before;
   StepLoop(*first, one_n).run();
   const FrameData frame = first->capture_frame();
   first.reset();
   auto resumed = make_simulation(p, Backend::Cpu);
   resumed->restore_frame(frame);
+  one_n.max_steps = after;
   StepLoop(*resumed, one_n).run();
   const HostParticles a = whole->download(), b = resumed->download();
   EXPECT_EQ(a.id, b.id);
@@ -44,6 +44,8 @@ TEST(GasRestart, NPlusNEqualsTwoN_PredictorCorrector) { check_gas_restart({"time
 TEST(GasRestart, NPlusNEqualsTwoN_Rk23SwitchConductivity) {
   check_gas_restart({"time.integrator=rk23", "gas.switch=morris_monaghan", "gas.conductivity=1"});
 }
+TEST(GasRestart, FromTheFirstFrame_Rk23) { check_gas_restart({"time.integrator=rk23"}, 0, 300); }
+TEST(GasRestart, NPlusNEqualsTwoN_Rk23) { check_gas_restart({"time.integrator=rk23"}, 300, 300); }
 TEST(GasRestart, NPlusNEqualsTwoN_Float) { check_gas_restart({"scene.precision=float"}); }
 
 TEST(GasRestart, FieldsAreRegistered) {
