@@ -85,7 +85,6 @@ class GasSolver final : public Simulation {
     time_ += r.dt_taken;
     ++steps_;
     rejections_ += r.rejections;
-    last_error_ = r.error;
     dt_limit_ = r.dt_limit;
     dt_ = choose_dt(r.dt_error);
     const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -293,7 +292,6 @@ class GasSolver final : public Simulation {
       v.drift_from = s.position ? 1 : -1;
       auto buffer = [&](const char* stage) {
         const std::string nm = std::string("stage_") + stage + "_" + s.name;
-        stage_names_.push_back(nm);
         FieldInfo info{nm, 1, "", std::string("integrator stage buffer ") + stage + " of " + s.name,
                        ScalarType::Float32, true};
         if (s.comps == 1) return store_.template add<T>(info);
@@ -384,14 +382,13 @@ class GasSolver final : public Simulation {
   std::unique_ptr<StagedIntegrator<T, Exec>> integ_;
   IntegratorSettings settings_;
   std::vector<OdeVar<T>> vars_;
-  std::vector<std::string> stage_names_;
   GasModel<T, D> model_{};
   LevelGrid<T, D> grid_{};
   GasView<T, D> pv_{};
   uint32_t* id_ = nullptr;
   T dt_ = T(0);
   double dt_limit_ = 0, time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, dt_fixed_ = 0;
-  double max_speed_ = 0, last_error_ = 0;
+  double max_speed_ = 0;
   long steps_ = 0, rejections_ = 0;
   PhaseTimes times_;
   bool phase_timing_ = false;
