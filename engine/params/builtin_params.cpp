@@ -126,6 +126,83 @@ ParamRegistry make_builtin() {
                     "scenes conventionally put z up (0, 0, -9.81)."),
               -1e4, 1e4));
 
+  t.add(rebuild(choices(param("physics.model", T::Choice, "wcsph", "", "Model",
+                              "Physical model: wcsph, the weakly compressible liquid with walls "
+                              "(Tait EOS, [tank.N]/[block.N] geometry), or gas, the ideal gas with an "
+                              "energy equation and a smoothing length per particle ([gas_block.N] "
+                              "geometry, [gas] keys)."),
+                        {"wcsph", "gas"})));
+
+  t.group = "Gas";
+  t.add(rebuild(range(param("gas.gamma", T::Real, "1.6666666666666667", "", "Adiabatic index",
+                            "Ratio of specific heats of the ideal gas, p = (gamma - 1) rho u."),
+                      1.0001, 10)));
+  t.add(rebuild(range(param("gas.eta", T::Real, "1.2", "", "eta",
+                            "Smoothing length factor: h = eta (m/rho)^(1/dim) (Price 2012); 1.2 "
+                            "suits the cubic spline (about 5, 18 and 58 neighbours in 1D, 2D, 3D)."),
+                      0.8, 3)));
+  t.add(rebuild(choices(param("gas.h_mode", T::Choice, "variable", "", "Smoothing length",
+                              "variable: each particle's h follows its density, solved with the "
+                              "summation density, with the grad-h terms (Springel & Hernquist 2002); "
+                              "fixed: every particle keeps gas.h."),
+                        {"variable", "fixed"})));
+  t.add(rebuild(range(param("gas.h", T::Real, "0", "m", "Fixed h",
+                            "Smoothing length of every particle when gas.h_mode = fixed (ignored "
+                            "otherwise)."),
+                      0, 1e6)));
+  t.add(rebuild(range(param("gas.h_max", T::Real, "0", "m", "Largest h",
+                            "Cap on the smoothing length (a particle alone in vacuum would grow it "
+                            "without bound); the neighbour search's levels of grids span the "
+                            "smallest first h to this. 0 = 100 times the largest first h."),
+                      0, 1e6)));
+  t.add(rebuild(range(param("gas.frozen_x", T::Real, "0", "m", "Frozen ends",
+                            "Particles within this distance of the smallest or largest x keep their "
+                            "initial state (fixed boundary particles at the ends of a shock tube); "
+                            "they only take part in the neighbour sums. 0 = none."),
+                      0, 1e6)));
+  t.add(range(param("gas.h_tolerance", T::Real, "1e-8", "", "h tolerance",
+                    "Relative convergence tolerance of the Newton iteration for h (raised to 10 "
+                    "machine epsilons in float)."),
+              1e-14, 0.1));
+  t.add(rebuild(choices(param("gas.density", T::Choice, "summation", "", "Density",
+                              "summation: rho = sum m W (with variable h, solved with h); continuity: "
+                              "drho/dt integrated, h = eta (m/rho)^(1/dim)."),
+                        {"summation", "continuity"})));
+  t.add(range(param("gas.alpha", T::Real, "1", "", "Viscosity alpha",
+                    "Coefficient of the signal-velocity artificial viscosity (Monaghan 1997); with "
+                    "the switch it is the largest value alpha may reach."),
+              0, 5));
+  t.add(range(param("gas.beta", T::Real, "2", "", "Viscosity beta",
+                    "Signal velocity v_sig = c_i + c_j - beta v_ij.r_ij/|r_ij| of the artificial "
+                    "viscosity (Monaghan 1997)."),
+              0, 10));
+  t.add(range(param("gas.conductivity", T::Real, "0", "", "Conductivity alpha_u",
+                    "Coefficient of the artificial conductivity (Price 2008), which smooths the "
+                    "pressure blip at contact discontinuities; 0 disables it, 1 is usual."),
+              0, 5));
+  t.add(rebuild(choices(param("gas.switch", T::Choice, "none", "", "Viscosity switch",
+                              "none: constant gas.alpha; morris_monaghan: a per-particle alpha that "
+                              "rises in compressions and decays elsewhere (Morris & Monaghan 1997)."),
+                        {"none", "morris_monaghan"})));
+  t.add(range(param("gas.alpha_min", T::Real, "0.1", "", "Switch alpha_min",
+                    "Floor towards which the switched viscosity decays."),
+              0, 5));
+  t.add(range(param("gas.switch_decay", T::Real, "0.1", "", "Switch decay C",
+                    "Decay rate of the switch: tau = h / (C c) (Morris & Monaghan 1997 use 0.1-0.2)."),
+              0.01, 1));
+
+  t.group = "Blast";
+  t.add(rebuild(range(param("blast.energy", T::Real, "0", "J", "Blast energy",
+                            "Energy deposited as internal energy around blast.center (a point "
+                            "explosion, the Sedov problem); 0 = no blast."),
+                      0, 1e30)));
+  t.add(rebuild(param("blast.center", T::Vec3, "0, 0, 0", "m", "Blast centre",
+                      "Centre of the point blast.")));
+  t.add(rebuild(range(param("blast.radius", T::Real, "0", "m", "Blast radius",
+                            "Radius over which the blast energy is spread (cubic-spline weights); "
+                            "0 = 2 eta dp of the first gas block."),
+                      0, 1e6)));
+
   t.group = "Boundary";
   t.add(rebuild(range(param("boundary.wall_layers", T::Int, "3", "", "Wall layers",
                             "Layers of fixed wall particles built outside each tank (Adami, Hu & "
@@ -139,9 +216,25 @@ ParamRegistry make_builtin() {
 
   t.group = "Time";
   t.add(choices(param("time.integrator", T::Choice, "leapfrog", "", "Integrator",
-                      "Time integration scheme; leapfrog is the second-order, symplectic "
-                      "kick-drift-kick scheme."),
-                {"leapfrog"}));
+                      "Time integration scheme: leapfrog (second-order symplectic "
+                      "kick-drift-kick, one force evaluation per step), predictor_corrector "
+                      "(second-order midpoint, two) or rk23 (adaptive third-order "
+                      "Bogacki-Shampine with an error estimate, three); predictor_corrector and "
+                      "rk23 need physics.model = gas."),
+                {"leapfrog", "predictor_corrector", "rk23"}));
+  t.add(range(param("time.rtol", T::Real, "1e-4", "", "Relative tolerance",
+                  "rk23: relative tolerance of the embedded error estimate per step."),
+              1e-12, 1));
+  t.add(range(param("time.atol", T::Real, "1e-6", "", "Absolute tolerance",
+                  "rk23: absolute tolerance of the error estimate (state units: m, m/s, J/kg)."),
+              1e-15, 1));
+  t.add(range(param("time.growth_max", T::Real, "2", "", "Step growth limit",
+                    "rk23: largest factor by which dt may grow from one step to the next."),
+              1.01, 10));
+  t.add(range(param("time.dt_fixed", T::Real, "0", "s", "Fixed dt",
+                    "Gas model: a fixed time step instead of the adaptive one (rk23 then runs "
+                    "without error control); 0 = adaptive. For convergence studies."),
+              0, 1e3));
   t.add(range(param("time.cfl", T::Real, "0.2", "", "CFL number",
                     "Courant number of the acoustic time step limit dt <= cfl h / (c0 + "
                     "|v|max)."),
@@ -180,6 +273,25 @@ ParamRegistry make_builtin() {
                       "Upper corner of a block of fluid.")));
   t.add(rebuild(param("block.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Block velocity",
                       "Initial velocity of every particle of the fluid block.")));
+  t.add(rebuild(param("gas_block.#.min", T::Vec3, "0, 0, 0", "m", "Gas block min",
+                      "Lower corner of a box of gas (physics.model = gas).")));
+  t.add(rebuild(param("gas_block.#.max", T::Vec3, "1, 1, 1", "m", "Gas block max",
+                      "Upper corner of a box of gas.")));
+  t.add(rebuild(range(param("gas_block.#.dp", T::Real, "0.01", "m", "Gas spacing",
+                            "Particle spacing of this gas box; mass = density dp^dim."),
+                      1e-9, 100)));
+  t.add(rebuild(range(param("gas_block.#.offset", T::Real, "0.5", "", "Lattice offset",
+                            "Sites at min + (k + offset) dp per axis: 0.5 centres them in the box, "
+                            "0 starts on the min face ([min, max)), 1 ends on the max face."),
+                      0, 1)));
+  t.add(rebuild(range(param("gas_block.#.density", T::Real, "1", "kg/m^3", "Gas density",
+                            "Density of the gas in this box."),
+                      1e-12, 1e12)));
+  t.add(rebuild(range(param("gas_block.#.internal_energy", T::Real, "1", "J/kg", "Internal energy",
+                            "Specific internal energy u of the gas in this box (p = (gamma-1) rho u)."),
+                      0, 1e30)));
+  t.add(rebuild(param("gas_block.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Gas velocity",
+                      "Initial velocity of the gas in this box.")));
   t.add(rebuild(param("obstacle.#.min", T::Vec3, "0, 0, 0", "m", "Obstacle min",
                       "Lower corner of a solid box filled with fixed wall particles.")));
   t.add(rebuild(param("obstacle.#.max", T::Vec3, "0.1, 0.1, 0.1", "m", "Obstacle max",

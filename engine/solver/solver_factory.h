@@ -1,6 +1,7 @@
 #pragma once
 // Backend entry points; each is compiled in its own translation unit (g++ with OpenMP, or nvcc).
 #include "params/param_set.h"
+#include "scene/gas_scene.h"
 #include "scene/scene_builder.h"
 #include "simulation.h"
 
@@ -10,6 +11,13 @@ namespace ejecta {
 
 std::unique_ptr<Simulation> make_cpu_solver(const ParamSet& params, const InitialParticles& init,
                                             Precision precision);
+// The gas model (physics.model = gas), engine/solver/gas_solver.h.
+std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const GasInitial& init,
+                                                Precision precision);
+#ifdef EJECTA_WITH_CUDA
+std::unique_ptr<Simulation> make_cuda_gas_solver_float(const ParamSet& params, const GasInitial& init);
+std::unique_ptr<Simulation> make_cuda_gas_solver_double(const ParamSet& params, const GasInitial& init);
+#endif
 #ifdef EJECTA_WITH_CUDA
 std::unique_ptr<Simulation> make_cuda_solver_float(const ParamSet& params, const InitialParticles& init);
 std::unique_ptr<Simulation> make_cuda_solver_double(const ParamSet& params, const InitialParticles& init);

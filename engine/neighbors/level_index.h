@@ -1,0 +1,51 @@
+#pragma once
+// Owns the sort buffers and the offset table of a LevelGrid on one backend (the LevelGrid
+// counterpart of CellIndex). build() keys each particle by level and bucket, sorts stably and fills
+// the table; the caller reorders its particle data by permutation() before using the grid.
+// set_level_hmax() measures the largest h per level for symmetric searches.
+#include "exec/device_array.h"
+#include "neighbors/cell_grid.h"
+#include "neighbors/level_grid.h"
+
+namespace ejecta {
+
+template <class T, int D, class Exec>
+class LevelIndex {
+ public:
+  LevelIndex(Exec& exec, const LevelGrid<T, D>& grid, std::size_t n, std::size_t* tally)
+      : exec_(exec), grid_(grid), n_(n) {
+    keys_.resize(exec, n, tally);
+    keys_alt_.resize(exec, n, tally);
+    perm_.resize(exec, n, tally);
+    perm_alt_.resize(exec, n, tally);
+    offsets_.resize(exec, std::size_t(grid.base[grid.levels]) + 1, tally);
+    grid_.offset = offsets_.data();
+  }
+
+  void build(const Vec<T, D>* pos, const T* h) {
+    const uint32_t total = grid_.base[grid_.levels];
+    exec_.for_each(n_, ComputeLevelKeys<T, D>{grid_, pos, h, keys_.data(), perm_.data()});
+    exec_.sort_pairs(keys_.ptr(), perm_.ptr(), keys_alt_.ptr(), perm_alt_.ptr(), n_, total);
+    exec_.for_each(std::size_t(total) + 1, BuildBucketOffsets{keys_.data(), offsets_.data(), uint32_t(n_)});
+  }
+
+  // h in sorted order (after the caller's reorder and any update of h).
+  void set_level_hmax(const T* h) {
+    LevelMaxima<T> zero;
+    for (int l = 0; l < 16; ++l) zero.m[l] = T(0);
+    const LevelMaxima<T> m = exec_.transform_reduce(n_, zero, MeasureLevelMaxima<T, D>{grid_, keys_.data(), h},
+                                                    CombineLevelMaxima<T>{});
+    for (int l = 0; l < grid_.levels; ++l) grid_.hmax[l] = m.m[l];
+  }
+
+  const uint32_t* permutation() const { return perm_.data(); }
+  const LevelGrid<T, D>& grid() const { return grid_; }
+
+ private:
+  Exec& exec_;
+  LevelGrid<T, D> grid_;
+  std::size_t n_;
+  DeviceArray<uint32_t, Exec> keys_, keys_alt_, perm_, perm_alt_, offsets_;
+};
+
+}  // namespace ejecta

@@ -1,0 +1,107 @@
+#pragma once
+// Per-step extremes of the gas (time-step limits, first bad particle) and the run's global sums, each
+// one reduction on the device.
+//  - CFL: dt <= C min_i h_i / v_sig,i with v_sig,i the largest signal speed over the neighbours
+//    (Monaghan 1997, J. Comput. Phys. 136, 298, sec. 4; Springel 2005, MNRAS 364, 1105, eq. 16);
+//  - force: dt <= f min_i sqrt(h_i / |a_i|) (Monaghan 1992, ARA&A 30, 543, sec. 10);
+//  - decrease of the positive quantities: dt <= f min_i u_i / |du_i/dt| where du/dt < 0, and with
+//    the continuity density dt <= f min_i rho_i / |drho_i/dt| where drho/dt < 0, so that an explicit
+//    step cannot take u or rho below zero (at a free surface expanding into vacuum they fall fastest).
+// Energies: kinetic 1/2 m v^2, internal m u, potential -m g.x.
+#include "integrators/step_monitor.h"
+#include "physics/diagnostic_sums.h"
+#include "physics/gas_model.h"
+
+namespace ejecta {
+
+constexpr uint32_t kBadInternalEnergy = kBadAcceleration + 1;
+
+template <class T>
+struct GasExtremes {
+  T min_h_vsig;  // min h / v_sig
+  T min_h_a;     // min h / |a|
+  T min_decay;   // min u / |du| (du < 0) and rho / |drho| (drho < 0)
+  T max_v2;
+  uint32_t bad_index, bad_field;
+};
+
+template <class T>
+struct CombineGasExtremes {
+  EJ_INLINE GasExtremes<T> operator()(const GasExtremes<T>& a, const GasExtremes<T>& b) const {
+    GasExtremes<T> r;
+    r.min_h_vsig = a.min_h_vsig < b.min_h_vsig ? a.min_h_vsig : b.min_h_vsig;
+    r.min_h_a = a.min_h_a < b.min_h_a ? a.min_h_a : b.min_h_a;
+    r.min_decay = a.min_decay < b.min_decay ? a.min_decay : b.min_decay;
+    r.max_v2 = a.max_v2 > b.max_v2 ? a.max_v2 : b.max_v2;
+    const bool take_a = a.bad_index <= b.bad_index;
+    r.bad_index = take_a ? a.bad_index : b.bad_index;
+    r.bad_field = take_a ? a.bad_field : b.bad_field;
+    return r;
+  }
+};
+
+template <class T, int D>
+struct MeasureGasExtremes {
+  GasView<T, D> pv;
+  EJ_INLINE static GasExtremes<T> none() {
+    return GasExtremes<T>{T(1e30), T(1e30), T(1e30), T(0), 0xffffffffu, kBadNone};
+  }
+  EJ_INLINE static bool finite_vec(const Vec<T, D>& v) {
+    for (int d = 0; d < D; ++d)
+      if (!isfinite(v[d])) return false;
+    return true;
+  }
+  EJ_INLINE GasExtremes<T> operator()(std::size_t i) const {
+    GasExtremes<T> e = none();
+    if (pv.kind[i] != kFluid) return e;
+    uint32_t bad = kBadNone;
+    if (!finite_vec(pv.x[i])) bad = kBadPosition;
+    else if (!finite_vec(pv.v[i])) bad = kBadVelocity;
+    else if (!finite_vec(pv.a[i])) bad = kBadAcceleration;
+    else if (!(pv.rho[i] > T(0) && isfinite(pv.rho[i]))) bad = kBadDensity;
+    else if (!(pv.u[i] >= T(0) && isfinite(pv.u[i]))) bad = kBadInternalEnergy;
+    if (bad != kBadNone) {
+      e.bad_index = static_cast<uint32_t>(i);
+      e.bad_field = bad;
+      return e;
+    }
+    if (pv.vsig[i] > T(0)) e.min_h_vsig = pv.h[i] / pv.vsig[i];
+    const T a2 = norm2(pv.a[i]);
+    if (a2 > T(0)) e.min_h_a = pv.h[i] / sqrt(a2);
+    if (pv.du[i] < T(0)) e.min_decay = pv.u[i] / -pv.du[i];
+    if (pv.drho[i] < T(0)) {
+      const T d = pv.rho[i] / -pv.drho[i];
+      if (d < e.min_decay) e.min_decay = d;
+    }
+    e.max_v2 = norm2(pv.v[i]);
+    return e;
+  }
+};
+
+template <class T, int D>
+struct MeasureGasSums {
+  GasView<T, D> pv;
+  double gravity[3];
+  EJ_INLINE DiagnosticSums operator()(std::size_t i) const {
+    DiagnosticSums s{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
+    const double m = double(pv.m[i]);
+    s.mass = m;
+    double x[3] = {0, 0, 0}, v[3] = {0, 0, 0}, v2 = 0;
+    for (int d = 0; d < D; ++d) {
+      x[d] = double(pv.x[i][d]);
+      v[d] = double(pv.v[i][d]);
+      v2 += v[d] * v[d];
+      s.momentum[d] = m * v[d];
+      s.potential -= m * gravity[d] * x[d];
+    }
+    s.kinetic = 0.5 * m * v2;
+    s.internal = m * double(pv.u[i]);
+    s.angular[0] = m * (x[1] * v[2] - x[2] * v[1]);
+    s.angular[1] = m * (x[2] * v[0] - x[0] * v[2]);
+    s.angular[2] = m * (x[0] * v[1] - x[1] * v[0]);
+    s.max_v2 = v2;
+    return s;
+  }
+};
+
+}  // namespace ejecta

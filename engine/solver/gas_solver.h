@@ -1,0 +1,406 @@
+#pragma once
+// The gas-dynamics solver (physics.model = gas): ideal gas with the internal-energy equation, a
+// smoothing length per particle (grad-h SPH), signal-velocity viscosity, optional conductivity and
+// viscosity switch. Written once over an execution layer and instantiated per precision and
+// dimension like WcsphSolver, with which it shares the particle store, the neighbour grid, the
+// blow-up reporting style and the Simulation facade. One evaluation of the rates:
+//   sort by bucket and reorder -> h and summation density (Newton per particle) + EOS -> forces ->
+//   one reduction (dt limits, first bad particle).
+// The time integrator (leapfrog, predictor-corrector, RK23) is generic (staged_integrators.h) and
+// calls evaluate() once, twice or three times per step.
+#include "exec/device_array.h"
+#include "integrators/staged_integrators.h"
+#include "neighbors/level_grid.h"
+#include "neighbors/level_index.h"
+#include "particles/particle_store.h"
+#include "physics/density_gradh_price2012.h"
+#include "physics/forces_gas_gradh.h"
+#include "physics/gas_diagnostics.h"
+#include "scene/gas_scene.h"
+#include "simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ejecta {
+
+template <class T, int D, class Exec>
+class GasSolver final : public Simulation {
+ public:
+  GasSolver(const ParamSet& params, const GasInitial& init)
+      : n_(init.size()), n_fluid_(std::size_t(std::count(init.kind.begin(), init.kind.end(), uint8_t(kFluid)))),
+        store_(exec_, init.size()) {
+    configure(params, init);
+    allocate();
+    upload(init);
+    integ_ = std::make_unique<StagedIntegrator<T, Exec>>(exec_, settings_);
+    dt_limit_ = evaluate();
+    dt_ = choose_dt(0);
+  }
+
+  // The integrator's view of the state.
+  std::vector<OdeVar<T>>& vars() { return vars_; }
+  // Rates at the current state; returns the CFL/force limit there (reports blow-ups).
+  double evaluate() {
+    using clock = std::chrono::steady_clock;
+    auto mark = [&] {
+      if (phase_timing_) exec_.synchronize();
+      return clock::now();
+    };
+    const auto t0 = mark();
+    cells_->build(pv_.x, pv_.h);
+    store_.reorder(cells_->permutation());
+    grid_ = cells_->grid();
+    const auto t1 = mark();
+    exec_.for_each_balanced(n_, DensityGradH_Price2012<T, D>{model_, grid_, pv_});
+    cells_->set_level_hmax(pv_.h);  // h moved: the symmetric search needs each level's true maximum
+    grid_ = cells_->grid();
+    const auto t2 = mark();
+    exec_.for_each_balanced(n_, Forces_Gas_GradH<T, D>{model_, grid_, pv_});
+    const GasExtremes<T> e = exec_.transform_reduce(n_, MeasureGasExtremes<T, D>::none(),
+                                                    MeasureGasExtremes<T, D>{pv_}, CombineGasExtremes<T>{});
+    const auto t3 = clock::now();
+    auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+    times_.sort += sec(t0, t1);
+    times_.density += sec(t1, t2);
+    times_.forces += sec(t2, t3);
+    if (e.bad_index != 0xffffffffu) report_bad(e);
+    max_speed_ = std::sqrt(double(e.max_v2));
+    double dt = cfl_ * double(e.min_h_vsig);
+    dt = std::min(dt, force_factor_ * std::sqrt(double(e.min_h_a)));
+    dt = std::min(dt, force_factor_ * double(e.min_decay));
+    return std::min(dt, dt_max_);
+  }
+
+  void step() override {
+    const auto t0 = std::chrono::steady_clock::now();
+    const PhaseTimes before = times_;
+    const StepReport r = integ_->step(*this, double(dt_));
+    time_ += r.dt_taken;
+    ++steps_;
+    rejections_ += r.rejections;
+    dt_limit_ = r.dt_limit;
+    dt_ = choose_dt(r.dt_error);
+    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    times_.integrate += total - (times_.total() - before.total());
+  }
+
+  double time() const override { return time_; }
+  double dt() const override { return double(dt_); }
+  long steps() const override { return steps_; }
+  std::size_t particle_count() const override { return n_; }
+  std::size_t fluid_count() const override { return n_fluid_; }
+  int dim() const override { return D; }
+  Backend backend() const override { return Exec::kBackend; }
+  Precision precision() const override {
+    return sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
+  }
+  long rejected_steps() const { return rejections_; }
+
+  HostParticles download() const override {
+    HostParticles h;
+    h.dim = D;
+    h.n = n_;
+    h.position = store_.download("position");
+    h.velocity = store_.download("velocity");
+    h.density = store_.download("density");
+    h.pressure = store_.download("pressure");
+    h.mass = store_.download("mass");
+    for (double k : store_.download("kind")) h.kind.push_back(static_cast<uint8_t>(k));
+    for (double id : store_.download("id")) h.id.push_back(static_cast<uint32_t>(id));
+    return h;
+  }
+
+  Diagnostics diagnostics() const override {
+    MeasureGasSums<T, D> measure{pv_, {0, 0, 0}};
+    for (int d = 0; d < D; ++d) measure.gravity[d] = double(model_.gravity[d]);
+    const DiagnosticSums zero{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
+    const DiagnosticSums s = exec_.transform_reduce(n_, zero, measure, CombineDiagnosticSums{});
+    Diagnostics dg;
+    dg.time = time_;
+    dg.step = steps_;
+    dg.dt = double(dt_);
+    dg.particles = n_;
+    dg.mass = s.mass;
+    dg.kinetic = s.kinetic;
+    dg.potential = s.potential;
+    dg.internal = s.internal;
+    dg.total = s.kinetic + s.potential + s.internal;
+    for (int d = 0; d < 3; ++d) {
+      dg.momentum[d] = s.momentum[d];
+      dg.angular_momentum[d] = (D == 3 || (D == 2 && d == 2)) ? s.angular[d] : 0.0;
+    }
+    dg.max_speed = std::sqrt(s.max_v2);
+    dg.max_density_error = 0;  // no rest density for a gas
+    return dg;
+  }
+
+  const PhaseTimes& phase_times() const override { return times_; }
+  void reset_phase_times() override { times_ = PhaseTimes{}; }
+  void set_phase_timing(bool on) override { phase_timing_ = on; }
+  void set_count_pairs(bool) override {}
+  PairCounts pair_counts() const override { return PairCounts{}; }
+  std::size_t device_bytes() const override { return store_.bytes() + array_bytes_ + exec_.workspace_bytes(); }
+  std::string device_name() const override { return exec_.device_name(); }
+  void synchronize() override { exec_.synchronize(); }
+  std::vector<FieldInfo> fields() const override { return store_.fields(); }
+
+  void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
+    f.time = time_;
+    f.step = steps_;
+    f.dt = double(dt_);
+    f.particles = n_;
+    std::vector<FieldInfo> chosen;
+    if (names.empty()) chosen = store_.fields();
+    for (const std::string& name : names) {
+      const FieldInfo* info = store_.info(name);
+      if (!info) {
+        std::string known;
+        for (const FieldInfo& i : store_.fields()) known += (known.empty() ? "" : ", ") + i.name;
+        throw std::invalid_argument("no particle field '" + name + "' (fields: " + known + ")");
+      }
+      chosen.push_back(*info);
+    }
+    f.fields.resize(chosen.size());
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      f.fields[k].info = chosen[k];
+      store_.download_raw_into(chosen[k].name, f.fields[k].bytes);
+    }
+  }
+
+  // Every field, derived ones included (rates, h, Omega, pressure): the integrators start a step
+  // from the last evaluation's rates (leapfrog's kick, the FSAL stage of rk23), so restoring them
+  // all, without a re-evaluation, continues the run exactly.
+  void restore_frame(const FrameData& frame) override {
+    if (frame.particles != n_)
+      throw std::invalid_argument("the frame has " + std::to_string(frame.particles) +
+                                  " particles, this scene " + std::to_string(n_));
+    for (const FieldInfo& info : store_.fields()) {
+      const FieldData* fd = frame.find(info.name);
+      if (!fd) throw std::invalid_argument("the frame lacks field '" + info.name + "' needed to restart a gas run");
+      if (fd->info.scalar != info.scalar || fd->info.components != info.components)
+        throw std::invalid_argument("field '" + info.name + "' of the frame has another type or shape (" +
+                                    "recorded in another precision or dimension?)");
+      store_.upload_raw(info.name, fd->bytes);
+    }
+    time_ = frame.time;
+    steps_ = frame.step;
+    dt_ = T(frame.dt);
+    // No re-sort here: every evaluation sorts first and nothing reads the table before that. A sort
+    // now would key the particles with the h of the last h iteration, not the h of the last sort,
+    // and the stable sort of the next evaluation would then start from another order than the
+    // uninterrupted run's (same neighbours, other summation order: round-off differences).
+  }
+
+ private:
+  void configure(const ParamSet& params, const GasInitial& init) {
+    const std::string kernel = params.text("particles.kernel");
+    model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
+    model_.eos = IdealGasEos<T>{T(init.gamma)};
+    model_.eta = T(params.real("gas.eta"));
+    double hmax0 = 0, hmin0 = std::numeric_limits<double>::max();
+    for (double h : init.h) {
+      hmax0 = std::max(hmax0, h);
+      hmin0 = std::min(hmin0, h);
+    }
+    const double cap = params.real("gas.h_max");
+    model_.h_max = T(cap > 0 ? std::max(cap, hmax0) : 100.0 * hmax0);
+    const double eps = std::numeric_limits<T>::epsilon();
+    model_.h_tol = T(std::max(params.real("gas.h_tolerance"), 10 * eps));
+    model_.h_iter = 50;
+    model_.summation = params.text("gas.density") == "summation";
+    model_.fixed_h = params.text("gas.h_mode") == "fixed";
+    model_.alpha = T(params.real("gas.alpha"));
+    model_.beta = T(params.real("gas.beta"));
+    model_.alpha_u = T(params.real("gas.conductivity"));
+    model_.switch_on = params.text("gas.switch") == "morris_monaghan";
+    model_.alpha_min = T(std::min(params.real("gas.alpha_min"), params.real("gas.alpha")));
+    model_.switch_decay = T(params.real("gas.switch_decay"));
+    for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
+    cfl_ = params.real("time.cfl");
+    force_factor_ = params.real("time.force_factor");
+    dt_max_ = params.real("time.dt_max");
+    dt_min_ = params.real("time.dt_min");
+    dt_fixed_ = params.real("time.dt_fixed");
+    settings_.scheme = scheme_from_name(params.text("time.integrator"));
+    settings_.adaptive = dt_fixed_ == 0;
+    settings_.rtol = params.real("time.rtol");
+    settings_.atol = params.real("time.atol");
+    settings_.growth_max = params.real("time.growth_max");
+
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+    for (int d = 0; d < D; ++d) {
+      lo[d] = std::numeric_limits<double>::max();
+      hi[d] = -lo[d];
+    }
+    for (std::size_t i = 0; i < n_; ++i)
+      for (int d = 0; d < D; ++d) {
+        lo[d] = std::min(lo[d], init.position[i * D + d]);
+        hi[d] = std::max(hi[d], init.position[i * D + d]);
+      }
+    grid_ = make_level_grid<T, D>(lo, hi, hmin0, double(model_.h_max), n_);
+  }
+
+  static T* flat(Vec<T, D>* p) { return reinterpret_cast<T*>(p); }
+
+  template <class E>
+  E* field(const char* name, const char* units, const char* what, bool persistent) {
+    return store_.template add<E>(FieldInfo{name, 1, units, what, ScalarType::Float32, persistent});
+  }
+
+  void allocate() {
+    using V = Vec<T, D>;
+    pv_.x = field<V>("position", "m", "particle position", true);
+    pv_.v = field<V>("velocity", "m/s", "particle velocity", true);
+    pv_.u = field<T>("internal_energy", "J/kg", "specific internal energy", true);
+    pv_.rho = field<T>("density", "kg/m^3", "mass density", true);
+    pv_.h = field<T>("smoothing_length", "m", "smoothing length h (kernel support 2h)", true);
+    pv_.alpha = model_.switch_on ? field<T>("viscosity_alpha", "", "artificial viscosity coefficient", true) : nullptr;
+    pv_.m = field<T>("mass", "kg", "particle mass", true);
+    pv_.kind = field<uint8_t>("kind", "", "0 gas, 1 frozen boundary particle", true);
+    id_ = field<uint32_t>("id", "", "particle number in the initial layout", true);
+    pv_.p = field<T>("pressure", "Pa", "pressure (ideal gas)", false);
+    pv_.c = field<T>("sound_speed", "m/s", "adiabatic sound speed", false);
+    pv_.omega = field<T>("omega", "", "grad-h correction factor Omega", false);
+    pv_.a = field<V>("acceleration", "m/s^2", "total acceleration", false);
+    pv_.du = field<T>("energy_rate", "W/kg", "du/dt", false);
+    pv_.drho = field<T>("density_rate", "kg/(m^3 s)", "drho/dt (continuity density)", false);
+    pv_.dalpha = model_.switch_on ? field<T>("viscosity_alpha_rate", "1/s", "dalpha/dt", false) : nullptr;
+    pv_.vsig = field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
+    pv_.divv = field<T>("velocity_divergence", "1/s", "div v", false);
+
+    // The integrator's variables and their stage buffers (persistent: carried by the sort).
+    struct Spec { const char* name; T* y; const T* rate; std::size_t comps; bool position; };
+    std::vector<Spec> specs = {{"position", flat(pv_.x), flat(pv_.v), D, true},
+                               {"velocity", flat(pv_.v), flat(pv_.a), D, false},
+                               {"internal_energy", pv_.u, pv_.du, 1, false}};
+    if (!model_.summation) specs.push_back({"density", pv_.rho, pv_.drho, 1, false});
+    if (model_.switch_on) specs.push_back({"viscosity_alpha", pv_.alpha, pv_.dalpha, 1, false});
+    const StageNeeds need = stage_needs(settings_.scheme);
+    for (const Spec& s : specs) {
+      OdeVar<T> v;
+      v.y = s.y;
+      v.rate = s.rate;
+      v.count = n_ * s.comps;
+      v.position = s.position;
+      v.drift_from = s.position ? 1 : -1;
+      auto buffer = [&](const char* stage) {
+        const std::string nm = std::string("stage_") + stage + "_" + s.name;
+        FieldInfo info{nm, 1, "", std::string("integrator stage buffer ") + stage + " of " + s.name,
+                       ScalarType::Float32, true};
+        if (s.comps == 1) return store_.template add<T>(info);
+        return flat(store_.template add<Vec<T, D>>(info));
+      };
+      if (need.y0) v.y0 = buffer("y0");
+      if (need.k1) v.k1 = buffer("k1");
+      if (need.k2) v.k2 = buffer("k2");
+      if (need.k3) v.k3 = buffer("k3");
+      vars_.push_back(v);
+    }
+    cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
+    grid_ = cells_->grid();
+  }
+
+  void upload(const GasInitial& init) {
+    std::vector<Vec<T, D>> x(n_), v(n_);
+    std::vector<T> rho(n_), m(n_), u(n_), h(n_), zero(n_, T(0)), alpha(n_, model_.alpha);
+    std::vector<uint32_t> id(n_);
+    std::vector<uint8_t> kind(init.kind);
+    for (std::size_t i = 0; i < n_; ++i) {
+      for (int d = 0; d < D; ++d) {
+        x[i][d] = T(init.position[i * D + d]);
+        v[i][d] = T(init.velocity[i * D + d]);
+      }
+      rho[i] = T(init.density[i]);
+      m[i] = T(init.mass[i]);
+      u[i] = T(init.energy[i]);
+      h[i] = T(std::min(init.h[i], double(model_.h_max)));
+      id[i] = uint32_t(i);
+    }
+    // Every stage buffer starts at zero; each scheme writes a buffer before reading it.
+    for (const FieldInfo& f : store_.fields())
+      store_.upload_raw(f.name, std::vector<unsigned char>(
+                                    (f.scalar == ScalarType::UInt8 ? 1 : f.scalar == ScalarType::Float64 ? 8 : 4) *
+                                        std::size_t(f.components) * n_,
+                                    0));
+    const std::size_t vb = sizeof(Vec<T, D>) * n_, sb = sizeof(T) * n_;
+    exec_.upload(pv_.x, x.data(), vb);
+    exec_.upload(pv_.v, v.data(), vb);
+    exec_.upload(pv_.u, u.data(), sb);
+    exec_.upload(pv_.rho, rho.data(), sb);
+    exec_.upload(pv_.h, h.data(), sb);
+    if (pv_.alpha) exec_.upload(pv_.alpha, alpha.data(), sb);
+    exec_.upload(const_cast<T*>(pv_.m), m.data(), sb);
+    exec_.upload(const_cast<uint8_t*>(pv_.kind), kind.data(), n_);
+    exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
+  }
+
+  // The next step: fixed, or the CFL/force limit, for rk23 also what the error control asks for.
+  T choose_dt(double dt_error) const {
+    if (dt_fixed_ > 0) return T(dt_fixed_);
+    double dt = dt_limit_;
+    if (dt_error > 0) dt = std::min(dt, dt_error);
+    if (!(dt >= dt_min_)) {
+      std::ostringstream msg;
+      msg << "time step collapsed at step " << steps_ << ", t = " << time_ << " s: dt = " << dt
+          << " s is below time.dt_min = " << dt_min_ << " s (max speed " << max_speed_ << " m/s)";
+      throw BlowUpError(msg.str());
+    }
+    return T(dt);
+  }
+
+  [[noreturn]] void report_bad(const GasExtremes<T>& e) const {
+    const std::size_t i = e.bad_index;
+    const std::vector<double> id = store_.download("id");
+    const char* names[] = {"", "position", "velocity", "density", "acceleration", "internal_energy"};
+    const char* fieldname = names[e.bad_field];
+    const std::vector<double> values = store_.download(fieldname);
+    const int comps = (e.bad_field == kBadDensity || e.bad_field == kBadInternalEnergy) ? 1 : D;
+    std::ostringstream msg;
+    msg << "at step " << steps_ << ", t = " << time_ << " s: gas particle " << std::size_t(id[i]) << " has "
+        << fieldname << " = (";
+    for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
+    msg << ")";
+    if (e.bad_field == kBadInternalEnergy)
+      msg << ", negative or not finite; try a smaller time.cfl or time.integrator = rk23";
+    else
+      msg << ", which is not finite (or a density <= 0); try a smaller time.cfl";
+    throw BlowUpError(msg.str());
+  }
+
+  mutable Exec exec_;
+  std::size_t n_, n_fluid_;
+  ParticleStore<Exec> store_;
+  std::size_t array_bytes_ = 0;
+  std::unique_ptr<LevelIndex<T, D, Exec>> cells_;
+  std::unique_ptr<StagedIntegrator<T, Exec>> integ_;
+  IntegratorSettings settings_;
+  std::vector<OdeVar<T>> vars_;
+  GasModel<T, D> model_{};
+  LevelGrid<T, D> grid_{};
+  GasView<T, D> pv_{};
+  uint32_t* id_ = nullptr;
+  T dt_ = T(0);
+  double dt_limit_ = 0, time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, dt_fixed_ = 0;
+  double max_speed_ = 0;
+  long steps_ = 0, rejections_ = 0;
+  PhaseTimes times_;
+  bool phase_timing_ = false;
+};
+
+template <class T, class Exec>
+std::unique_ptr<Simulation> make_gas_solver(const ParamSet& params, const GasInitial& init) {
+  switch (init.dim) {
+    case 1: return std::make_unique<GasSolver<T, 1, Exec>>(params, init);
+    case 2: return std::make_unique<GasSolver<T, 2, Exec>>(params, init);
+    default: return std::make_unique<GasSolver<T, 3, Exec>>(params, init);
+  }
+}
+
+}  // namespace ejecta

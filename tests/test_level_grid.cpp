@@ -1,0 +1,89 @@
+// The gas model's neighbour search for widely varying h (neighbors/level_grid.h) against brute
+// force, with the solver's own key, sort and table on the CPU backend: h log-uniform over a factor
+// 10 or 100 (and one particle with h 1000 times the smallest), uniform and clustered positions, some
+// particles far outside the table (folded), h changed after the sort (as the h iteration does);
+// gather (r < 2 h_i) and symmetric (r < 2 max(h_i, h_j)) searches, each pair exactly once.
+#include "exec/exec_cpu.h"
+#include "neighbors/level_index.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace ejecta {
+namespace {
+
+template <int D>
+void compare(double h_ratio, bool clustered, unsigned seed) {
+  const std::size_t n = D == 3 ? 1500 : 2000;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::normal_distribution<double> g(0.0, 0.03);
+  std::vector<Vec<double, D>> x(n);
+  std::vector<double> h(n);
+  const double h0 = D == 1 ? 0.002 : D == 2 ? 0.01 : 0.02;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int d = 0; d < D; ++d) x[i][d] = clustered && i % 3 ? 0.5 + g(rng) : u(rng);
+    if (i % 97 == 0)
+      for (int d = 0; d < D; ++d) x[i][d] = (u(rng) - 0.5) * 50;  // outside the table: folded
+    h[i] = h0 * std::pow(h_ratio, u(rng));
+  }
+  h[7] = 1000 * h0;  // one enormous particle
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  CpuExec exec;
+  std::size_t bytes = 0;
+  const auto grid = make_level_grid<double, D>(lo, hi, h0, h_ratio * h0, n);
+  LevelIndex<double, D, CpuExec> index(exec, grid, n, &bytes);
+  index.build(x.data(), h.data());
+  const uint32_t* perm = index.permutation();
+  std::vector<Vec<double, D>> xs(n);
+  std::vector<double> hs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    xs[i] = x[perm[i]];
+    hs[i] = h[perm[i]] * (i % 5 == 0 ? 1.7 : 1.0);  // some h grow after the sort
+  }
+  index.set_level_hmax(hs.data());
+  const LevelGrid<double, D>& lg = index.grid();
+  std::size_t pairs = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int mode = 0; mode < 2; ++mode) {
+      std::vector<uint32_t> found, want;
+      lg.for_each_neighbor(xs[i], xs.data(), 2 * hs[i], mode == 1, [&](uint32_t j, const Vec<double, D>&, double r2) {
+        const double reach = 2 * (mode == 1 ? std::max(hs[i], hs[j]) : hs[i]);
+        if (r2 < reach * reach) found.push_back(j);
+      });
+      for (uint32_t j = 0; j < n; ++j) {
+        const double reach = 2 * (mode == 1 ? std::max(hs[i], hs[j]) : hs[i]);
+        if (norm2(xs[i] - xs[j]) < reach * reach) want.push_back(j);
+      }
+      std::sort(found.begin(), found.end());
+      ASSERT_EQ(found, want) << "particle " << i << (mode ? " symmetric" : " gather") << ", h " << hs[i];
+      pairs += want.size();
+    }
+  }
+  EXPECT_GT(pairs, 4 * n);  // the test sees real neighbourhoods, not only self-pairs
+}
+
+TEST(LevelGrid, BruteForce1D_Ratio100) { compare<1>(100, false, 1); }
+TEST(LevelGrid, BruteForce2D_Ratio10) { compare<2>(10, false, 2); }
+TEST(LevelGrid, BruteForce2D_Ratio100Clustered) { compare<2>(100, true, 3); }
+TEST(LevelGrid, BruteForce3D_Ratio10Clustered) { compare<3>(10, true, 4); }
+TEST(LevelGrid, BruteForce3D_Ratio100) { compare<3>(100, false, 5); }
+
+TEST(LevelGrid, LevelsDoubleFromTheSmallestH) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  const auto g = make_level_grid<double, 2>(lo, hi, 0.01, 1.0, 1000);
+  EXPECT_EQ(g.levels, 8);  // 0.01 .. 1.28
+  EXPECT_DOUBLE_EQ(g.h_top[0], 0.01);
+  EXPECT_DOUBLE_EQ(g.h_top[3], 0.08);
+  EXPECT_EQ(g.level_of(0.005), 0);
+  EXPECT_EQ(g.level_of(0.015), 1);
+  EXPECT_EQ(g.level_of(50.0), 7);
+  for (int l = 0; l < g.levels; ++l) EXPECT_LE(g.base[l + 1] - g.base[l], 2u * 1000 + 64 + 8) << l;
+}
+
+}  // namespace
+}  // namespace ejecta
