@@ -85,22 +85,22 @@ ParamRegistry make_builtin() {
                 {"cubic_spline", "wendland_c2"}));
 
   t.group = "Fluid";
-  t.add(range(param("fluid.rho0", T::Real, "1000", "kg/m^3", "Rest density",
+  t.add(rebuild(range(param("fluid.rho0", T::Real, "1000", "kg/m^3", "Rest density",
                     "Reference density of the fluid, at which the Tait EOS gives zero pressure."),
-              1e-3, 1e5));
-  t.add(range(param("fluid.c0", T::Real, "0", "m/s", "Speed of sound",
+              1e-3, 1e5)));
+  t.add(rebuild(range(param("fluid.c0", T::Real, "0", "m/s", "Speed of sound",
                     "Numerical speed of sound of the Tait EOS; 0 = automatic, 10 sqrt(2 |g| H) "
                     "with H the tallest fluid block."),
-              0, 1e5));
-  t.add(range(param("fluid.gamma", T::Real, "7", "", "Tait exponent",
+              0, 1e5)));
+  t.add(rebuild(range(param("fluid.gamma", T::Real, "7", "", "Tait exponent",
                     "Exponent of the Tait equation of state p = rho0 c0^2 / gamma "
                     "((rho/rho0)^gamma - 1)."),
-              1, 20));
-  t.add(choices(param("fluid.density", T::Choice, "continuity", "", "Density",
+              1, 20)));
+  t.add(rebuild(choices(param("fluid.density", T::Choice, "continuity", "", "Density",
                       "How density evolves: integrated with the continuity equation, or "
                       "recomputed as a kernel sum over neighbours (which underestimates it near "
                       "free surfaces)."),
-                {"continuity", "summation"}));
+                {"continuity", "summation"})));
   t.add(range(param("fluid.delta_sph", T::Real, "0.1", "", "delta-SPH",
                     "Coefficient of the delta-SPH density diffusion term (Molteni & Colagrossi "
                     "2009), which damps spurious pressure noise; 0 disables it."),
@@ -162,6 +162,26 @@ ParamRegistry make_builtin() {
                     "Blow-up detection: the run stops when rho/rho0 of a fluid particle leaves "
                     "[1/r, r]."),
               1.01, 100));
+
+  // The rigid sphere that pushes the fluid (physics/collider_sphere.h); the viewer drags it.
+  t.group = "Collider";
+  t.add(param("collider.enabled", T::Bool, "false", "", "Collider on",
+              "A rigid sphere that pushes the fluid with the repulsive boundary force of Monaghan "
+              "(1994); the viewer moves it with the mouse."));
+  t.add(range(param("collider.center", T::Vec3, "0, 0, 0", "m", "Collider centre",
+                    "Centre of the collider sphere (2D scenes use x, y)."),
+              -1e6, 1e6));
+  t.add(range(param("collider.radius", T::Real, "0.05", "m", "Collider radius",
+                    "Radius of the collider sphere."),
+              1e-6, 1e3));
+  t.add(range(param("collider.velocity", T::Vec3, "0, 0, 0", "m/s", "Collider velocity",
+                    "Surface velocity of the sphere: approaching fluid in its contact layer is damped "
+                    "towards it (the sphere itself is moved only by the viewer or by this key)."),
+              -1e4, 1e4));
+  t.add(range(param("collider.strength", T::Real, "2.5", "", "Collider strength",
+                    "Coefficient D of the repulsive force in units of (c0/10)^2, the square of the "
+                    "largest expected speed; Monaghan (1994) uses D of that order."),
+              1e-3, 1e3));
 
   // Numbered sections: any number of [tank.N], [block.N], [obstacle.N], N = 1, 2, ...
   t.group = "Geometry";
