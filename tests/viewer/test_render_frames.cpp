@@ -1,0 +1,121 @@
+// Offscreen frames of the default scene: pixel statistics, not golden images. The fluid covers a
+// plausible share of the frame, and its pixels lie on the viridis curve (flat discs, so no shading
+// changes the colours), spanning the colormap (auto range); lit spheres cover the same footprint.
+#include "gl_test_util.h"
+#include "render/colormap.h"
+#include "viewer/scene_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ejecta {
+namespace {
+
+ParamSet coarse_default_scene() {
+  ParamSet p = read_scene_string(default_scene_ini(), "<default scene>");
+  p.apply_override("particles.dp=0.005");  // about 250 fluid particles: quick
+  return p;
+}
+
+// Distance in RGB [0, 1] from c to the nearest viridis sample, and that sample's position t.
+std::pair<float, float> nearest_on(const render::Colormap& m, const uint8_t* px) {
+  float best = 1e9f, t = 0;
+  for (int k = 0; k <= 1000; ++k) {
+    const auto c = m.sample(k / 1000.f);
+    float d = 0;
+    for (int j = 0; j < 3; ++j) d += (c[j] - px[j] / 255.f) * (c[j] - px[j] / 255.f);
+    if (d < best) best = d, t = k / 1000.f;
+  }
+  return {std::sqrt(best), t};
+}
+
+struct FrameStats {
+  double covered = 0;      // fraction of pixels that are not background
+  double off_curve = 0;    // fraction of covered pixels farther than 0.03 from viridis
+  float t_min = 1, t_max = 0;
+};
+
+FrameStats stats(const render::Image& img, const render::ViewSettings& s, bool check_curve) {
+  const render::Colormap& viridis = render::colormap("viridis");
+  FrameStats st;
+  std::size_t covered = 0, off = 0;
+  const uint8_t bg[3] = {uint8_t(std::lround(s.background.r * 255)), uint8_t(std::lround(s.background.g * 255)),
+                         uint8_t(std::lround(s.background.b * 255))};
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const uint8_t* p = img.pixel(x, y);
+      if (std::abs(p[0] - bg[0]) + std::abs(p[1] - bg[1]) + std::abs(p[2] - bg[2]) <= 3) continue;
+      ++covered;
+      if (!check_curve) continue;
+      const auto [d, t] = nearest_on(viridis, p);
+      if (d > 0.03f) ++off;
+      st.t_min = std::min(st.t_min, t);
+      st.t_max = std::max(st.t_max, t);
+    }
+  st.covered = double(covered) / (double(img.width) * img.height);
+  st.off_curve = covered ? double(off) / double(covered) : 1.0;
+  return st;
+}
+
+TEST(RenderFrames, DefaultSceneShowsTheFluidInViridis) {
+  EJECTA_NEED_GL();
+  const ParamSet scene = coarse_default_scene();
+  auto sim = make_simulation(scene, Backend::Cpu);
+  viewer::SceneView view(*sim, scene, false);
+  EXPECT_EQ(view.upload_path(), "host copy");
+  view.colour() = viewer::ColourChoice{"position", 1, true, 0, 1};  // height: a gradient over the column
+  view.settings().mode = render::SpriteMode::Discs;
+  view.settings().walls = render::WallMode::Hidden;
+  view.update();
+  view.draw(320, 240);
+  const render::Image img = view.read();
+  std::string why;
+  std::printf("context: %s\n", test::shared_gl_context(&why)->description().c_str());
+  // EJECTA_TEST_FRAMES=DIR keeps the frame for a look.
+  if (const char* dir = std::getenv("EJECTA_TEST_FRAMES")) render::write_png(std::string(dir) + "/default-scene.png", img);
+  const FrameStats st = stats(img, view.settings(), true);
+  // The column (0.057 x 0.114 m) in the 0.4 x 0.3 m tank, fitted to the frame: a few percent.
+  EXPECT_GT(st.covered, 0.01);
+  EXPECT_LT(st.covered, 0.25);
+  EXPECT_LT(st.off_curve, 0.02) << "fluid pixels are viridis colours";
+  EXPECT_LT(st.t_min, 0.1f) << "the lowest particles get the bottom of the colormap";
+  EXPECT_GT(st.t_max, 0.9f) << "the highest the top";
+}
+
+TEST(RenderFrames, WallsShownCoverMoreAndSpheresKeepTheFootprint) {
+  EJECTA_NEED_GL();
+  const ParamSet scene = coarse_default_scene();
+  auto sim = make_simulation(scene, Backend::Cpu);
+  viewer::SceneView view(*sim, scene, false);
+  view.settings().mode = render::SpriteMode::Discs;
+  view.settings().walls = render::WallMode::Hidden;
+  view.update();
+  view.draw(320, 240);
+  const double fluid_only = stats(view.read(), view.settings(), false).covered;
+  view.settings().walls = render::WallMode::Dimmed;
+  view.draw(320, 240);
+  const double with_walls = stats(view.read(), view.settings(), false).covered;
+  EXPECT_GT(with_walls, fluid_only * 1.5) << "the tank's walls are drawn";
+  view.settings().walls = render::WallMode::Hidden;
+  view.settings().mode = render::SpriteMode::Spheres;
+  view.draw(320, 240);
+  const double spheres = stats(view.read(), view.settings(), false).covered;
+  EXPECT_NEAR(spheres, fluid_only, 0.1 * fluid_only);
+}
+
+TEST(RenderFrames, ColormapsAreMatplotlibTables) {
+  for (const std::string& name : render::colormap_names()) {
+    const render::Colormap& m = render::colormap(name);
+    EXPECT_EQ(m.rgb.size(), 256u) << name;
+  }
+  // viridis starts dark purple and ends yellow (matplotlib's _viridis_data first and last rows).
+  const auto lo = render::colormap("viridis").sample(0), hi = render::colormap("viridis").sample(1);
+  EXPECT_NEAR(lo[0], 0.267004, 1e-6);
+  EXPECT_NEAR(hi[1], 0.906157, 1e-6);
+  EXPECT_THROW(render::colormap("jet"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ejecta
