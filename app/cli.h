@@ -32,6 +32,17 @@ struct CliOptions {
   std::optional<long> restart_frame;       // the FRAME part; none = the last complete frame
   bool benchmark_record = false;           // --benchmark-record
 
+  // Viewer and rendering (builds with the viewer; see docs/viewer.md).
+  bool no_interop = false;          // --no-interop: host copy instead of CUDA-GL interop
+  long steps_per_frame = 4;         // --steps-per-frame N (viewer)
+  long render_every = 0;            // --render-every K: headless PNG frames every K steps; 0 = none
+  std::string render_dir;           // --render-dir DIR
+  int width = 1280, height = 720;   // --width/--height of rendered frames (and the window)
+  std::string colour_by = "velocity";  // --colour-by FIELD[.x|.y|.z]
+  std::string colormap = "viridis";    // --colormap NAME
+  bool benchmark_render = false;    // --benchmark-render
+  bool list_keys = false;           // --list-keys: the viewer's key table (Markdown)
+
   // Subcommands: "ejecta info FILE.h5", "ejecta export FILE.h5 --csv [--output OUT.csv]".
   std::string command;      // "" (a run), "info" or "export"
   std::string file_path;    // the FILE.h5 of info/export
