@@ -199,6 +199,11 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.add_flag("--benchmark-render", o.benchmark_render,
                                     "Time offscreen drawing (FPS), the buffer fill and the viewer overhead; JSON lines");
   app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit");
+  auto* frames = app.add_option("--frames", o.viewer_frames, "Viewer: quit after N frames (for scripts and tests)")
+                     ->type_name("N");
+  auto* shot = app.add_option("--screenshot", o.screenshot_path, "Viewer: write the last frame (with the GUI) as PNG")
+                   ->type_name("FILE.png");
+  app.add_flag("--run", o.start_running, "Viewer: start running instead of paused");
   app.footer(
       "Recordings:\n"
       "  ejecta info FILE.h5                           frames, fields, provenance and scene of a recording\n"
@@ -225,6 +230,10 @@ CliParse parse_cli(int argc, const char* const* argv) {
   for (auto* opt : {width, height})
     if (opt->count() && (opt->as<int>() < 16 || opt->as<int>() > 16384))
       return parse_error(opt->get_name() + ": " + std::to_string(opt->as<int>()) + " pixels is not in [16, 16384]");
+  if (frames->count() && o.viewer_frames < 1) return parse_error("--frames must be at least 1");
+  if (shot->count() && !frames->count()) return parse_error("--screenshot needs --frames N (the frame to write)");
+  if ((frames->count() || shot->count()) && o.headless)
+    return parse_error("--frames and --screenshot are for the viewer; headless runs use --render-every");
   if (spf->count() && (o.steps_per_frame < 1 || o.steps_per_frame > 100000))
     return parse_error("--steps-per-frame must be in [1, 100000]");
   // The benchmark builds, times and discards its own scenes; recording or restarting them means

@@ -42,6 +42,9 @@ struct CliOptions {
   std::string colormap = "viridis";    // --colormap NAME
   bool benchmark_render = false;    // --benchmark-render
   bool list_keys = false;           // --list-keys: the viewer's key table (Markdown)
+  long viewer_frames = 0;           // --frames N: the viewer quits after N frames (scripts, tests); 0 = never
+  std::string screenshot_path;      // --screenshot FILE: the window's last frame, GUI included, as PNG
+  bool start_running = false;       // --run: the viewer starts running instead of paused
 
   // Subcommands: "ejecta info FILE.h5", "ejecta export FILE.h5 --csv [--output OUT.csv]".
   std::string command;      // "" (a run), "info" or "export"

@@ -177,6 +177,11 @@ int run(const CliOptions& o) {
       v.width = o.width;
       v.height = o.height;
       v.command_line = o.command_line;
+      v.max_frames = o.viewer_frames;
+      v.screenshot_path = o.screenshot_path;
+      v.start_running = o.start_running;
+      v.colour_by = o.colour_by;
+      v.colormap = o.colormap;
       std::string why;
       const int rc = viewer::run_viewer(v, &why);
       if (rc >= 0) return rc;

@@ -12,6 +12,13 @@ namespace ejecta::viewer {
 
 namespace {
 
+// Four significant digits: legends and plot labels, not values to copy.
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
 std::string vec3_text(const double v[3]) {
   return format_number(v[0]) + ", " + format_number(v[1]) + ", " + format_number(v[2]);
 }
@@ -183,7 +190,7 @@ void colour_controls(ViewerState& s) {
 
 void draw_control_panel(ViewerState& s) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(420, 640), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, 600), ImGuiCond_FirstUseEver);
   ImGui::Begin("Ejecta");
   run_controls(s);
   scene_controls(s);
@@ -237,7 +244,7 @@ void draw_legend(ViewerState& s, int win_w, int win_h) {
   }
   for (int k = 0; k <= 4; ++k) {
     const float v = c.max - (c.max - c.min) * k / 4.f;
-    dl->AddText(ImVec2(p.x + w + 6, p.y + h * k / 4.f - 7), IM_COL32_WHITE, (format_number(double(v))).substr(0, 9).c_str());
+    dl->AddText(ImVec2(p.x + w + 6, p.y + h * k / 4.f - 7), IM_COL32_WHITE, short_number(double(v)).c_str());
   }
   ImGui::Dummy(ImVec2(w, h + 8));
   ImGui::TextUnformatted(c.auto_range ? "auto range" : "manual range");
@@ -245,15 +252,16 @@ void draw_legend(ViewerState& s, int win_w, int win_h) {
 }
 
 void draw_plots(ViewerState& s) {
-  ImGui::SetNextWindowPos(ImVec2(440, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(380, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(360, 330), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the view first; plots on demand
   if (!ImGui::Begin("Diagnostics")) {
     ImGui::End();
     return;
   }
   for (const std::string& name : DiagHistory::names()) {
     const std::vector<float> v = s.history.series(name);
-    const std::string overlay = v.empty() ? "" : format_number(double(v.back()));
+    const std::string overlay = v.empty() ? "" : short_number(double(v.back()));
     ImGui::PlotLines(name.c_str(), v.data(), int(v.size()), 0, overlay.c_str(), FLT_MAX, FLT_MAX, ImVec2(240, 48));
   }
   ImGui::End();

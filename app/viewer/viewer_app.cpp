@@ -6,6 +6,7 @@
 #include "render/gl_context.h"
 #include "viewer/imgui_panels.h"
 #include "viewer/key_bindings.h"
+#include "viewer/render_observer.h"
 
 #include <GL/glew.h>
 #include <GLFW/glfw3.h>
@@ -185,6 +186,23 @@ void mouse(ViewerState& s, GLFWwindow* win, Input& in, int w, int h, double& las
   if (right) cam.pan(dx, dy, h);
 }
 
+// The back buffer as drawn (scene and GUI), before the swap.
+void write_window_png(const std::string& path, int w, int h) {
+  render::Image img;
+  img.width = w;
+  img.height = h;
+  img.rgba.resize(std::size_t(w) * h * 4);
+  std::vector<uint8_t> rows(img.rgba.size());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rows.data());
+  const std::size_t stride = std::size_t(w) * 4;
+  for (int y = 0; y < h; ++y)
+    std::copy_n(rows.data() + std::size_t(h - 1 - y) * stride, stride, img.rgba.data() + std::size_t(y) * stride);
+  render::write_png(path, img);
+}
+
 }  // namespace
 
 int run_viewer(const ViewerOptions& opt, std::string* why) {
@@ -202,7 +220,16 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
   s.steps_per_frame = opt.steps_per_frame;
   s.model = std::make_unique<ParamPanelModel>(opt.scene);
   s.scene_files = scene_files(opt.scenes_dir);
+  s.running = opt.start_running;
   rebuild(s);
+  s.view->colour() = parse_colour_by(opt.colour_by, s.sim->fields());
+  {
+    const auto& names = render::colormap_names();
+    const auto it = std::find(names.begin(), names.end(), opt.colormap);
+    if (it == names.end()) throw ParamError("--colormap: unknown colormap '" + opt.colormap + "'");
+    s.colormap_index = int(it - names.begin());
+    s.view->settings().colormap = opt.colormap;
+  }
   std::fprintf(stderr, "ejecta: viewer on %s; particles through %s%s\n", ctx->description().c_str(),
                s.view->upload_path().c_str(), s.view->interop_note().empty() ? "" : (" (interop " + s.view->interop_note() + ")").c_str());
 
@@ -217,6 +244,7 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
   using Clock = std::chrono::steady_clock;
   auto last = Clock::now();
   double last_x = 0, last_y = 0;
+  long frame = 0;
   while (!glfwWindowShouldClose(win)) {
     glfwPollEvents();
     int w = 0, h = 0;
@@ -275,7 +303,11 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     ImGui::Render();
     glViewport(0, 0, w, h);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++frame;
+    const bool last_frame = opt.max_frames > 0 && frame >= opt.max_frames;
+    if (last_frame && !opt.screenshot_path.empty()) write_window_png(opt.screenshot_path, w, h);
     glfwSwapBuffers(win);
+    if (last_frame) glfwSetWindowShouldClose(win, GLFW_TRUE);
     mouse(s, win, input, w, h, last_x, last_y);
 
     const auto now = Clock::now();

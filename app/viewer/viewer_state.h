@@ -24,6 +24,11 @@ struct ViewerOptions {
   long steps_per_frame = 4;
   int width = 1280, height = 800;
   std::string command_line;
+  long max_frames = 0;          // quit after this many frames (0 = when the window closes)
+  std::string screenshot_path;  // with max_frames: the last frame, GUI included
+  bool start_running = false;
+  std::string colour_by = "velocity";
+  std::string colormap = "viridis";
 };
 
 struct ViewerState {
