@@ -32,6 +32,8 @@ void SceneView::attach(Simulation& sim, const ParamSet& scene) {
   const bool two_d = dim < 3;
   camera_ = render::Camera(two_d);
   if (!two_d) camera_.preset(render::ViewPreset::Iso);
+  // A 3D tank's opaque wall shell would hide the fluid: hidden there, dimmed in 2D (W cycles).
+  settings_.walls = two_d ? render::WallMode::Dimmed : render::WallMode::Hidden;
   camera_.fit(bounds_);
   // Spheres touch their neighbours on the initial lattice.
   settings_.radius = float(0.5 * scene.real("particles.dp"));

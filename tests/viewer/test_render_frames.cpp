@@ -3,6 +3,7 @@
 // changes the colours), spanning the colormap (auto range); lit spheres cover the same footprint.
 #include "gl_test_util.h"
 #include "render/colormap.h"
+#include "sim_test_util.h"
 #include "viewer/scene_view.h"
 
 #include <algorithm>
@@ -115,6 +116,66 @@ TEST(RenderFrames, ColormapsAreMatplotlibTables) {
   EXPECT_NEAR(lo[0], 0.267004, 1e-6);
   EXPECT_NEAR(hi[1], 0.906157, 1e-6);
   EXPECT_THROW(render::colormap("jet"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ejecta
+
+namespace ejecta {
+namespace {
+
+// True when no pixel of the outer `margin` rows/columns differs from the background.
+bool border_is_background(const render::Image& img, int margin) {
+  const uint8_t* bg = img.pixel(0, 0);
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      if (x >= margin && x < img.width - margin && y >= margin && y < img.height - margin) continue;
+      const uint8_t* p = img.pixel(x, y);
+      if (p[0] != bg[0] || p[1] != bg[1] || p[2] != bg[2]) return false;
+    }
+  return true;
+}
+
+TEST(RenderFrames, FitToSceneFramesTheWholeTankIn2DAnd3D) {
+  EJECTA_NEED_GL();
+  for (const char* name : {"dambreak2d.ini", "dambreak3d.ini"}) {
+    const ParamSet scene = test::shipped_scene(name, {std::string("particles.dp=") + (name[8] == '2' ? "0.005" : "0.04")});
+    auto sim = make_simulation(scene, Backend::Cpu);
+    viewer::SceneView view(*sim, scene, false);
+    view.settings().walls = render::WallMode::Shown;
+    view.update();
+    view.draw(320, 240);
+    const render::Image img = view.read();
+    EXPECT_TRUE(border_is_background(img, 3)) << name << ": the fitted view leaves a margin";
+    const FrameStats st = stats(img, view.settings(), false);
+    EXPECT_GT(st.covered, 0.05) << name << ": the tank fills a good part of the frame";
+    view.camera().zoom(0.5f);  // zoomed out by 2: the scene covers about a quarter of the pixels
+    view.draw(320, 240);
+    const double ratio = stats(view.read(), view.settings(), false).covered / st.covered;
+    EXPECT_GT(ratio, 0.15) << name;
+    EXPECT_LT(ratio, 0.45) << name;
+  }
+}
+
+TEST(RenderFrames, ManualRangeClampsToTheColormapEnds) {
+  EJECTA_NEED_GL();
+  const ParamSet scene = coarse_default_scene();
+  auto sim = make_simulation(scene, Backend::Cpu);
+  viewer::SceneView view(*sim, scene, false);
+  view.settings().mode = render::SpriteMode::Discs;
+  view.settings().walls = render::WallMode::Hidden;
+  // Every density is near 1000 kg/m^3: a manual range far below it maps all to the top colour.
+  view.colour() = viewer::ColourChoice{"density", -1, false, 0.f, 1.f};
+  view.update();
+  EXPECT_EQ(view.settings().range_max, 1.f) << "the manual range is kept";
+  view.draw(320, 240);
+  FrameStats st = stats(view.read(), view.settings(), true);
+  EXPECT_GT(st.t_min, 0.98f);
+  view.colour().min = 2000.f, view.colour().max = 3000.f;
+  view.update();
+  view.draw(320, 240);
+  st = stats(view.read(), view.settings(), true);
+  EXPECT_LT(st.t_max, 0.02f);
 }
 
 }  // namespace
