@@ -24,7 +24,10 @@ void Camera::fit(const Bounds& b) {
     return;
   }
   const float radius = 0.5f * glm::length(ext);
-  distance_ = 1.1f * radius / std::sin(glm::radians(fov_y_) * 0.5f);
+  // The bounding sphere fits the narrower field of view (horizontal when the frame is tall).
+  const float half_y = glm::radians(fov_y_) * 0.5f;
+  const float half = std::min(half_y, std::atan(std::tan(half_y) * aspect_));
+  distance_ = 1.05f * radius / std::sin(half);
 }
 
 void Camera::preset(ViewPreset p) {

@@ -16,8 +16,11 @@ class Camera {
   explicit Camera(bool two_d = false) : two_d_(two_d) {}
   bool two_d() const { return two_d_; }
 
-  // Frames the box (with a small margin) from the current direction.
+  // Frames the box (with a small margin) from the current direction, for the last aspect set.
   void fit(const Bounds& b);
+  // Width / height of the frame that fit() frames for (the 3D fit needs the narrower of the two
+  // fields of view); the viewer sets it before fitting.
+  void set_aspect(float aspect) { aspect_ = aspect > 0 ? aspect : 1.f; }
   void preset(ViewPreset p);          // 3D: direction; 2D: just fit again
   void orbit(float dx, float dy);     // 3D only: yaw/pitch, 0.3 degrees per pixel
   void pan(float dx, float dy, int viewport_height);  // moves the target with the view plane
@@ -39,6 +42,7 @@ class Camera {
   float fov_y_ = 40.f;                // degrees
   float half_h_ = 1.f, half_w_ = 1.f;  // 2D: half extents that fit() found, before zoom
   float zoom_ = 1.f;
+  float aspect_ = 16.f / 9.f;
   Bounds bounds_{};
 };
 

@@ -35,6 +35,7 @@ void SceneView::attach(Simulation& sim, const ParamSet& scene) {
   // A 3D tank's opaque wall shell would hide the fluid: hidden there, dimmed in 2D (W cycles).
   settings_.walls = two_d ? render::WallMode::Dimmed : render::WallMode::Hidden;
   camera_.fit(bounds_);
+  fit_pending_ = true;
   // Spheres touch their neighbours on the initial lattice.
   settings_.radius = float(0.5 * scene.real("particles.dp"));
   const ColliderSphere c = sim.collider();
@@ -63,6 +64,13 @@ RenderRange SceneView::update() {
 }
 
 void SceneView::draw(int width, int height) {
+  // fit() (key F) frames for the aspect of the last frame drawn; the first frame after attach
+  // fits again, now that the frame's size is known.
+  camera_.set_aspect(float(width) / float(std::max(height, 1)));
+  if (fit_pending_) {
+    camera_.fit(bounds_);
+    fit_pending_ = false;
+  }
   fb_.resize(width, height);
   fb_.bind();
   renderer_.draw(camera_, settings_, width, height);

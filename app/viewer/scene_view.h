@@ -57,6 +57,7 @@ class SceneView {
   render::Bounds bounds_;
   std::string path_, note_;
   double upload_ms_ = 0;
+  bool fit_pending_ = true;
 };
 
 }  // namespace ejecta::viewer

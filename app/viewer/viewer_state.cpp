@@ -46,11 +46,11 @@ void toggle_recording(ViewerState& s) {
   info.ejecta_version = EJECTA_VERSION;
   info.git_commit = EJECTA_GIT_COMMIT;
   try {
-    s.recorder = std::make_unique<AsyncRecorder>(name, info, RecordOptions{});
+    s.recorder = std::make_unique<AsyncRecorder>(s.opt.record_dir + "/" + name, info, RecordOptions{});
     s.record_obs = std::make_unique<RecordObserver>(*s.recorder,
                                                     default_record_schedule(s.model->params().real("scene.end_time")));
     s.record_obs->record_initial(*s.sim);
-    s.message = std::string("recording to ") + name;
+    s.message = "recording to " + s.recorder->path();
   } catch (const std::exception& e) {
     s.record_obs.reset();
     s.recorder.reset();

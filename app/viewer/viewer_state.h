@@ -24,6 +24,7 @@ struct ViewerOptions {
   long steps_per_frame = 4;
   int width = 1280, height = 800;
   std::string command_line;
+  std::string record_dir = ".";  // where the record toggle writes ejecta-<date>.h5
   long max_frames = 0;          // quit after this many frames (0 = when the window closes)
   std::string screenshot_path;  // with max_frames: the last frame, GUI included
   bool start_running = false;
