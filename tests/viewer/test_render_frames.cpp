@@ -180,3 +180,28 @@ TEST(RenderFrames, ManualRangeClampsToTheColormapEnds) {
 
 }  // namespace
 }  // namespace ejecta
+
+namespace ejecta {
+namespace {
+
+TEST(RenderFrames, ClipPlaneCutsThe3DBody) {
+  EJECTA_NEED_GL();
+  const ParamSet scene = test::shipped_scene("dambreak3d.ini", {"particles.dp=0.04"});
+  auto sim = make_simulation(scene, Backend::Cpu);
+  viewer::SceneView view(*sim, scene, false);
+  view.update();
+  view.draw(320, 240);
+  const double whole = stats(view.read(), view.settings(), false).covered;
+  // The column spans x in [1.992, 3.22]: a plane through its middle removes about half of it.
+  view.settings().clip = true;
+  view.settings().clip_normal = glm::vec3(1, 0, 0);
+  view.settings().clip_offset = 2.6f;
+  view.draw(320, 240);
+  const double cut = stats(view.read(), view.settings(), false).covered;
+  EXPECT_GT(whole, 0.005);
+  EXPECT_LT(cut, 0.8 * whole);
+  EXPECT_GT(cut, 0.2 * whole);
+}
+
+}  // namespace
+}  // namespace ejecta
