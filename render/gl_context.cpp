@@ -195,14 +195,23 @@ std::unique_ptr<GlContext> egl_device_context(std::string* error) {
     *error = "EGL device platform: no devices";
     return nullptr;
   }
-  // Hardware first: Mesa lists its software rasteriser as a device too ("EGL_MESA_device_software").
+  // First the GPU that CUDA calls device 0 (the one the engine computes on, so that interop can
+  // share its buffers; EGL_NV_device_cuda says which it is), then other hardware, then Mesa's
+  // software rasteriser, which is listed as a device too ("EGL_MESA_device_software").
+  auto query_attrib = egl_proc<PFNEGLQUERYDEVICEATTRIBEXTPROC>("eglQueryDeviceAttribEXT");
+  auto rank = [&](EGLDeviceEXT d) {
+    const char* ext = query_string ? query_string(d, EGL_EXTENSIONS) : nullptr;
+    if (ext && std::strstr(ext, "EGL_MESA_device_software")) return 2;
+    EGLAttrib cuda = -1;
+    if (ext && std::strstr(ext, "EGL_NV_device_cuda") && query_attrib && query_attrib(d, EGL_CUDA_DEVICE_NV, &cuda) &&
+        cuda == 0)
+      return 0;
+    return 1;
+  };
   std::vector<EGLDeviceEXT> order;
-  for (int pass = 0; pass < 2; ++pass)
-    for (EGLint i = 0; i < n; ++i) {
-      const char* ext = query_string ? query_string(devices[i], EGL_EXTENSIONS) : nullptr;
-      const bool software = ext && std::strstr(ext, "EGL_MESA_device_software");
-      if (software == (pass == 1)) order.push_back(devices[i]);
-    }
+  for (int pass = 0; pass < 3; ++pass)
+    for (EGLint i = 0; i < n; ++i)
+      if (rank(devices[i]) == pass) order.push_back(devices[i]);
   std::string reasons;
   for (EGLDeviceEXT dev : order) {
     EGLDisplay dpy = platform_display(EGL_PLATFORM_DEVICE_EXT, dev, nullptr);
