@@ -196,6 +196,12 @@ CliParse parse_cli(int argc, const char* const* argv) {
                                              "for a component)")
       ->type_name("FIELD[.c]");
   app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm or greys (default viridis)")->type_name("NAME");
+  app.add_option("--walls", o.walls, "Wall particles: hidden, dimmed or shown (default: hidden in 3D, dimmed in 2D)")
+      ->check(CLI::IsMember({"hidden", "dimmed", "shown"}));
+  app.add_option("--sprites", o.sprites, "Particles as lit spheres or flat discs (default spheres)")
+      ->check(CLI::IsMember({"spheres", "discs"}));
+  app.add_option("--view", o.view, "3D camera preset: front, side, top or iso (default iso)")
+      ->check(CLI::IsMember({"front", "side", "top", "iso"}));
   app.add_flag("--benchmark-render", o.benchmark_render,
                                     "Time offscreen drawing (FPS), the buffer fill and the viewer overhead; JSON lines");
   app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit");

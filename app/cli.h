@@ -40,6 +40,9 @@ struct CliOptions {
   int width = 1280, height = 720;   // --width/--height of rendered frames (and the window)
   std::string colour_by = "velocity";  // --colour-by FIELD[.x|.y|.z]
   std::string colormap = "viridis";    // --colormap NAME
+  std::string walls;                // --walls hidden|dimmed|shown; "" = by dimension (3D hidden, 2D dimmed)
+  std::string sprites = "spheres";  // --sprites spheres|discs
+  std::string view;                 // --view front|side|top|iso (3D); "" = iso
   bool benchmark_render = false;    // --benchmark-render
   bool list_keys = false;           // --list-keys: the viewer's key table (Markdown)
   long viewer_frames = 0;           // --frames N: the viewer quits after N frames (scripts, tests); 0 = never

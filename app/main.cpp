@@ -182,6 +182,7 @@ int run(const CliOptions& o) {
       v.start_running = o.start_running;
       v.colour_by = o.colour_by;
       v.colormap = o.colormap;
+      v.look = viewer::LookOptions{o.walls, o.sprites, o.view};
       std::string why;
       const int rc = viewer::run_viewer(v, &why);
       if (rc >= 0) return rc;
@@ -214,6 +215,7 @@ int run(const CliOptions& o) {
     r.interop = !o.no_interop;
     r.colour_by = o.colour_by;
     r.colormap = o.colormap;
+    r.look = viewer::LookOptions{o.walls, o.sprites, o.view};
     const ParamSet scene_copy = scene;
     h.extra_observer = [r, scene_copy](Simulation& sim) -> std::unique_ptr<StepObserver> {
       auto obs = std::make_unique<viewer::RenderObserver>(sim, scene_copy, r);

@@ -47,6 +47,7 @@ RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const Ren
   view_ = std::make_unique<SceneView>(sim, scene, opt.interop);
   view_->colour() = colour;
   view_->settings().colormap = opt.colormap;
+  view_->apply_look(opt.look);
   std::fprintf(stderr, "ejecta: rendering %dx%d frames every %ld steps to %s on %s, particles through %s\n", opt.width,
                opt.height, opt.every, opt.dir.c_str(), ctx_->description().c_str(), view_->upload_path().c_str());
 }

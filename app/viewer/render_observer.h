@@ -21,6 +21,7 @@ struct RenderFrameOptions {
   bool interop = true;
   std::string colour_by = "velocity";
   std::string colormap = "viridis";
+  LookOptions look;
 };
 
 class RenderObserver : public StepObserver {

@@ -76,4 +76,18 @@ void SceneView::draw(int width, int height) {
   renderer_.draw(camera_, settings_, width, height);
 }
 
+void SceneView::apply_look(const LookOptions& look) {
+  if (look.walls == "hidden") settings_.walls = render::WallMode::Hidden;
+  if (look.walls == "dimmed") settings_.walls = render::WallMode::Dimmed;
+  if (look.walls == "shown") settings_.walls = render::WallMode::Shown;
+  if (look.sprites == "spheres") settings_.mode = render::SpriteMode::Spheres;
+  if (look.sprites == "discs") settings_.mode = render::SpriteMode::Discs;
+  if (!camera_.two_d()) {
+    if (look.view == "front") camera_.preset(render::ViewPreset::Front);
+    if (look.view == "side") camera_.preset(render::ViewPreset::Side);
+    if (look.view == "top") camera_.preset(render::ViewPreset::Top);
+    if (look.view == "iso") camera_.preset(render::ViewPreset::Iso);
+  }
+}
+
 }  // namespace ejecta::viewer

@@ -21,6 +21,11 @@ struct ColourChoice {
   float min = 0, max = 1;  // the manual range (and, with auto_range, the last measured one)
 };
 
+// The command line's look options (--walls, --sprites, --view); empty strings keep the defaults.
+struct LookOptions {
+  std::string walls, sprites, view;
+};
+
 class SceneView {
  public:
   SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop);
@@ -44,6 +49,8 @@ class SceneView {
   // Bounds of all particles at attach (walls included): what fit-to-scene frames.
   const render::Bounds& bounds() const { return bounds_; }
   void fit() { camera_.fit(bounds_); }
+  // Applies --walls/--sprites/--view (validated by the CLI; unknown words are ignored).
+  void apply_look(const LookOptions& look);
 
  private:
   Simulation* sim_;

@@ -230,6 +230,7 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     s.colormap_index = int(it - names.begin());
     s.view->settings().colormap = opt.colormap;
   }
+  s.view->apply_look(opt.look);
   std::fprintf(stderr, "ejecta: viewer on %s; particles through %s%s\n", ctx->description().c_str(),
                s.view->upload_path().c_str(), s.view->interop_note().empty() ? "" : (" (interop " + s.view->interop_note() + ")").c_str());
 

@@ -30,6 +30,7 @@ struct ViewerOptions {
   bool start_running = false;
   std::string colour_by = "velocity";
   std::string colormap = "viridis";
+  LookOptions look;
 };
 
 struct ViewerState {

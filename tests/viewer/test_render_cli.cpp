@@ -39,7 +39,7 @@ double covered_fraction(const std::string& png, int* w, int* h) {
   return double(covered) / double(n);
 }
 
-const char* kCoarse = "--set particles.dp=0.005";
+const char* const kCoarse = "--set particles.dp=0.005";
 
 TEST(RenderCli, HeadlessFramesEveryKSteps) {
   EJECTA_NEED_GL();  // the binary makes its own context in the same order
@@ -117,6 +117,29 @@ TEST(RenderCli, WindowDrawsSceneAndPanels) {
   EXPECT_EQ(h, 480);
   EXPECT_GT(c, 0.2) << "panels, status bar and particles cover a good part of the window";
   EXPECT_TRUE(fs::exists(dir.path / "ejecta" / "imgui.ini")) << "the layout persists";
+}
+
+}  // namespace
+}  // namespace ejecta
+
+namespace ejecta {
+namespace {
+
+TEST(RenderCli, LookOptionsChangeTheFrame) {
+  EJECTA_NEED_GL();
+  TempDir dir("look");
+  auto frame = [&](const std::string& opts, const std::string& sub) {
+    const std::string d = (dir.path / sub).string();
+    const auto r = test::run_binary("--headless --backend cpu --steps 1 --render-every 1 --render-dir '" + d +
+                                    "' --width 160 --height 120 " + kCoarse + " " + opts);
+    EXPECT_EQ(r.code, 0) << r.out;
+    int w = 0, h = 0;
+    return covered_fraction(d + "/frame_000000.png", &w, &h);
+  };
+  const double hidden = frame("--walls hidden --sprites discs", "hidden"), shown = frame("--walls shown", "shown");
+  EXPECT_GT(shown, 1.5 * hidden) << "the tank's walls appear";
+  const auto bad = test::run_binary("--headless --steps 1 --walls transparent");
+  EXPECT_EQ(bad.code, 2) << bad.out;
 }
 
 }  // namespace
