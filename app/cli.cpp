@@ -202,6 +202,7 @@ CliParse parse_cli(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"spheres", "discs"}));
   app.add_option("--view", o.view, "3D camera preset: front, side, top or iso (default iso)")
       ->check(CLI::IsMember({"front", "side", "top", "iso"}));
+  app.add_flag("--no-legend", o.no_legend, "Headless frames without the colour legend");
   app.add_flag("--benchmark-render", o.benchmark_render,
                                     "Time offscreen drawing (FPS), the buffer fill and the viewer overhead; JSON lines");
   app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit");

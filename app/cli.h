@@ -43,6 +43,7 @@ struct CliOptions {
   std::string walls;                // --walls hidden|dimmed|shown; "" = by dimension (3D hidden, 2D dimmed)
   std::string sprites = "spheres";  // --sprites spheres|discs
   std::string view;                 // --view front|side|top|iso (3D); "" = iso
+  bool no_legend = false;           // --no-legend: headless frames without the colour legend
   bool benchmark_render = false;    // --benchmark-render
   bool list_keys = false;           // --list-keys: the viewer's key table (Markdown)
   long viewer_frames = 0;           // --frames N: the viewer quits after N frames (scripts, tests); 0 = never

@@ -216,6 +216,7 @@ int run(const CliOptions& o) {
     r.colour_by = o.colour_by;
     r.colormap = o.colormap;
     r.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+    r.legend = !o.no_legend;
     const ParamSet scene_copy = scene;
     h.extra_observer = [r, scene_copy](Simulation& sim) -> std::unique_ptr<StepObserver> {
       auto obs = std::make_unique<viewer::RenderObserver>(sim, scene_copy, r);

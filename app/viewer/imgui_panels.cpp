@@ -220,15 +220,13 @@ void draw_status_bar(ViewerState& s, int win_w, int win_h) {
   ImGui::End();
 }
 
-void draw_legend(ViewerState& s, int win_w, int win_h) {
-  const ColourChoice& c = s.view->colour();
-  std::string units;
-  for (const FieldInfo& f : s.sim->fields())
-    if (f.name == c.field) units = f.units;
-  const render::Colormap& m = render::colormap(s.view->settings().colormap);
-  ImGui::SetNextWindowPos(ImVec2(float(win_w) - 130, float(win_h) - 330), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(120, 270), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Legend", nullptr, ImGuiWindowFlags_NoScrollbar);
+void draw_legend_window(const ColourChoice& c, const std::string& units, const std::string& colormap, float x,
+                        float y, bool fixed) {
+  const render::Colormap& m = render::colormap(colormap);
+  ImGui::SetNextWindowPos(ImVec2(x, y), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(120, 270), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  ImGui::Begin("Legend", nullptr,
+               ImGuiWindowFlags_NoScrollbar | (fixed ? ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings : 0));
   const std::string title = c.field + (c.component >= 0 ? std::string(".") + "xyz"[c.component] : "") +
                             (units.empty() ? "" : " [" + units + "]");
   ImGui::TextUnformatted(title.c_str());
@@ -249,6 +247,14 @@ void draw_legend(ViewerState& s, int win_w, int win_h) {
   ImGui::Dummy(ImVec2(w, h + 8));
   ImGui::TextUnformatted(c.auto_range ? "auto range" : "manual range");
   ImGui::End();
+}
+
+void draw_legend(ViewerState& s, int win_w, int win_h) {
+  std::string units;
+  for (const FieldInfo& f : s.sim->fields())
+    if (f.name == s.view->colour().field) units = f.units;
+  draw_legend_window(s.view->colour(), units, s.view->settings().colormap, float(win_w) - 130, float(win_h) - 330,
+                     false);
 }
 
 void draw_plots(ViewerState& s) {

@@ -10,5 +10,9 @@ void draw_legend(ViewerState& s, int win_w, int win_h);
 void draw_plots(ViewerState& s);
 void draw_inspector(ViewerState& s);
 void draw_help(ViewerState& s);
+// The colour legend (bar, five values, field and units) at (x, y); `fixed`: not movable, no title bar
+// (headless frames).
+void draw_legend_window(const ColourChoice& c, const std::string& units, const std::string& colormap, float x,
+                        float y, bool fixed);
 
 }  // namespace ejecta::viewer

@@ -2,6 +2,7 @@
 
 #include "render/colormap.h"
 #include "render/gl_context.h"
+#include "viewer/frame_overlay.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -48,6 +49,10 @@ RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const Ren
   view_->colour() = colour;
   view_->settings().colormap = opt.colormap;
   view_->apply_look(opt.look);
+  for (const FieldInfo& f : sim.fields())
+    if (f.name == colour.field) units_ = f.units;
+  // Frames smaller than the legend (120 x 270 px) get none.
+  if (opt.legend && opt.width >= 240 && opt.height >= 300) overlay_ = std::make_unique<FrameOverlay>();
   std::fprintf(stderr, "ejecta: rendering %dx%d frames every %ld steps to %s on %s, particles through %s\n", opt.width,
                opt.height, opt.every, opt.dir.c_str(), ctx_->description().c_str(), view_->upload_path().c_str());
 }
@@ -55,6 +60,7 @@ RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const Ren
 RenderObserver::~RenderObserver() {
   if (ctx_) {
     ctx_->make_current();
+    overlay_.reset();
     view_.reset();  // GL objects go while their context is current
   }
   std::fprintf(stderr, "ejecta: wrote %zu frames to %s\n", frames_, opt_.dir.c_str());
@@ -72,6 +78,7 @@ void RenderObserver::write_frame() {
   ctx_->make_current();
   view_->update();
   view_->draw(opt_.width, opt_.height);
+  if (overlay_) overlay_->draw_legend(*view_, units_, opt_.width, opt_.height);
   char name[32];
   std::snprintf(name, sizeof name, "/frame_%06zu.png", frames_);
   render::write_png(opt_.dir + name, view_->read());

@@ -14,6 +14,8 @@ class GlContext;
 
 namespace ejecta::viewer {
 
+class FrameOverlay;
+
 struct RenderFrameOptions {
   long every = 1;
   std::string dir;
@@ -22,6 +24,7 @@ struct RenderFrameOptions {
   std::string colour_by = "velocity";
   std::string colormap = "viridis";
   LookOptions look;
+  bool legend = true;  // the colour legend in the frame's corner (--no-legend: particles only)
 };
 
 class RenderObserver : public StepObserver {
@@ -42,6 +45,8 @@ class RenderObserver : public StepObserver {
   RenderFrameOptions opt_;
   std::unique_ptr<render::GlContext> ctx_;
   std::unique_ptr<SceneView> view_;
+  std::unique_ptr<FrameOverlay> overlay_;
+  std::string units_;
   long steps_ = 0;
   std::size_t frames_ = 0;
 };

@@ -144,3 +144,41 @@ TEST(RenderCli, LookOptionsChangeTheFrame) {
 
 }  // namespace
 }  // namespace ejecta
+
+namespace ejecta {
+namespace {
+
+// Share of non-background pixels in the columns x >= x0.
+double covered_right_of(const std::string& png, int x0) {
+  int w = 0, h = 0, comp = 0;
+  unsigned char* data = stbi_load(png.c_str(), &w, &h, &comp, 4);
+  if (!data) return -1;
+  std::size_t covered = 0, n = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = x0; x < w; ++x, ++n) {
+      const unsigned char* p = data + 4 * (std::size_t(y) * w + x);
+      int d = 0;
+      for (int c = 0; c < 3; ++c) d += std::abs(int(p[c]) - int(data[c]));
+      covered += d > 6;
+    }
+  stbi_image_free(data);
+  return double(covered) / double(n);
+}
+
+TEST(RenderCli, HeadlessFramesCarryTheLegendUnlessAskedNot) {
+  EJECTA_NEED_GL();
+  TempDir dir("legend");
+  auto right_side = [&](const std::string& opts, const std::string& sub) {
+    const std::string d = (dir.path / sub).string();
+    const auto r = test::run_binary("--headless --backend cpu --steps 1 --render-every 1 --render-dir '" + d +
+                                    "' --width 640 --height 400 --walls hidden " + kCoarse + " " + opts);
+    EXPECT_EQ(r.code, 0) << r.out;
+    return covered_right_of(d + "/frame_000000.png", 510);
+  };
+  const double with = right_side("", "with"), without = right_side("--no-legend", "without");
+  EXPECT_LT(without, 0.01) << "no fluid at the right of the tank";
+  EXPECT_GT(with, 0.2) << "the legend's panel and bar";
+}
+
+}  // namespace
+}  // namespace ejecta
