@@ -49,6 +49,12 @@ RenderRange SceneView::update() {
   if (colour_.auto_range && r.min <= r.max) {
     colour_.min = r.min;
     colour_.max = r.max;
+    // The diverging map is for signed fields: its white middle stays at zero.
+    if (settings_.colormap == "coolwarm") {
+      const float m = std::max(std::fabs(r.min), std::fabs(r.max));
+      colour_.min = -m;
+      colour_.max = m;
+    }
     if (!(colour_.max > colour_.min)) {  // constant field: centre it
       colour_.min -= 0.5f;
       colour_.max += 0.5f;

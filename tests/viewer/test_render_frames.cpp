@@ -205,3 +205,26 @@ TEST(RenderFrames, ClipPlaneCutsThe3DBody) {
 
 }  // namespace
 }  // namespace ejecta
+
+namespace ejecta {
+namespace {
+
+TEST(RenderFrames, CoolwarmAutoRangeIsSymmetricAboutZero) {
+  EJECTA_NEED_GL();
+  const ParamSet scene = coarse_default_scene();
+  auto sim = make_simulation(scene, Backend::Cpu);
+  for (int i = 0; i < 10; ++i) sim->step();
+  viewer::SceneView view(*sim, scene, false);
+  view.colour().field = "pressure";
+  view.settings().colormap = "coolwarm";
+  const RenderRange r = view.update();
+  ASSERT_LT(r.min, r.max);
+  EXPECT_EQ(view.settings().range_min, -view.settings().range_max);
+  EXPECT_EQ(view.settings().range_max, std::max(std::fabs(r.min), std::fabs(r.max)));
+  view.settings().colormap = "viridis";
+  view.update();
+  EXPECT_EQ(view.settings().range_min, r.min) << "other maps take the data's range";
+}
+
+}  // namespace
+}  // namespace ejecta
