@@ -85,22 +85,25 @@ ParamRegistry make_builtin() {
                 {"cubic_spline", "wendland_c2"}));
 
   t.group = "Fluid";
+  // rho0, c0 and gamma fix the particle masses and the hydrostatic start densities, and the density
+  // model the meaning of the density state: changing them live would not be the scene asked for, so
+  // they wait for a rebuild. delta-SPH and XSPH act on the rates only and apply between steps.
   t.add(rebuild(range(param("fluid.rho0", T::Real, "1000", "kg/m^3", "Rest density",
-                    "Reference density of the fluid, at which the Tait EOS gives zero pressure."),
-              1e-3, 1e5)));
+                            "Reference density of the fluid, at which the Tait EOS gives zero pressure."),
+                      1e-3, 1e5)));
   t.add(rebuild(range(param("fluid.c0", T::Real, "0", "m/s", "Speed of sound",
-                    "Numerical speed of sound of the Tait EOS; 0 = automatic, 10 sqrt(2 |g| H) "
-                    "with H the tallest fluid block."),
-              0, 1e5)));
+                            "Numerical speed of sound of the Tait EOS; 0 = automatic, 10 sqrt(2 |g| H) "
+                            "with H the tallest fluid block."),
+                      0, 1e5)));
   t.add(rebuild(range(param("fluid.gamma", T::Real, "7", "", "Tait exponent",
-                    "Exponent of the Tait equation of state p = rho0 c0^2 / gamma "
-                    "((rho/rho0)^gamma - 1)."),
-              1, 20)));
+                            "Exponent of the Tait equation of state p = rho0 c0^2 / gamma "
+                            "((rho/rho0)^gamma - 1)."),
+                      1, 20)));
   t.add(rebuild(choices(param("fluid.density", T::Choice, "continuity", "", "Density",
-                      "How density evolves: integrated with the continuity equation, or "
-                      "recomputed as a kernel sum over neighbours (which underestimates it near "
-                      "free surfaces)."),
-                {"continuity", "summation"})));
+                              "How density evolves: integrated with the continuity equation, or "
+                              "recomputed as a kernel sum over neighbours (which underestimates it near "
+                              "free surfaces)."),
+                        {"continuity", "summation"})));
   t.add(range(param("fluid.delta_sph", T::Real, "0.1", "", "delta-SPH",
                     "Coefficient of the delta-SPH density diffusion term (Molteni & Colagrossi "
                     "2009), which damps spurious pressure noise; 0 disables it."),
