@@ -360,6 +360,12 @@ void print_table_row(const RungResult& r, bool record) {
 
 }  // namespace
 
+ParamSet benchmark_scene(const BenchmarkOptions& opt, long target, std::size_t* count) {
+  const Resolution r = choose_dp(opt, target);
+  if (count) *count = r.count;
+  return rung_scene(opt, r.dp);
+}
+
 std::vector<long> default_ladder(Backend backend) {
   if (backend == Backend::Cuda) return {100000, 300000, 1000000, 2000000, 4000000};
   return {10000, 30000, 100000, 200000};

@@ -1,6 +1,7 @@
 #pragma once
 // `ejecta --benchmark`: times a ladder of SPHERIC 3D dam breaks of growing size on one backend.
 #include "core/types.h"
+#include "params/param_set.h"
 
 #include <string>
 #include <vector>
@@ -17,6 +18,10 @@ struct BenchmarkOptions {
   // steps to a temporary file, and reports record_overhead_percent.
   bool record = false;
 };
+
+// The benchmark's 3D dam break (SPHERIC) resolved to about `target` particles (with opt.sets and
+// opt.precision applied); *count gets the exact total. The render benchmark draws the same scenes.
+ParamSet benchmark_scene(const BenchmarkOptions& opt, long target, std::size_t* count);
 
 // The default ladder of total particle counts (fluid + walls) for a backend.
 std::vector<long> default_ladder(Backend backend);

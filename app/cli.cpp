@@ -142,13 +142,12 @@ CliParse parse_cli(int argc, const char* const* argv) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   app.add_option("--precision", o.precision, "Floating-point precision (default: the scene's; float for --benchmark)")
       ->check(CLI::IsMember({"float", "double"}));
-  auto* bench = app.add_flag("--benchmark", o.benchmark, "Time a ladder of 3D dam breaks of growing size");
+  app.add_flag("--benchmark", o.benchmark, "Time a ladder of 3D dam breaks of growing size");
   std::vector<std::string> sizes;
   app.add_option("--benchmark-sizes", sizes, "Particle counts for --benchmark, e.g. 1e5,1e6")
       ->type_name("N1,N2,...")
       ->delimiter(',')
-      ->check(CLI::Validator(check_size, ""))
-      ->needs(bench);
+      ->check(CLI::Validator(check_size, ""));
   app.add_flag("--json", o.json, "Machine-readable output: one JSON object per line, no progress bar");
   auto* list = app.add_flag("--list-params", o.list_params, "List every scene parameter and exit");
   app.add_flag("--markdown", o.markdown, "With --list-params: print the Markdown table (docs/parameters.md)")
@@ -180,6 +179,38 @@ CliParse parse_cli(int argc, const char* const* argv) {
                           ->type_name("FILE.h5[:FRAME]");
   auto* bench_record = app.add_flag("--benchmark-record", o.benchmark_record,
                                     "With --benchmark: also time each rung while recording, report the overhead");
+  app.add_flag("--no-interop", o.no_interop,
+                                  "Viewer/rendering: copy particles through the host instead of CUDA-GL interop");
+  auto* spf = app.add_option("--steps-per-frame", o.steps_per_frame, "Viewer: steps between drawn frames (default 4)")
+                  ->type_name("N");
+  auto* render_every = app.add_option("--render-every", o.render_every,
+                                      "With --headless: write a PNG frame every K steps (EGL, or Xvfb/Mesa)")
+                           ->type_name("K");
+  auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for --render-every's frames")
+                         ->type_name("DIR");
+  auto* width = app.add_option("--width", o.width, "Width of rendered frames / the window [px] (default 1280)")
+                    ->type_name("W");
+  auto* height = app.add_option("--height", o.height, "Height of rendered frames / the window [px] (default 720)")
+                     ->type_name("H");
+  app.add_option("--colour-by", o.colour_by, "Field the particles are coloured by (default velocity; FIELD.x/.y/.z "
+                                             "for a component)")
+      ->type_name("FIELD[.c]");
+  app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm or greys (default viridis)")->type_name("NAME");
+  app.add_option("--walls", o.walls, "Wall particles: hidden, dimmed or shown (default: hidden in 3D, dimmed in 2D)")
+      ->check(CLI::IsMember({"hidden", "dimmed", "shown"}));
+  app.add_option("--sprites", o.sprites, "Particles as lit spheres or flat discs (default spheres)")
+      ->check(CLI::IsMember({"spheres", "discs"}));
+  app.add_option("--view", o.view, "3D camera preset: front, side, top or iso (default iso)")
+      ->check(CLI::IsMember({"front", "side", "top", "iso"}));
+  app.add_flag("--no-legend", o.no_legend, "Headless frames without the colour legend");
+  app.add_flag("--benchmark-render", o.benchmark_render,
+                                    "Time offscreen drawing (FPS), the buffer fill and the viewer overhead; JSON lines");
+  app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit");
+  auto* frames = app.add_option("--frames", o.viewer_frames, "Viewer: quit after N frames (for scripts and tests)")
+                     ->type_name("N");
+  auto* shot = app.add_option("--screenshot", o.screenshot_path, "Viewer: write the last frame (with the GUI) as PNG")
+                   ->type_name("FILE.png");
+  app.add_flag("--run", o.start_running, "Viewer: start running instead of paused");
   app.footer(
       "Recordings:\n"
       "  ejecta info FILE.h5                           frames, fields, provenance and scene of a recording\n"
@@ -191,6 +222,27 @@ CliParse parse_cli(int argc, const char* const* argv) {
   if (o.benchmark && (scene->count() || until->count() || steps->count()))
     return parse_error("--benchmark builds its own scenes: it takes no SCENE, --until or --steps");
   for (const auto& s : sizes) o.benchmark_sizes.push_back(std::lround(std::stod(s)));
+  if (!sizes.empty() && !o.benchmark && !o.benchmark_render)
+    return parse_error("--benchmark-sizes needs --benchmark or --benchmark-render");
+  if (o.benchmark && o.benchmark_render) return parse_error("--benchmark and --benchmark-render exclude each other");
+  if (o.benchmark_render && (scene->count() || until->count() || steps->count() || record->count()))
+    return parse_error("--benchmark-render builds its own scenes: it takes no SCENE, --until, --steps or --record");
+  if (render_every->count()) {
+    if (!o.headless) return parse_error("--render-every needs --headless (the window draws every frame itself)");
+    if (o.render_every < 1) return parse_error("--render-every: the interval must be at least 1 step");
+    if (!render_dir->count() || o.render_dir.empty()) return parse_error("--render-every needs --render-dir DIR");
+  } else if (render_dir->count()) {
+    return parse_error("--render-dir needs --render-every K");
+  }
+  for (auto* opt : {width, height})
+    if (opt->count() && (opt->as<int>() < 16 || opt->as<int>() > 16384))
+      return parse_error(opt->get_name() + ": " + std::to_string(opt->as<int>()) + " pixels is not in [16, 16384]");
+  if (frames->count() && o.viewer_frames < 1) return parse_error("--frames must be at least 1");
+  if (shot->count() && !frames->count()) return parse_error("--screenshot needs --frames N (the frame to write)");
+  if ((frames->count() || shot->count()) && o.headless)
+    return parse_error("--frames and --screenshot are for the viewer; headless runs use --render-every");
+  if (spf->count() && (o.steps_per_frame < 1 || o.steps_per_frame > 100000))
+    return parse_error("--steps-per-frame must be in [1, 100000]");
   // The benchmark builds, times and discards its own scenes; recording or restarting them means
   // nothing (--benchmark-record measures the recorder's cost instead).
   if (bench_record->count() && !o.benchmark) return parse_error("--benchmark-record needs --benchmark");

@@ -32,6 +32,24 @@ struct CliOptions {
   std::optional<long> restart_frame;       // the FRAME part; none = the last complete frame
   bool benchmark_record = false;           // --benchmark-record
 
+  // Viewer and rendering (builds with the viewer; see docs/viewer.md).
+  bool no_interop = false;          // --no-interop: host copy instead of CUDA-GL interop
+  long steps_per_frame = 4;         // --steps-per-frame N (viewer)
+  long render_every = 0;            // --render-every K: headless PNG frames every K steps; 0 = none
+  std::string render_dir;           // --render-dir DIR
+  int width = 1280, height = 720;   // --width/--height of rendered frames (and the window)
+  std::string colour_by = "velocity";  // --colour-by FIELD[.x|.y|.z]
+  std::string colormap = "viridis";    // --colormap NAME
+  std::string walls;                // --walls hidden|dimmed|shown; "" = by dimension (3D hidden, 2D dimmed)
+  std::string sprites = "spheres";  // --sprites spheres|discs
+  std::string view;                 // --view front|side|top|iso (3D); "" = iso
+  bool no_legend = false;           // --no-legend: headless frames without the colour legend
+  bool benchmark_render = false;    // --benchmark-render
+  bool list_keys = false;           // --list-keys: the viewer's key table (Markdown)
+  long viewer_frames = 0;           // --frames N: the viewer quits after N frames (scripts, tests); 0 = never
+  std::string screenshot_path;      // --screenshot FILE: the window's last frame, GUI included, as PNG
+  bool start_running = false;       // --run: the viewer starts running instead of paused
+
   // Subcommands: "ejecta info FILE.h5", "ejecta export FILE.h5 --csv [--output OUT.csv]".
   std::string command;      // "" (a run), "info" or "export"
   std::string file_path;    // the FILE.h5 of info/export

@@ -144,13 +144,14 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     }
     record_obs.emplace(*recorder, opt.record.schedule, opt.record.fields);
   }
+  std::unique_ptr<StepObserver> extra = opt.extra_observer ? opt.extra_observer(*sim) : nullptr;
   const double setup_s = std::chrono::duration<double>(Clock::now() - t_setup).count();
 
   StepLoop loop(*sim, opt.rule);
   std::unique_ptr<Progress> progress;
   if (!opt.json) progress = std::make_unique<Progress>(loop, stderr);
   HeadlessObserver headless_obs(progress.get());
-  CompositeObserver observer({&headless_obs, record_obs ? &*record_obs : nullptr});
+  CompositeObserver observer({&headless_obs, record_obs ? &*record_obs : nullptr, extra.get()});
 
   const auto t0 = Clock::now();
   std::optional<std::string> record_failure;

@@ -7,6 +7,8 @@
 #include "particles/field_info.h"
 #include "run/step_loop.h"
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,9 @@ struct HeadlessOptions {
   RecordingOptions record;
   // --restart: the frame to continue from (the scene must be the recorded one); null = fresh run.
   const FrameData* restart_frame = nullptr;
+  // One more observer on the same StepLoop (headless rendering, --render-every), made once the
+  // simulation exists; it handles the state before the first step itself. Empty = none.
+  std::function<std::unique_ptr<StepObserver>(Simulation&)> extra_observer;
 };
 
 // --until / --steps when given, else the scene's end time.

@@ -3,12 +3,19 @@
 // 2 input errors (options, scene files, parameters, recordings that cannot be read), 3 numerical
 // blow-up, 4 out of device memory, 5 recording failed (--record), 130 interrupted with Ctrl-C.
 #include "benchmark.h"
+#include "render_benchmark.h"
 #include "cli.h"
 #include "file_commands.h"
 #include "headless.h"
 #include "io/h5_reader.h"
 #include "params/param_set.h"
 #include "simulation.h"
+
+#ifdef EJECTA_WITH_VIEWER
+#include "viewer/key_bindings.h"
+#include "viewer/render_observer.h"
+#include "viewer/viewer_app.h"
+#endif
 
 #include <cstdio>
 #include <exception>
@@ -63,6 +70,17 @@ std::string file_stem(const std::string& path) {
   return name;
 }
 
+#ifdef EJECTA_WITH_VIEWER
+// Where the viewer's scene selector looks: ./scenes when run from a source tree, else the build's.
+std::string scenes_dir() {
+  if (FILE* f = std::fopen("scenes/dambreak2d.ini", "r")) {
+    std::fclose(f);
+    return "scenes";
+  }
+  return EJECTA_SCENES_DIR;
+}
+#endif
+
 int run(const CliOptions& o) {
   if (o.version) {
     print_version();
@@ -70,6 +88,14 @@ int run(const CliOptions& o) {
   }
   if (o.command == "info") return run_info(o);
   if (o.command == "export") return run_export(o);
+  if (o.list_keys) {
+#ifdef EJECTA_WITH_VIEWER
+    std::fputs(viewer::key_table_markdown().c_str(), stdout);
+    return 0;
+#else
+    throw ParamError("--list-keys: this build has no viewer (configure with -DEJECTA_VIEWER=ON)");
+#endif
+  }
   if (o.list_params) {
     const ParamRegistry& reg = ParamRegistry::builtin();
     std::fputs((o.markdown ? reg.markdown() : reg.listing()).c_str(), stdout);
@@ -91,6 +117,17 @@ int run(const CliOptions& o) {
     b.json = o.json;
     b.record = o.benchmark_record;
     return run_benchmark(b);
+  }
+  if (o.benchmark_render) {
+    RenderBenchmarkOptions b;
+    b.backend = backend;
+    b.precision = o.precision == "double" ? Precision::Double : Precision::Float;
+    b.sizes = o.benchmark_sizes;
+    b.sets = o.sets;
+    b.width = o.width;
+    b.height = o.height;
+    b.interop = !o.no_interop;
+    return run_render_benchmark(b);
   }
 
   // --restart: the scene is the one the recording ran (after its overrides), so the continuation
@@ -125,8 +162,36 @@ int run(const CliOptions& o) {
   for (const auto& s : o.sets) scene.apply_override(s);
   if (!o.precision.empty()) scene.set("scene.precision", o.precision, "--precision");
 
-  if (!o.headless)
-    std::fprintf(stderr, "ejecta: the interactive viewer is not built yet; running headless\n");
+  if (!o.headless) {
+#ifdef EJECTA_WITH_VIEWER
+    if (restart_frame) {
+      std::fprintf(stderr, "ejecta: --restart runs headless (the viewer starts scenes from the beginning)\n");
+    } else {
+      viewer::ViewerOptions v;
+      v.scene = scene;
+      v.scene_name = o.scene_path.empty() ? "default" : file_stem(o.scene_path);
+      v.scenes_dir = scenes_dir();
+      v.backend = backend;
+      v.interop = !o.no_interop;
+      v.steps_per_frame = o.steps_per_frame;
+      v.width = o.width;
+      v.height = o.height;
+      v.command_line = o.command_line;
+      v.max_frames = o.viewer_frames;
+      v.screenshot_path = o.screenshot_path;
+      v.start_running = o.start_running;
+      v.colour_by = o.colour_by;
+      v.colormap = o.colormap;
+      v.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+      std::string why;
+      const int rc = viewer::run_viewer(v, &why);
+      if (rc >= 0) return rc;
+      std::fprintf(stderr, "ejecta: cannot open a window (%s); running headless\n", why.c_str());
+    }
+#else
+    std::fprintf(stderr, "ejecta: this build has no viewer (configure with -DEJECTA_VIEWER=ON); running headless\n");
+#endif
+  }
   HeadlessOptions h;
   h.rule = headless_stop_rule(o, scene);
   h.json = o.json;
@@ -139,6 +204,28 @@ int run(const CliOptions& o) {
     h.record.fields = o.record_fields;
     h.record.compression = o.record_compression;
     h.record.command_line = o.command_line;
+  }
+  if (o.render_every > 0) {
+#ifdef EJECTA_WITH_VIEWER
+    viewer::RenderFrameOptions r;
+    r.every = o.render_every;
+    r.dir = o.render_dir;
+    r.width = o.width;
+    r.height = o.height;
+    r.interop = !o.no_interop;
+    r.colour_by = o.colour_by;
+    r.colormap = o.colormap;
+    r.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+    r.legend = !o.no_legend;
+    const ParamSet scene_copy = scene;
+    h.extra_observer = [r, scene_copy](Simulation& sim) -> std::unique_ptr<StepObserver> {
+      auto obs = std::make_unique<viewer::RenderObserver>(sim, scene_copy, r);
+      obs->render_initial();
+      return obs;
+    };
+#else
+    throw ParamError("--render-every: this build has no rendering (configure with -DEJECTA_VIEWER=ON)");
+#endif
   }
   return run_headless(scene, backend, h);
 }

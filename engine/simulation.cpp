@@ -18,6 +18,13 @@ std::string cuda_unavailable_reason() {
 
 bool cuda_available() { return cuda_unavailable_reason().empty(); }
 
+RenderRange Simulation::fill_render_data(const RenderRequest&, const RenderBuffers&) {
+  throw std::logic_error("this solver cannot fill render data");
+}
+void Simulation::apply_params(const ParamSet&) { throw std::logic_error("this solver cannot change parameters live"); }
+ColliderSphere Simulation::collider() const { return ColliderSphere{}; }
+void Simulation::set_collider(const ColliderSphere&) { throw std::logic_error("this solver has no collider"); }
+
 namespace {
 
 std::unique_ptr<Simulation> make_gas_simulation(const ParamSet& params, Backend backend, Precision precision) {

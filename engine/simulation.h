@@ -4,6 +4,7 @@
 #include "core/types.h"
 #include "io/frame.h"
 #include "params/param_set.h"
+#include "render_data/render_request.h"
 
 #include <cstdint>
 #include <memory>
@@ -63,6 +64,16 @@ struct OutOfMemoryError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A rigid sphere that pushes the fluid (physics/collider_sphere.h has the force and its citation).
+// The collider.* scene keys give it; the viewer moves it between steps with set_collider.
+struct ColliderSphere {
+  bool enabled = false;
+  double center[3] = {0, 0, 0};    // m (2D: x, y)
+  double velocity[3] = {0, 0, 0};  // m/s, the surface velocity the contact damping drags towards
+  double radius = 0.05;            // m
+  double strength = 2.5;           // Monaghan's D in units of (c0/10)^2
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -105,6 +116,20 @@ class Simulation {
   // and the rates must be present (a frame of all fields). The run then proceeds exactly as the one
   // that recorded it. Throws std::invalid_argument naming a missing or mis-shaped field.
   virtual void restore_frame(const FrameData& frame) = 0;
+
+  // ---- Viewer hooks (issue 4). Not pure, so that other solvers compile before they support them. ----
+  // Writes positions (float4) and the requested colour value of every particle into `out`, in the
+  // engine's current order, with one functor on either backend (no host round-trip on CUDA), and
+  // returns the colour range over the fluid. Throws std::invalid_argument for an unknown field, a
+  // component out of range, too small buffers, or host/device buffers on the wrong backend.
+  virtual RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out);
+  // Applies, between steps, every parameter that does not need a rebuild (needs_rebuild = false in
+  // the registry): viscosity, delta-SPH, XSPH, gravity, wall slip, kernel, time-step limits, fault
+  // threshold, collider. Keys that need a rebuild are ignored here (rebuild with make_simulation).
+  // The new values act from the next force evaluation on.
+  virtual void apply_params(const ParamSet& params);
+  virtual ColliderSphere collider() const;
+  virtual void set_collider(const ColliderSphere& c);
 };
 
 // Builds the scene's particles and the solver on the chosen backend, in the precision and dimension

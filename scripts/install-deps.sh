@@ -6,9 +6,11 @@ pkgs=(
   build-essential cmake ninja-build pkg-config git
   libglfw3-dev libglew-dev libimgui-dev libglm-dev libinih-dev
   libhdf5-dev hdf5-tools libcli11-dev libstb-dev libgtest-dev
-  libegl-dev libgl-dev libgl1-mesa-dri xvfb xauth
+  libegl-dev libgl-dev libegl-mesa0 libglx-mesa0 libgl1-mesa-dri xvfb xauth
   python3 python3-h5py
 )
+# Only to regenerate assets/colormaps/ (scripts/make-colormaps.py); the build does not need it.
+if [ "${EJECTA_WITH_MATPLOTLIB:-0}" = 1 ]; then pkgs+=(python3-matplotlib); fi
 # ParaView (pvpython) checks that recordings open in ParaView's XDMF reader (tests/test_paraview.cpp);
 # it is large, so it is installed only on request: EJECTA_WITH_PARAVIEW=1 (CI sets it).
 if [ "${EJECTA_WITH_PARAVIEW:-0}" = 1 ]; then pkgs+=(python3-paraview); fi

@@ -7,7 +7,7 @@ bash scripts/install-deps.sh
 build=${EJECTA_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${EJECTA_CMAKE_ARGS:-}
 cmake --build "$build" --parallel "$(nproc)" --target ejecta
-# The viewer comes with a later release; until then, and wherever there is no display, it runs headless.
+# A window where there is a display (the viewer, when built), headless elsewhere.
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   exec "$build/ejecta" "$@"
 else

@@ -85,22 +85,25 @@ ParamRegistry make_builtin() {
                 {"cubic_spline", "wendland_c2"}));
 
   t.group = "Fluid";
-  t.add(range(param("fluid.rho0", T::Real, "1000", "kg/m^3", "Rest density",
-                    "Reference density of the fluid, at which the Tait EOS gives zero pressure."),
-              1e-3, 1e5));
-  t.add(range(param("fluid.c0", T::Real, "0", "m/s", "Speed of sound",
-                    "Numerical speed of sound of the Tait EOS; 0 = automatic, 10 sqrt(2 |g| H) "
-                    "with H the tallest fluid block."),
-              0, 1e5));
-  t.add(range(param("fluid.gamma", T::Real, "7", "", "Tait exponent",
-                    "Exponent of the Tait equation of state p = rho0 c0^2 / gamma "
-                    "((rho/rho0)^gamma - 1)."),
-              1, 20));
-  t.add(choices(param("fluid.density", T::Choice, "continuity", "", "Density",
-                      "How density evolves: integrated with the continuity equation, or "
-                      "recomputed as a kernel sum over neighbours (which underestimates it near "
-                      "free surfaces)."),
-                {"continuity", "summation"}));
+  // rho0, c0 and gamma fix the particle masses and the hydrostatic start densities, and the density
+  // model the meaning of the density state: changing them live would not be the scene asked for, so
+  // they wait for a rebuild. delta-SPH and XSPH act on the rates only and apply between steps.
+  t.add(rebuild(range(param("fluid.rho0", T::Real, "1000", "kg/m^3", "Rest density",
+                            "Reference density of the fluid, at which the Tait EOS gives zero pressure."),
+                      1e-3, 1e5)));
+  t.add(rebuild(range(param("fluid.c0", T::Real, "0", "m/s", "Speed of sound",
+                            "Numerical speed of sound of the Tait EOS; 0 = automatic, 10 sqrt(2 |g| H) "
+                            "with H the tallest fluid block."),
+                      0, 1e5)));
+  t.add(rebuild(range(param("fluid.gamma", T::Real, "7", "", "Tait exponent",
+                            "Exponent of the Tait equation of state p = rho0 c0^2 / gamma "
+                            "((rho/rho0)^gamma - 1)."),
+                      1, 20)));
+  t.add(rebuild(choices(param("fluid.density", T::Choice, "continuity", "", "Density",
+                              "How density evolves: integrated with the continuity equation, or "
+                              "recomputed as a kernel sum over neighbours (which underestimates it near "
+                              "free surfaces)."),
+                        {"continuity", "summation"})));
   t.add(range(param("fluid.delta_sph", T::Real, "0.1", "", "delta-SPH",
                     "Coefficient of the delta-SPH density diffusion term (Molteni & Colagrossi "
                     "2009), which damps spurious pressure noise; 0 disables it."),
@@ -215,13 +218,14 @@ ParamRegistry make_builtin() {
                 {"free", "no_slip"}));
 
   t.group = "Time";
-  t.add(choices(param("time.integrator", T::Choice, "leapfrog", "", "Integrator",
+  // The integrator owns stage buffers sized at construction: a change waits for a rebuild.
+  t.add(rebuild(choices(param("time.integrator", T::Choice, "leapfrog", "", "Integrator",
                       "Time integration scheme: leapfrog (second-order symplectic "
                       "kick-drift-kick, one force evaluation per step), predictor_corrector "
                       "(second-order midpoint, two) or rk23 (adaptive third-order "
                       "Bogacki-Shampine with an error estimate, three); predictor_corrector and "
                       "rk23 need physics.model = gas."),
-                {"leapfrog", "predictor_corrector", "rk23"}));
+                {"leapfrog", "predictor_corrector", "rk23"})));
   t.add(range(param("time.rtol", T::Real, "1e-4", "", "Relative tolerance",
                   "rk23: relative tolerance of the embedded error estimate per step."),
               1e-12, 1));
@@ -255,6 +259,26 @@ ParamRegistry make_builtin() {
                     "Blow-up detection: the run stops when rho/rho0 of a fluid particle leaves "
                     "[1/r, r]."),
               1.01, 100));
+
+  // The rigid sphere that pushes the fluid (physics/collider_sphere.h); the viewer drags it.
+  t.group = "Collider";
+  t.add(param("collider.enabled", T::Bool, "false", "", "Collider on",
+              "A rigid sphere that pushes the fluid with the repulsive boundary force of Monaghan "
+              "(1994); the viewer moves it with the mouse."));
+  t.add(range(param("collider.center", T::Vec3, "0, 0, 0", "m", "Collider centre",
+                    "Centre of the collider sphere (2D scenes use x, y)."),
+              -1e6, 1e6));
+  t.add(range(param("collider.radius", T::Real, "0.05", "m", "Collider radius",
+                    "Radius of the collider sphere."),
+              1e-6, 1e3));
+  t.add(range(param("collider.velocity", T::Vec3, "0, 0, 0", "m/s", "Collider velocity",
+                    "Surface velocity of the sphere: approaching fluid in its contact layer is damped "
+                    "towards it (the sphere itself is moved only by the viewer or by this key)."),
+              -1e4, 1e4));
+  t.add(range(param("collider.strength", T::Real, "2.5", "", "Collider strength",
+                    "Coefficient D of the repulsive force in units of (c0/10)^2, the square of the "
+                    "largest expected speed; Monaghan (1994) uses D of that order."),
+              1e-3, 1e3));
 
   // Numbered sections: any number of [tank.N], [block.N], [obstacle.N], N = 1, 2, ...
   t.group = "Geometry";

@@ -135,6 +135,12 @@ class ParticleStore {
   }
 
   std::size_t bytes() const { return bytes_; }
+  // The field's storage (device memory on CUDA) for functors that read any field by name (the
+  // viewer's colouring); nullptr for an unknown name. Valid until the store is destroyed.
+  const void* raw_data(const std::string& name) const {
+    const Field* f = find(name);
+    return f ? f->data : nullptr;
+  }
 
  private:
   struct Field {

@@ -12,10 +12,12 @@
 #include "integrators/staged_integrators.h"
 #include "neighbors/level_grid.h"
 #include "neighbors/level_index.h"
+#include "particles/capture_fields.h"
 #include "particles/particle_store.h"
 #include "physics/density_gradh_price2012.h"
 #include "physics/forces_gas_gradh.h"
 #include "physics/gas_diagnostics.h"
+#include "render_data/fill_from_store.h"
 #include "scene/gas_scene.h"
 #include "simulation.h"
 
@@ -151,27 +153,18 @@ class GasSolver final : public Simulation {
   void synchronize() override { exec_.synchronize(); }
   std::vector<FieldInfo> fields() const override { return store_.fields(); }
 
+  RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
+    return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, n_fluid_ > 0, req, out);
+  }
+
+  void apply_params(const ParamSet& params) override { configure_live(params); }
+
   void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
     f.time = time_;
     f.step = steps_;
     f.dt = double(dt_);
     f.particles = n_;
-    std::vector<FieldInfo> chosen;
-    if (names.empty()) chosen = store_.fields();
-    for (const std::string& name : names) {
-      const FieldInfo* info = store_.info(name);
-      if (!info) {
-        std::string known;
-        for (const FieldInfo& i : store_.fields()) known += (known.empty() ? "" : ", ") + i.name;
-        throw std::invalid_argument("no particle field '" + name + "' (fields: " + known + ")");
-      }
-      chosen.push_back(*info);
-    }
-    f.fields.resize(chosen.size());
-    for (std::size_t k = 0; k < chosen.size(); ++k) {
-      f.fields[k].info = chosen[k];
-      store_.download_raw_into(chosen[k].name, f.fields[k].bytes);
-    }
+    capture_fields_into(store_, f, names);
   }
 
   // Every field, derived ones included (rates, h, Omega, pressure): the integrators start a step
@@ -211,28 +204,13 @@ class GasSolver final : public Simulation {
     }
     const double cap = params.real("gas.h_max");
     model_.h_max = T(cap > 0 ? std::max(cap, hmax0) : 100.0 * hmax0);
-    const double eps = std::numeric_limits<T>::epsilon();
-    model_.h_tol = T(std::max(params.real("gas.h_tolerance"), 10 * eps));
     model_.h_iter = 50;
     model_.summation = params.text("gas.density") == "summation";
     model_.fixed_h = params.text("gas.h_mode") == "fixed";
-    model_.alpha = T(params.real("gas.alpha"));
-    model_.beta = T(params.real("gas.beta"));
-    model_.alpha_u = T(params.real("gas.conductivity"));
     model_.switch_on = params.text("gas.switch") == "morris_monaghan";
-    model_.alpha_min = T(std::min(params.real("gas.alpha_min"), params.real("gas.alpha")));
-    model_.switch_decay = T(params.real("gas.switch_decay"));
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
-    cfl_ = params.real("time.cfl");
-    force_factor_ = params.real("time.force_factor");
-    dt_max_ = params.real("time.dt_max");
-    dt_min_ = params.real("time.dt_min");
-    dt_fixed_ = params.real("time.dt_fixed");
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
-    settings_.adaptive = dt_fixed_ == 0;
-    settings_.rtol = params.real("time.rtol");
-    settings_.atol = params.real("time.atol");
-    settings_.growth_max = params.real("time.growth_max");
+    configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (int d = 0; d < D; ++d) {
@@ -245,6 +223,29 @@ class GasSolver final : public Simulation {
         hi[d] = std::max(hi[d], init.position[i * D + d]);
       }
     grid_ = make_level_grid<T, D>(lo, hi, hmin0, double(model_.h_max), n_);
+  }
+
+  // The keys that act on the rates and the step size only, so they may change between steps (the
+  // viewer's panels). The rest (kernel, eta, density and h modes, the switch's field, the integrator
+  // and its stage buffers, the particles) are needs_rebuild keys, read in configure() only.
+  void configure_live(const ParamSet& params) {
+    model_.h_tol = T(std::max(params.real("gas.h_tolerance"), 10 * double(std::numeric_limits<T>::epsilon())));
+    model_.alpha = T(params.real("gas.alpha"));
+    model_.beta = T(params.real("gas.beta"));
+    model_.alpha_u = T(params.real("gas.conductivity"));
+    model_.alpha_min = T(std::min(params.real("gas.alpha_min"), params.real("gas.alpha")));
+    model_.switch_decay = T(params.real("gas.switch_decay"));
+    const auto g = params.vec3("physics.gravity");
+    for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
+    cfl_ = params.real("time.cfl");
+    force_factor_ = params.real("time.force_factor");
+    dt_max_ = params.real("time.dt_max");
+    dt_min_ = params.real("time.dt_min");
+    dt_fixed_ = params.real("time.dt_fixed");
+    settings_.adaptive = dt_fixed_ == 0;
+    settings_.rtol = params.real("time.rtol");
+    settings_.atol = params.real("time.atol");
+    settings_.growth_max = params.real("time.growth_max");
   }
 
   static T* flat(Vec<T, D>* p) { return reinterpret_cast<T*>(p); }

@@ -9,12 +9,15 @@
 #include "integrators/step_monitor.h"
 #include "neighbors/cell_grid.h"
 #include "neighbors/cell_index.h"
+#include "particles/capture_fields.h"
 #include "particles/particle_store.h"
+#include "physics/collider_sphere.h"
 #include "physics/density_summation.h"
 #include "physics/diagnostic_sums.h"
 #include "physics/forces_wcsph.h"
 #include "physics/wall_pressure_adami2012.h"
 #include "physics/wcsph_model.h"
+#include "render_data/fill_from_store.h"
 #include "scene/scene_builder.h"
 #include "simulation.h"
 
@@ -169,22 +172,7 @@ class WcsphSolver final : public Simulation {
     f.step = steps_;
     f.dt = double(dt_);
     f.particles = n_;
-    std::vector<FieldInfo> chosen;
-    if (names.empty()) chosen = store_.fields();
-    for (const std::string& name : names) {
-      const FieldInfo* info = store_.info(name);
-      if (!info) {
-        std::string known;
-        for (const FieldInfo& i : store_.fields()) known += (known.empty() ? "" : ", ") + i.name;
-        throw std::invalid_argument("no particle field '" + name + "' (fields: " + known + ")");
-      }
-      chosen.push_back(*info);
-    }
-    f.fields.resize(chosen.size());
-    for (std::size_t k = 0; k < chosen.size(); ++k) {
-      f.fields[k].info = chosen[k];
-      store_.download_raw_into(chosen[k].name, f.fields[k].bytes);
-    }
+    capture_fields_into(store_, f, names);
   }
 
   // Restores the state and the rates the next step starts from (the persistent fields, the
@@ -216,30 +204,49 @@ class WcsphSolver final : public Simulation {
     evaluate_densities();
   }
 
+  RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
+    return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, n_fluid_ > 0, req, out);
+  }
+
+  void apply_params(const ParamSet& params) override {
+    configure_live(params);
+    // XSPH switched on after construction: its field did not exist yet.
+    if (model_.xsph > T(0) && !pv_.xsph) {
+      using V = Vec<T, D>;
+      pv_.xsph = store_.template add<V>(
+          FieldInfo{"xsph_velocity", 1, "m/s", "XSPH velocity correction", ScalarType::Float32, false});
+      std::vector<V> zv(n_, V::zero());
+      exec_.upload(pv_.xsph, zv.data(), sizeof(V) * n_);
+    }
+    // A lower dt_max acts on the very next step, not one step late.
+    dt_ = T(std::min(double(dt_), dt_max_));
+  }
+
+  ColliderSphere collider() const override { return collider_host_; }
+
+  void set_collider(const ColliderSphere& c) override {
+    if (c.enabled && !(c.radius > 0)) throw std::invalid_argument("collider: the radius must be positive");
+    collider_host_ = c;
+    collider_.enabled = c.enabled;
+    for (int d = 0; d < D; ++d) {
+      collider_.center[d] = T(c.center[d]);
+      collider_.velocity[d] = T(c.velocity[d]);
+    }
+    collider_.radius = T(c.radius);
+    const double c0 = double(model_.eos.c0);
+    collider_.D_lj = T(c.strength * (c0 / 10) * (c0 / 10));
+    collider_.r0 = T(dp_);
+    collider_.damping = T(c0 / (4 * dp_));
+  }
+
  private:
   void configure(const ParamSet& params, const InitialParticles& init) {
-    const std::string kernel = params.text("particles.kernel");
-    model_.kernel = SmoothingKernel<T, D>::make(
-        kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2, init.h);
+    h_ = init.h;
+    dp_ = init.dp;
     model_.eos = TaitEos<T>::make(init.rho0, init.c0, init.gamma);
-    for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
-    model_.alpha = T(params.real("viscosity.alpha"));
-    model_.beta = T(params.real("viscosity.beta"));
-    model_.delta = T(params.real("fluid.delta_sph"));
-    model_.xsph = T(params.real("fluid.xsph"));
     model_.eta2 = T(0.01 * init.h * init.h);
-    model_.no_slip = params.text("boundary.slip") == "no_slip";
     model_.summation = params.text("fluid.density") == "summation";
-    cfl_ = params.real("time.cfl");
-    force_factor_ = params.real("time.force_factor");
-    dt_max_ = params.real("time.dt_max");
-    dt_min_ = params.real("time.dt_min");
-    const double r = params.real("fault.max_density_ratio");
-    // Summation density reads low at a free surface (a truncated kernel), which is no blow-up: there
-    // only a runaway upwards is reported.
-    rho_lo_ = model_.summation ? T(0) : T(init.rho0 / r);
-    rho_hi_ = T(init.rho0 * r);
-    max_density_ratio_ = r;
+    configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (int d = 0; d < D; ++d) {
@@ -252,6 +259,42 @@ class WcsphSolver final : public Simulation {
         hi[d] = std::max(hi[d], init.position[i * D + d]);
       }
     grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.h, n_);
+  }
+
+  // The parameters that may change between steps (needs_rebuild = false), from construction and
+  // from apply_params alike, so both derive the model constants the same way.
+  void configure_live(const ParamSet& params) {
+    const std::string kernel = params.text("particles.kernel");
+    model_.kernel = SmoothingKernel<T, D>::make(
+        kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2, T(h_));
+    const auto g = params.vec3("physics.gravity");
+    for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
+    model_.alpha = T(params.real("viscosity.alpha"));
+    model_.beta = T(params.real("viscosity.beta"));
+    model_.delta = T(params.real("fluid.delta_sph"));
+    model_.xsph = T(params.real("fluid.xsph"));
+    model_.no_slip = params.text("boundary.slip") == "no_slip";
+    cfl_ = params.real("time.cfl");
+    force_factor_ = params.real("time.force_factor");
+    dt_max_ = params.real("time.dt_max");
+    dt_min_ = params.real("time.dt_min");
+    const double r = params.real("fault.max_density_ratio");
+    const double rho0 = double(model_.eos.rho0);
+    // Summation density reads low at a free surface (a truncated kernel), which is no blow-up: there
+    // only a runaway upwards is reported.
+    rho_lo_ = model_.summation ? T(0) : T(rho0 / r);
+    rho_hi_ = T(rho0 * r);
+    max_density_ratio_ = r;
+    ColliderSphere c;
+    c.enabled = params.flag("collider.enabled");
+    const auto cc = params.vec3("collider.center"), cv = params.vec3("collider.velocity");
+    for (int d = 0; d < 3; ++d) {
+      c.center[d] = cc[d];
+      c.velocity[d] = cv[d];
+    }
+    c.radius = params.real("collider.radius");
+    c.strength = params.real("collider.strength");
+    set_collider(c);
   }
 
   void allocate() {
@@ -325,6 +368,7 @@ class WcsphSolver final : public Simulation {
 
   void evaluate_forces() {
     exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D>{model_, grid_, pv_, count_pairs_});
+    if (collider_.enabled) exec_.for_each(n_, ColliderForce_Monaghan1994<T, D>{collider_, pv_});
     if (count_pairs_) {
       const uint32_t* real = pair_real_.data();
       const uint32_t* cand = pair_cand_.data();
@@ -395,6 +439,9 @@ class WcsphSolver final : public Simulation {
   ParticleView<T, D> pv_{};
   uint32_t* id_ = nullptr;
   T dt_ = T(0), rho_lo_ = T(0), rho_hi_ = T(0);
+  ColliderSphereState<T, D> collider_{};
+  ColliderSphere collider_host_{};
+  double h_ = 0, dp_ = 0;
   double time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, max_density_ratio_ = 2;
   long steps_ = 0;
   PhaseTimes times_;

@@ -1,0 +1,109 @@
+#include "render_benchmark.h"
+
+#include "benchmark.h"
+#include "progress.h"
+#include "run/step_loop.h"
+#include "simulation.h"
+
+#include <stdexcept>
+
+#ifdef EJECTA_WITH_VIEWER
+#include "render/gl_context.h"
+#include "viewer/scene_view.h"
+
+#include <GL/glew.h>
+
+#include <chrono>
+#include <cstdio>
+#endif
+
+namespace ejecta::app {
+
+#ifdef EJECTA_WITH_VIEWER
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+}  // namespace
+
+int run_render_benchmark(const RenderBenchmarkOptions& opt) {
+  std::string why;
+  auto ctx = render::create_offscreen_context(&why);
+  if (!ctx) throw std::runtime_error("--benchmark-render: no offscreen OpenGL context: " + why);
+  std::vector<long> sizes = opt.sizes;
+  if (sizes.empty()) sizes = {opt.backend == Backend::Cuda ? 1000000L : 20000L};
+  BenchmarkOptions bo;
+  bo.backend = opt.backend;
+  bo.precision = opt.precision;
+  bo.sets = opt.sets;
+  for (long target : sizes) {
+    std::size_t count = 0;
+    const ParamSet scene = benchmark_scene(bo, target, &count);
+    auto sim = make_simulation(scene, opt.backend);
+    viewer::SceneView view(*sim, scene, opt.interop);
+    StepLoop loop(*sim, StopRule{});
+    // Warm-up: first kernels, shader compilation, buffer allocation.
+    loop.advance(2);
+    view.update();
+    view.draw(opt.width, opt.height);
+    glFinish();
+
+    // Draw rate alone (the same buffers every frame).
+    const int draw_frames = 60;
+    auto t0 = Clock::now();
+    for (int f = 0; f < draw_frames; ++f) view.draw(opt.width, opt.height);
+    glFinish();
+    const double draw_s = since(t0) / draw_frames;
+
+    // Buffer fill alone (engine functor into the buffers, through interop or the host).
+    const int fill_frames = 30;
+    t0 = Clock::now();
+    for (int f = 0; f < fill_frames; ++f) view.update();
+    glFinish();
+    const double fill_s = since(t0) / fill_frames;
+
+    // Stepping alone, then the viewer's frame loop at steps_per_frame: the overhead is the extra time.
+    const int frames = 10;
+    sim->synchronize();
+    t0 = Clock::now();
+    for (int f = 0; f < frames; ++f) loop.advance(opt.steps_per_frame);
+    sim->synchronize();
+    const double step_s = since(t0) / frames;
+    t0 = Clock::now();
+    for (int f = 0; f < frames; ++f) {
+      loop.advance(opt.steps_per_frame);
+      view.update();
+      view.draw(opt.width, opt.height);
+    }
+    glFinish();
+    sim->synchronize();
+    const double frame_s = since(t0) / frames;
+
+    JsonObject j;
+    j.add("benchmark", "render")
+        .add("backend", to_string(sim->backend()))
+        .add("device", sim->device_name())
+        .add("gl", ctx->description())
+        .add("upload_path", view.upload_path())
+        .add("particles", count)
+        .add("width", long(opt.width))
+        .add("height", long(opt.height))
+        .add("draw_fps", draw_s > 0 ? 1.0 / draw_s : 0.0)
+        .add("fill_ms", 1e3 * fill_s)
+        .add("steps_per_frame", opt.steps_per_frame)
+        .add("step_ms_per_frame", 1e3 * step_s)
+        .add("viewer_frame_ms", 1e3 * frame_s)
+        .add("viewer_overhead_percent", step_s > 0 ? 100.0 * (frame_s / step_s - 1) : 0.0);
+    std::printf("%s\n", j.str().c_str());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+#else
+int run_render_benchmark(const RenderBenchmarkOptions&) {
+  throw std::runtime_error("--benchmark-render: this build has no rendering (configure with -DEJECTA_VIEWER=ON)");
+}
+#endif
+
+}  // namespace ejecta::app

@@ -1,0 +1,25 @@
+#pragma once
+// `ejecta --benchmark-render`: offscreen drawing of the benchmark's 3D dam breaks (EGL device when
+// present): draw FPS, the per-frame buffer fill (interop or host copy), and the viewer's overhead on
+// the simulation at 4 steps per frame. One JSON line per size.
+#include "core/types.h"
+
+#include <string>
+#include <vector>
+
+namespace ejecta::app {
+
+struct RenderBenchmarkOptions {
+  Backend backend = Backend::Cpu;
+  Precision precision = Precision::Float;
+  std::vector<long> sizes;  // empty: 1e6 on CUDA, 2e4 on the CPU
+  std::vector<std::string> sets;
+  int width = 1280, height = 720;
+  bool interop = true;
+  long steps_per_frame = 4;
+};
+
+// Returns the exit code; throws std::runtime_error without a GL context or in a build without the viewer.
+int run_render_benchmark(const RenderBenchmarkOptions& opt);
+
+}  // namespace ejecta::app

@@ -1,0 +1,315 @@
+#include "viewer/imgui_panels.h"
+
+#include "render/colormap.h"
+#include "viewer/key_bindings.h"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace ejecta::viewer {
+
+namespace {
+
+// Four significant digits: legends and plot labels, not values to copy.
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::string vec3_text(const double v[3]) {
+  return format_number(v[0]) + ", " + format_number(v[1]) + ", " + format_number(v[2]);
+}
+
+void set_param(ViewerState& s, const std::string& key, const std::string& value) {
+  try {
+    const Applied a = s.model->set(key, value, s.sim.get());
+    s.message = a == Applied::Live ? key + " = " + value + " (applied)" : key + " = " + value + " (applied on Reset)";
+  } catch (const std::exception& e) {
+    s.message = e.what();
+  }
+}
+
+// One widget of the generated panel: its kind follows the registry's type.
+void param_widget(ViewerState& s, const Widget& w) {
+  const ParamDesc& d = *w.desc;
+  const ParamSet& p = s.model->params();
+  const bool pending = s.model->pending_reset().count(w.key) > 0;
+  std::string label = d.label + (d.needs_rebuild ? (pending ? " [reset*]" : " [reset]") : "") + "##" + w.key;
+  const ImGuiInputTextFlags enter = ImGuiInputTextFlags_EnterReturnsTrue;
+  ImGui::PushItemWidth(160);
+  switch (d.type) {
+    case ParamType::Real: {
+      double v = p.real(w.key);
+      if (ImGui::InputDouble(label.c_str(), &v, 0, 0, "%.6g", enter)) set_param(s, w.key, format_number(v));
+      break;
+    }
+    case ParamType::Int: {
+      int v = int(p.integer(w.key));
+      if (ImGui::InputInt(label.c_str(), &v, 1, 1, enter)) set_param(s, w.key, std::to_string(v));
+      break;
+    }
+    case ParamType::Bool: {
+      bool v = p.flag(w.key);
+      if (ImGui::Checkbox(label.c_str(), &v)) set_param(s, w.key, v ? "true" : "false");
+      break;
+    }
+    case ParamType::Choice: {
+      const std::string cur = p.text(w.key);
+      if (ImGui::BeginCombo(label.c_str(), cur.c_str())) {
+        for (const std::string& c : d.choices)
+          if (ImGui::Selectable(c.c_str(), c == cur) && c != cur) set_param(s, w.key, c);
+        ImGui::EndCombo();
+      }
+      break;
+    }
+    case ParamType::Vec3: {
+      const auto a = p.vec3(w.key);
+      double v[3] = {a[0], a[1], a[2]};
+      ImGui::PushItemWidth(240);
+      if (ImGui::InputScalarN(label.c_str(), ImGuiDataType_Double, v, 3, nullptr, nullptr, "%.4g", enter))
+        set_param(s, w.key, vec3_text(v));
+      ImGui::PopItemWidth();
+      break;
+    }
+    case ParamType::String: {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "%s", p.text(w.key).c_str());
+      if (ImGui::InputText(label.c_str(), buf, sizeof buf, enter)) set_param(s, w.key, buf);
+      break;
+    }
+  }
+  ImGui::PopItemWidth();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", w.tooltip.c_str());
+}
+
+void run_controls(ViewerState& s) {
+  if (ImGui::Button(s.running ? "Pause" : "Run")) s.running = !s.running;
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) s.step_once = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) s.reset_requested = true;
+  int spf = int(s.steps_per_frame);
+  ImGui::PushItemWidth(120);
+  if (ImGui::InputInt("steps / frame", &spf)) s.steps_per_frame = spf < 1 ? 1 : spf > 10000 ? 10000 : spf;
+  ImGui::PopItemWidth();
+  if (ImGui::Button(s.recorder ? "Stop recording" : "Record")) toggle_recording(s);
+  if (s.recorder) {
+    ImGui::SameLine();
+    ImGui::Text("%s: %zu frames", s.recorder->path().c_str(), s.recorder->frames_submitted());
+  }
+}
+
+void scene_controls(ViewerState& s) {
+  if (!ImGui::CollapsingHeader("Scene file", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (ImGui::BeginCombo("scene", s.opt.scene_name.c_str())) {
+    for (const std::string& f : s.scene_files)
+      if (ImGui::Selectable(f.c_str())) {
+        try {
+          s.model = std::make_unique<ParamPanelModel>(read_scene_file(s.opt.scenes_dir + "/" + f));
+          s.opt.scene_name = f;
+          s.reset_requested = true;
+        } catch (const std::exception& e) {
+          s.message = e.what();
+        }
+      }
+    ImGui::EndCombo();
+  }
+  ImGui::InputText("##open", s.open_path, sizeof s.open_path);
+  ImGui::SameLine();
+  if (ImGui::Button("Open")) {
+    try {
+      s.model = std::make_unique<ParamPanelModel>(read_scene_file(s.open_path));
+      s.opt.scene_name = s.open_path;
+      s.reset_requested = true;
+    } catch (const std::exception& e) {
+      s.message = e.what();
+    }
+  }
+  ImGui::InputText("##save", s.save_path, sizeof s.save_path);
+  ImGui::SameLine();
+  if (ImGui::Button("Save scene as")) {
+    std::ofstream out(s.save_path);
+    out << s.model->params().to_ini();
+    s.message = out ? std::string("saved ") + s.save_path : std::string("cannot write ") + s.save_path;
+  }
+}
+
+void colour_controls(ViewerState& s) {
+  if (!ImGui::CollapsingHeader("Colour and view", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ColourChoice& c = s.view->colour();
+  const std::vector<FieldInfo> fields = s.sim->fields();
+  if (ImGui::BeginCombo("colour by", c.field.c_str())) {
+    for (const FieldInfo& f : fields)
+      if (ImGui::Selectable(f.name.c_str(), f.name == c.field)) {
+        c.field = f.name;
+        c.component = -1;
+      }
+    ImGui::EndCombo();
+  }
+  for (const FieldInfo& f : fields)
+    if (f.name == c.field && f.components > 1) {
+      const char* comps[] = {"magnitude", "x", "y", "z"};
+      int k = c.component + 1;
+      if (ImGui::Combo("component", &k, comps, f.components + 1)) c.component = k - 1;
+    }
+  const auto& names = render::colormap_names();
+  if (ImGui::BeginCombo("colormap", names[s.colormap_index].c_str())) {
+    for (int i = 0; i < int(names.size()); ++i)
+      if (ImGui::Selectable(names[i].c_str(), i == s.colormap_index)) s.colormap_index = i;
+    ImGui::EndCombo();
+  }
+  s.view->settings().colormap = names[s.colormap_index];
+  ImGui::Checkbox("auto range", &c.auto_range);
+  if (!c.auto_range) {
+    ImGui::InputFloat("min", &c.min, 0, 0, "%.5g");
+    ImGui::InputFloat("max", &c.max, 0, 0, "%.5g");
+  }
+  render::ViewSettings& v = s.view->settings();
+  int mode = int(v.mode), walls = int(v.walls);
+  const char* modes[] = {"lit spheres", "flat discs"};
+  const char* wall_modes[] = {"hidden", "dimmed", "shown"};
+  ImGui::Combo("sprites", &mode, modes, 2);
+  ImGui::Combo("walls", &walls, wall_modes, 3);
+  v.mode = render::SpriteMode(mode);
+  v.walls = render::WallMode(walls);
+  ImGui::InputFloat("radius [m]", &v.radius, 0, 0, "%.4g");
+  if (s.sim->dim() == 3) {
+    ImGui::Checkbox("clip plane", &v.clip);
+    if (v.clip) {
+      ImGui::InputFloat3("normal", &v.clip_normal.x);
+      ImGui::InputFloat("offset [m]", &v.clip_offset);
+    }
+  }
+  if (ImGui::Button("Fit view")) s.view->fit();
+}
+
+}  // namespace
+
+void draw_control_panel(ViewerState& s) {
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, 600), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Ejecta");
+  run_controls(s);
+  scene_controls(s);
+  colour_controls(s);
+  ImGui::Separator();
+  ImGui::TextUnformatted("Parameters ([reset]: applied on Reset; hover for key, units, help)");
+  for (const PanelGroup& g : s.model->groups()) {
+    if (!ImGui::CollapsingHeader(g.name.c_str())) continue;
+    for (const Widget& w : g.widgets) param_widget(s, w);
+  }
+  ImGui::End();
+}
+
+void draw_status_bar(ViewerState& s, int win_w, int win_h) {
+  ImGui::SetNextWindowPos(ImVec2(0, float(win_h) - 44));
+  ImGui::SetNextWindowSize(ImVec2(float(win_w), 44));
+  ImGui::Begin("##status", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+  const Simulation& sim = *s.sim;
+  ImGui::Text("%zu particles (%zu fluid) | %.0f FPS | t = %.5f s | dt = %.3g s | %.3g particle-steps/s | %s, %s | %s | %s",
+              sim.particle_count(), sim.fluid_count(), s.fps, sim.time(), sim.dt(), s.particle_steps_per_s,
+              to_string(sim.backend()), sim.device_name().c_str(), s.view->upload_path().c_str(),
+              s.running ? "running" : "paused");
+  if (!s.view->interop_note().empty() || !s.message.empty())
+    ImGui::Text("%s%s%s", s.view->interop_note().empty() ? "" : ("interop " + s.view->interop_note()).c_str(),
+                s.view->interop_note().empty() || s.message.empty() ? "" : " | ", s.message.c_str());
+  ImGui::End();
+}
+
+void draw_legend_window(const ColourChoice& c, const std::string& units, const std::string& colormap, float x,
+                        float y, bool fixed) {
+  const render::Colormap& m = render::colormap(colormap);
+  ImGui::SetNextWindowPos(ImVec2(x, y), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(120, 270), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  ImGui::Begin("Legend", nullptr,
+               ImGuiWindowFlags_NoScrollbar | (fixed ? ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings : 0));
+  const std::string title = c.field + (c.component >= 0 ? std::string(".") + "xyz"[c.component] : "") +
+                            (units.empty() ? "" : " [" + units + "]");
+  ImGui::TextUnformatted(title.c_str());
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = 180, w = 22;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const int steps = 32;
+  for (int i = 0; i < steps; ++i) {
+    const auto top = m.sample(1.f - float(i) / steps), bot = m.sample(1.f - float(i + 1) / steps);
+    dl->AddRectFilledMultiColor(ImVec2(p.x, p.y + h * i / steps), ImVec2(p.x + w, p.y + h * (i + 1) / steps),
+                                ImColor(top[0], top[1], top[2]), ImColor(top[0], top[1], top[2]),
+                                ImColor(bot[0], bot[1], bot[2]), ImColor(bot[0], bot[1], bot[2]));
+  }
+  for (int k = 0; k <= 4; ++k) {
+    const float v = c.max - (c.max - c.min) * k / 4.f;
+    dl->AddText(ImVec2(p.x + w + 6, p.y + h * k / 4.f - 7), IM_COL32_WHITE, short_number(double(v)).c_str());
+  }
+  ImGui::Dummy(ImVec2(w, h + 8));
+  ImGui::TextUnformatted(c.auto_range ? "auto range" : "manual range");
+  ImGui::End();
+}
+
+void draw_legend(ViewerState& s, int win_w, int win_h) {
+  std::string units;
+  for (const FieldInfo& f : s.sim->fields())
+    if (f.name == s.view->colour().field) units = f.units;
+  draw_legend_window(s.view->colour(), units, s.view->settings().colormap, float(win_w) - 130, float(win_h) - 330,
+                     false);
+}
+
+void draw_plots(ViewerState& s) {
+  ImGui::SetNextWindowPos(ImVec2(380, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, 330), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the view first; plots on demand
+  if (!ImGui::Begin("Diagnostics")) {
+    ImGui::End();
+    return;
+  }
+  for (const std::string& name : DiagHistory::names()) {
+    const std::vector<float> v = s.history.series(name);
+    const std::string overlay = v.empty() ? "" : short_number(double(v.back()));
+    ImGui::PlotLines(name.c_str(), v.data(), int(v.size()), 0, overlay.c_str(), FLT_MAX, FLT_MAX, ImVec2(240, 48));
+  }
+  ImGui::End();
+}
+
+void draw_inspector(ViewerState& s) {
+  if (s.picked < 0) return;
+  bool open = true;
+  ImGui::SetNextWindowSize(ImVec2(340, 300), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Particle inspector", &open);
+  ImGui::Text("sorted index %ld (Ctrl + click another particle)", s.picked);
+  if (ImGui::BeginTable("fields", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders)) {
+    for (const auto& [name, value] : s.picked_fields) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(name.c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(value.c_str());
+    }
+    ImGui::EndTable();
+  }
+  if (ImGui::Button("Refresh")) inspect(s, s.picked);
+  ImGui::End();
+  if (!open) s.picked = -1;
+}
+
+void draw_help(ViewerState& s) {
+  if (!s.show_help) return;
+  ImGui::Begin("Keys", &s.show_help, ImGuiWindowFlags_AlwaysAutoResize);
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders)) {
+    for (const auto& [key, what] : help_rows()) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(key.c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(what.c_str());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextUnformatted("Mouse: left drag orbits (3D) or pans (2D), right drag pans, wheel zooms,\n"
+                         "Shift + left drag moves the collider, Ctrl + click inspects a particle.");
+  ImGui::End();
+}
+
+}  // namespace ejecta::viewer

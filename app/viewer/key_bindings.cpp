@@ -1,0 +1,51 @@
+#include "viewer/key_bindings.h"
+
+#include <GLFW/glfw3.h>
+
+namespace ejecta::viewer {
+
+const std::vector<KeyBinding>& key_bindings() {
+  static const std::vector<KeyBinding> table = {
+      {GLFW_KEY_SPACE, "Space", Action::TogglePause, "Run / pause the simulation"},
+      {GLFW_KEY_S, "S", Action::SingleStep, "Single step (while paused)"},
+      {GLFW_KEY_R, "R", Action::Reset, "Reset: rebuild the scene with the current parameters"},
+      {GLFW_KEY_EQUAL, "=", Action::MoreSteps, "Double the steps per frame"},
+      {GLFW_KEY_MINUS, "-", Action::FewerSteps, "Halve the steps per frame"},
+      {GLFW_KEY_F, "F", Action::FitView, "Fit the view to the scene"},
+      {GLFW_KEY_1, "1", Action::PresetFront, "3D: front view"},
+      {GLFW_KEY_2, "2", Action::PresetSide, "3D: side view"},
+      {GLFW_KEY_3, "3", Action::PresetTop, "3D: top view"},
+      {GLFW_KEY_4, "4", Action::PresetIso, "3D: isometric view"},
+      {GLFW_KEY_M, "M", Action::ToggleSprites, "Lit spheres / flat discs"},
+      {GLFW_KEY_W, "W", Action::CycleWalls, "Walls: dimmed / hidden / shown"},
+      {GLFW_KEY_C, "C", Action::NextColormap, "Next colormap"},
+      {GLFW_KEY_A, "A", Action::ToggleAutoRange, "Automatic / manual colour range"},
+      {GLFW_KEY_O, "O", Action::ToggleCollider, "Collider sphere on / off (Shift + left drag moves it)"},
+      {GLFW_KEY_X, "X", Action::ToggleClip, "3D: clip plane on / off"},
+      {GLFW_KEY_P, "P", Action::Screenshot, "Screenshot to PNG (ejecta-<step>.png)"},
+      {GLFW_KEY_V, "V", Action::ToggleRecord, "Start / stop recording to HDF5"},
+      {GLFW_KEY_H, "H", Action::ToggleHelp, "Show / hide this help"},
+      {GLFW_KEY_ESCAPE, "Esc", Action::Quit, "Quit"},
+  };
+  return table;
+}
+
+const KeyBinding* binding_for_key(int glfw_key) {
+  for (const KeyBinding& b : key_bindings())
+    if (b.key == glfw_key) return &b;
+  return nullptr;
+}
+
+std::vector<std::pair<std::string, std::string>> help_rows() {
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const KeyBinding& b : key_bindings()) rows.emplace_back(b.key_name, b.description);
+  return rows;
+}
+
+std::string key_table_markdown() {
+  std::string md = "| Key | Action |\n|---|---|\n";
+  for (const auto& [key, what] : help_rows()) md += "| `" + key + "` | " + what + " |\n";
+  return md;
+}
+
+}  // namespace ejecta::viewer

@@ -1,0 +1,88 @@
+#include "viewer/render_observer.h"
+
+#include "render/colormap.h"
+#include "render/gl_context.h"
+#include "viewer/frame_overlay.h"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace ejecta::viewer {
+
+ColourChoice parse_colour_by(const std::string& spec, const std::vector<FieldInfo>& fields) {
+  ColourChoice c;
+  c.field = spec;
+  const auto dot = spec.rfind('.');
+  if (dot != std::string::npos && dot + 2 == spec.size() && std::string("xyz").find(spec[dot + 1]) != std::string::npos) {
+    c.field = spec.substr(0, dot);
+    c.component = int(std::string("xyz").find(spec[dot + 1]));
+  }
+  std::string known;
+  for (const FieldInfo& f : fields) {
+    if (f.name == c.field) {
+      if (c.component >= f.components)
+        throw ParamError("--colour-by " + spec + ": field '" + f.name + "' has " + std::to_string(f.components) +
+                         " component(s)");
+      return c;
+    }
+    known += (known.empty() ? "" : ", ") + f.name;
+  }
+  throw ParamError("--colour-by: no particle field '" + c.field + "' (fields: " + known + ")");
+}
+
+RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const RenderFrameOptions& opt)
+    : sim_(&sim), opt_(opt) {
+  const ColourChoice colour = parse_colour_by(opt.colour_by, sim.fields());
+  try {
+    render::colormap(opt.colormap);
+  } catch (const std::invalid_argument& e) {
+    throw ParamError(std::string("--colormap: ") + e.what());
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(opt.dir, ec);
+  if (ec || !std::filesystem::is_directory(opt.dir))
+    throw ParamError("--render-dir: cannot create directory '" + opt.dir + "': " + ec.message());
+  std::string why;
+  ctx_ = render::create_offscreen_context(&why);
+  if (!ctx_) throw std::runtime_error("headless rendering: no offscreen OpenGL context: " + why);
+  view_ = std::make_unique<SceneView>(sim, scene, opt.interop);
+  view_->colour() = colour;
+  view_->settings().colormap = opt.colormap;
+  view_->apply_look(opt.look);
+  for (const FieldInfo& f : sim.fields())
+    if (f.name == colour.field) units_ = f.units;
+  // Frames smaller than the legend (120 x 270 px) get none.
+  if (opt.legend && opt.width >= 240 && opt.height >= 300) overlay_ = std::make_unique<FrameOverlay>();
+  std::fprintf(stderr, "ejecta: rendering %dx%d frames every %ld steps to %s on %s, particles through %s\n", opt.width,
+               opt.height, opt.every, opt.dir.c_str(), ctx_->description().c_str(), view_->upload_path().c_str());
+}
+
+RenderObserver::~RenderObserver() {
+  if (ctx_) {
+    ctx_->make_current();
+    overlay_.reset();
+    view_.reset();  // GL objects go while their context is current
+  }
+  std::fprintf(stderr, "ejecta: wrote %zu frames to %s\n", frames_, opt_.dir.c_str());
+}
+
+std::string RenderObserver::context_description() const { return ctx_->description(); }
+
+void RenderObserver::render_initial() { write_frame(); }
+
+void RenderObserver::on_step(const Simulation&) {
+  if (++steps_ % opt_.every == 0) write_frame();
+}
+
+void RenderObserver::write_frame() {
+  ctx_->make_current();
+  view_->update();
+  view_->draw(opt_.width, opt_.height);
+  if (overlay_) overlay_->draw_legend(*view_, units_, opt_.width, opt_.height);
+  char name[32];
+  std::snprintf(name, sizeof name, "/frame_%06zu.png", frames_);
+  render::write_png(opt_.dir + name, view_->read());
+  ++frames_;
+}
+
+}  // namespace ejecta::viewer

@@ -1,0 +1,57 @@
+#pragma once
+// Headless rendering: a StepObserver on the headless run's StepLoop that draws every K-th step
+// offscreen (EGL device on a GPU server, else Mesa EGL or a hidden window under Xvfb) and writes
+// DIR/frame_NNNNNN.png. Frame 0 is the state before the first step.
+#include "run/step_loop.h"
+#include "viewer/scene_view.h"
+
+#include <memory>
+#include <string>
+
+namespace ejecta::render {
+class GlContext;
+}
+
+namespace ejecta::viewer {
+
+class FrameOverlay;
+
+struct RenderFrameOptions {
+  long every = 1;
+  std::string dir;
+  int width = 1280, height = 720;
+  bool interop = true;
+  std::string colour_by = "velocity";
+  std::string colormap = "viridis";
+  LookOptions look;
+  bool legend = true;  // the colour legend in the frame's corner (--no-legend: particles only)
+};
+
+class RenderObserver : public StepObserver {
+ public:
+  // Creates the directory and the context; throws ParamError for a bad colour field, colormap or
+  // directory, std::runtime_error when no offscreen context can be made (with every reason).
+  RenderObserver(Simulation& sim, const ParamSet& scene, const RenderFrameOptions& opt);
+  ~RenderObserver() override;
+  void render_initial();  // frame 0
+  void on_step(const Simulation&) override;
+  std::size_t frames() const { return frames_; }
+  std::string context_description() const;
+  const SceneView& view() const { return *view_; }
+
+ private:
+  void write_frame();
+  Simulation* sim_;
+  RenderFrameOptions opt_;
+  std::unique_ptr<render::GlContext> ctx_;
+  std::unique_ptr<SceneView> view_;
+  std::unique_ptr<FrameOverlay> overlay_;
+  std::string units_;
+  long steps_ = 0;
+  std::size_t frames_ = 0;
+};
+
+// "velocity" -> magnitude, "velocity.y" -> component 1; ParamError naming the fields for unknown ones.
+ColourChoice parse_colour_by(const std::string& spec, const std::vector<FieldInfo>& fields);
+
+}  // namespace ejecta::viewer

@@ -1,0 +1,99 @@
+#include "viewer/scene_view.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace ejecta::viewer {
+
+SceneView::SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop)
+    : sim_(&sim), allow_interop_(allow_interop) {
+  attach(sim, scene);
+}
+
+void SceneView::attach(Simulation& sim, const ParamSet& scene) {
+  sim_ = &sim;
+  uploader_.reset();
+  uploader_ = render::make_uploader(renderer_, sim, allow_interop_, &note_);
+  path_ = uploader_->path();
+  if (path_ != "host copy") note_.clear();
+  const HostParticles h = sim.download();
+  const int dim = h.dim;
+  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  for (std::size_t i = 0; i < h.n; ++i)
+    for (int d = 0; d < 3; ++d) {
+      const float v = d < dim ? float(h.position[i * dim + d]) : 0.f;
+      lo[d] = std::min(lo[d], v);
+      hi[d] = std::max(hi[d], v);
+    }
+  if (h.n == 0) lo = hi = glm::vec3(0.f);
+  bounds_ = render::Bounds{lo, hi};
+  const bool two_d = dim < 3;
+  camera_ = render::Camera(two_d);
+  if (!two_d) camera_.preset(render::ViewPreset::Iso);
+  // A 3D tank's opaque wall shell would hide the fluid: hidden there, dimmed in 2D (W cycles).
+  settings_.walls = two_d ? render::WallMode::Dimmed : render::WallMode::Hidden;
+  camera_.fit(bounds_);
+  fit_pending_ = true;
+  // Spheres touch their neighbours on the initial lattice.
+  settings_.radius = float(0.5 * scene.real("particles.dp"));
+  const ColliderSphere c = sim.collider();
+  settings_.show_collider = c.enabled;
+}
+
+RenderRange SceneView::update() {
+  const auto t0 = std::chrono::steady_clock::now();
+  const RenderRange r = uploader_->upload(*sim_, RenderRequest{colour_.field, colour_.component});
+  upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (colour_.auto_range && r.min <= r.max) {
+    colour_.min = r.min;
+    colour_.max = r.max;
+    // The diverging map is for signed fields: its white middle stays at zero.
+    if (settings_.colormap == "coolwarm") {
+      const float m = std::max(std::fabs(r.min), std::fabs(r.max));
+      colour_.min = -m;
+      colour_.max = m;
+    }
+    if (!(colour_.max > colour_.min)) {  // constant field: centre it
+      colour_.min -= 0.5f;
+      colour_.max += 0.5f;
+    }
+  }
+  settings_.range_min = colour_.min;
+  settings_.range_max = colour_.max;
+  const ColliderSphere c = sim_->collider();
+  settings_.show_collider = c.enabled;
+  settings_.collider_center = glm::vec3(float(c.center[0]), float(c.center[1]), sim_->dim() == 3 ? float(c.center[2]) : 0.f);
+  settings_.collider_radius = float(c.radius);
+  return r;
+}
+
+void SceneView::draw(int width, int height) {
+  // fit() (key F) frames for the aspect of the last frame drawn; the first frame after attach
+  // fits again, now that the frame's size is known.
+  camera_.set_aspect(float(width) / float(std::max(height, 1)));
+  if (fit_pending_) {
+    camera_.fit(bounds_);
+    fit_pending_ = false;
+  }
+  fb_.resize(width, height);
+  fb_.bind();
+  renderer_.draw(camera_, settings_, width, height);
+}
+
+void SceneView::apply_look(const LookOptions& look) {
+  if (look.walls == "hidden") settings_.walls = render::WallMode::Hidden;
+  if (look.walls == "dimmed") settings_.walls = render::WallMode::Dimmed;
+  if (look.walls == "shown") settings_.walls = render::WallMode::Shown;
+  if (look.sprites == "spheres") settings_.mode = render::SpriteMode::Spheres;
+  if (look.sprites == "discs") settings_.mode = render::SpriteMode::Discs;
+  if (!camera_.two_d()) {
+    if (look.view == "front") camera_.preset(render::ViewPreset::Front);
+    if (look.view == "side") camera_.preset(render::ViewPreset::Side);
+    if (look.view == "top") camera_.preset(render::ViewPreset::Top);
+    if (look.view == "iso") camera_.preset(render::ViewPreset::Iso);
+  }
+}
+
+}  // namespace ejecta::viewer

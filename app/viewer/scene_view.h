@@ -1,0 +1,70 @@
+#pragma once
+// What one drawn frame of a simulation needs, shared by the window, headless rendering, the render
+// benchmark and the tests: renderer, upload path (interop or host copy), offscreen framebuffer,
+// camera fitted to the scene, colour choice and view settings. Needs a current GL context.
+#include "params/param_set.h"
+#include "render/camera.h"
+#include "render/gl_framebuffer.h"
+#include "render/gl_particle_renderer.h"
+#include "render/particle_upload.h"
+#include "simulation.h"
+
+#include <memory>
+#include <string>
+
+namespace ejecta::viewer {
+
+struct ColourChoice {
+  std::string field = "velocity";
+  int component = -1;  // vectors: -1 magnitude, else the component
+  bool auto_range = true;
+  float min = 0, max = 1;  // the manual range (and, with auto_range, the last measured one)
+};
+
+// The command line's look options (--walls, --sprites, --view); empty strings keep the defaults.
+struct LookOptions {
+  std::string walls, sprites, view;
+};
+
+class SceneView {
+ public:
+  SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop);
+  // A new simulation (reset, other scene): new buffers, camera fitted again.
+  void attach(Simulation& sim, const ParamSet& scene);
+
+  // Engine -> vertex buffers for the current colour choice; with auto_range the range follows the
+  // data (a constant field gets a unit-wide range around its value). Returns the measured range.
+  RenderRange update();
+  // Draws into the offscreen framebuffer, sized width x height.
+  void draw(int width, int height);
+  render::Image read() const { return fb_.read(); }
+  const render::Framebuffer& framebuffer() const { return fb_; }
+
+  render::Camera& camera() { return camera_; }
+  render::ViewSettings& settings() { return settings_; }
+  ColourChoice& colour() { return colour_; }
+  const std::string& upload_path() const { return path_; }    // "CUDA-GL interop" / "host copy"
+  const std::string& interop_note() const { return note_; }   // why not interop, "" if it is used
+  double last_upload_ms() const { return upload_ms_; }
+  // Bounds of all particles at attach (walls included): what fit-to-scene frames.
+  const render::Bounds& bounds() const { return bounds_; }
+  void fit() { camera_.fit(bounds_); }
+  // Applies --walls/--sprites/--view (validated by the CLI; unknown words are ignored).
+  void apply_look(const LookOptions& look);
+
+ private:
+  Simulation* sim_;
+  bool allow_interop_;
+  render::GlParticleRenderer renderer_;
+  std::unique_ptr<render::ParticleUploader> uploader_;
+  render::Framebuffer fb_;
+  render::Camera camera_;
+  render::ViewSettings settings_;
+  ColourChoice colour_;
+  render::Bounds bounds_;
+  std::string path_, note_;
+  double upload_ms_ = 0;
+  bool fit_pending_ = true;
+};
+
+}  // namespace ejecta::viewer

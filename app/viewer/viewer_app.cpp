@@ -1,0 +1,330 @@
+// The window loop: poll events, StepLoop::advance(steps_per_frame) while running (the one step loop;
+// parameter edits happen between these calls), fill the vertex buffers, draw, ImGui on top.
+#include "viewer/viewer_app.h"
+
+#include "render/colormap.h"
+#include "render/gl_context.h"
+#include "viewer/imgui_panels.h"
+#include "viewer/key_bindings.h"
+#include "viewer/render_observer.h"
+
+#include <GL/glew.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+
+namespace ejecta::viewer {
+
+namespace {
+
+struct Input {
+  std::deque<Action> actions;
+  double scroll = 0;
+};
+
+void key_callback(GLFWwindow* w, int key, int, int action, int) {
+  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
+  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureKeyboard) return;
+  auto* in = static_cast<Input*>(glfwGetWindowUserPointer(w));
+  if (const KeyBinding* b = binding_for_key(key)) in->actions.push_back(b->action);
+}
+
+void scroll_callback(GLFWwindow* w, double, double dy) {
+  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureMouse) return;
+  static_cast<Input*>(glfwGetWindowUserPointer(w))->scroll += dy;
+}
+
+std::string imgui_ini_path() {
+  // Layout persists per user: $XDG_CONFIG_HOME/ejecta/imgui.ini (or ~/.config/...).
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : ".") / ".config";
+  dir /= "ejecta";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  return (dir / "imgui.ini").string();
+}
+
+std::vector<std::string> scene_files(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".ini") out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// World point under the cursor at the depth of `at` (2D: the z = 0 plane).
+glm::vec3 unproject(const render::Camera& cam, double mx, double my, int w, int h, const glm::vec3& at) {
+  const glm::mat4 vp = cam.proj(float(w) / float(h)) * cam.view();
+  const glm::vec4 c = vp * glm::vec4(at, 1.f);
+  const float ndc_z = c.z / c.w;
+  const glm::vec4 ndc(2.f * float(mx) / float(w) - 1.f, 1.f - 2.f * float(my) / float(h), ndc_z, 1.f);
+  const glm::vec4 p = glm::inverse(vp) * ndc;
+  return glm::vec3(p) / p.w;
+}
+
+// The particle under the cursor: nearest to the eye among those whose sprite covers the pixel.
+long pick(ViewerState& s, double mx, double my, int w, int h) {
+  const HostParticles hp = s.sim->download();
+  const render::Camera& cam = s.view->camera();
+  const glm::mat4 vp = cam.proj(float(w) / float(h)) * cam.view();
+  long best = -1;
+  float best_z = 2.f, best_d2 = 1e30f;
+  for (std::size_t i = 0; i < hp.n; ++i) {
+    if (hp.kind[i] != kFluid && s.view->settings().walls == render::WallMode::Hidden) continue;
+    glm::vec3 x(0.f);
+    for (int d = 0; d < hp.dim; ++d) x[d] = float(hp.position[i * hp.dim + d]);
+    const glm::vec4 c = vp * glm::vec4(x, 1.f);
+    if (c.w <= 0) continue;
+    const float sx = (c.x / c.w * 0.5f + 0.5f) * w, sy = (0.5f - c.y / c.w * 0.5f) * h;
+    const float d2 = (sx - float(mx)) * (sx - float(mx)) + (sy - float(my)) * (sy - float(my));
+    if (d2 > 64.f) continue;  // within 8 px
+    const float z = c.z / c.w;
+    if (z < best_z - 1e-4f || (std::abs(z - best_z) <= 1e-4f && d2 < best_d2)) best = long(i), best_z = z, best_d2 = d2;
+  }
+  return best;
+}
+
+void handle(ViewerState& s, Action a, GLFWwindow* win) {
+  render::ViewSettings& v = s.view->settings();
+  switch (a) {
+    case Action::TogglePause: s.running = !s.running; break;
+    case Action::SingleStep: s.step_once = true; break;
+    case Action::Reset: s.reset_requested = true; break;
+    case Action::MoreSteps: s.steps_per_frame = std::min(10000L, s.steps_per_frame * 2); break;
+    case Action::FewerSteps: s.steps_per_frame = std::max(1L, s.steps_per_frame / 2); break;
+    case Action::FitView: s.view->fit(); break;
+    case Action::PresetFront: s.view->camera().preset(render::ViewPreset::Front); break;
+    case Action::PresetSide: s.view->camera().preset(render::ViewPreset::Side); break;
+    case Action::PresetTop: s.view->camera().preset(render::ViewPreset::Top); break;
+    case Action::PresetIso: s.view->camera().preset(render::ViewPreset::Iso); break;
+    case Action::ToggleSprites:
+      v.mode = v.mode == render::SpriteMode::Spheres ? render::SpriteMode::Discs : render::SpriteMode::Spheres;
+      break;
+    case Action::CycleWalls: v.walls = render::WallMode((int(v.walls) + 2) % 3); break;  // dimmed, hidden, shown
+    case Action::NextColormap: s.colormap_index = (s.colormap_index + 1) % int(render::colormap_names().size()); break;
+    case Action::ToggleAutoRange: s.view->colour().auto_range = !s.view->colour().auto_range; break;
+    case Action::ToggleCollider: {
+      const bool on = !s.model->params().flag("collider.enabled");
+      if (on && !s.model->params().is_set("collider.center")) {
+        // First use: put it above the middle of the scene.
+        const render::Bounds& b = s.view->bounds();
+        const glm::vec3 c = 0.5f * (b.lo + b.hi);
+        s.model->set("collider.center", format_number(c.x) + ", " + format_number(c.y) + ", " + format_number(c.z),
+                     nullptr);
+      }
+      s.model->set("collider.enabled", on ? "true" : "false", s.sim.get());
+      break;
+    }
+    case Action::ToggleClip: v.clip = !v.clip; break;
+    case Action::Screenshot: {
+      const std::string path = "ejecta-" + std::to_string(s.sim->steps()) + ".png";
+      try {
+        render::write_png(path, s.view->read());
+        s.message = "screenshot " + path;
+      } catch (const std::exception& e) {
+        s.message = e.what();
+      }
+      break;
+    }
+    case Action::ToggleRecord: toggle_recording(s); break;
+    case Action::ToggleHelp: s.show_help = !s.show_help; break;
+    case Action::Quit: glfwSetWindowShouldClose(win, GLFW_TRUE); break;
+  }
+}
+
+void mouse(ViewerState& s, GLFWwindow* win, Input& in, int w, int h, double& last_x, double& last_y) {
+  double mx, my;
+  glfwGetCursorPos(win, &mx, &my);
+  // Cursor positions are in screen coordinates; the framebuffer may be larger (HiDPI).
+  int ww, wh;
+  glfwGetWindowSize(win, &ww, &wh);
+  const double sx = ww > 0 ? double(w) / ww : 1, sy = wh > 0 ? double(h) / wh : 1;
+  mx *= sx;
+  my *= sy;
+  const float dx = float(mx - last_x), dy = float(my - last_y);
+  last_x = mx;
+  last_y = my;
+  if (ImGui::GetIO().WantCaptureMouse) return;
+  render::Camera& cam = s.view->camera();
+  if (in.scroll != 0) cam.zoom(std::pow(1.15f, float(in.scroll)));
+  in.scroll = 0;
+  const bool left = glfwGetMouseButton(win, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+  const bool right = glfwGetMouseButton(win, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
+  const bool shift = glfwGetKey(win, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(win, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+  const bool ctrl = glfwGetKey(win, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS || glfwGetKey(win, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS;
+  static bool was_left = false;
+  const bool clicked = left && !was_left;
+  was_left = left;
+  if (clicked && ctrl) {
+    const long i = pick(s, mx, my, w, h);
+    if (i >= 0) inspect(s, i);
+    return;
+  }
+  if (left && shift && s.model->params().flag("collider.enabled")) {
+    const ColliderSphere c = s.sim->collider();
+    const glm::vec3 p = unproject(cam, mx, my, w, h, glm::vec3(float(c.center[0]), float(c.center[1]), float(c.center[2])));
+    const std::string v = format_number(p.x) + ", " + format_number(p.y) + ", " + format_number(s.sim->dim() == 3 ? p.z : 0.f);
+    s.model->set("collider.center", v, s.sim.get());
+    return;
+  }
+  if (left && !ctrl) {
+    if (cam.two_d()) cam.pan(dx, dy, h);
+    else cam.orbit(dx, dy);
+  }
+  if (right) cam.pan(dx, dy, h);
+}
+
+// The back buffer as drawn (scene and GUI), before the swap.
+void write_window_png(const std::string& path, int w, int h) {
+  render::Image img;
+  img.width = w;
+  img.height = h;
+  img.rgba.resize(std::size_t(w) * h * 4);
+  std::vector<uint8_t> rows(img.rgba.size());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rows.data());
+  const std::size_t stride = std::size_t(w) * 4;
+  for (int y = 0; y < h; ++y)
+    std::copy_n(rows.data() + std::size_t(h - 1 - y) * stride, stride, img.rgba.data() + std::size_t(y) * stride);
+  render::write_png(path, img);
+}
+
+}  // namespace
+
+int run_viewer(const ViewerOptions& opt, std::string* why) {
+  auto ctx = render::create_window_context(opt.width, opt.height, "Ejecta - " + opt.scene_name, why);
+  if (!ctx) return -1;
+  GLFWwindow* win = ctx->window();
+  Input input;
+  glfwSetWindowUserPointer(win, &input);
+  // Ours first; ImGui's backend chains them (install_callbacks = true).
+  glfwSetKeyCallback(win, key_callback);
+  glfwSetScrollCallback(win, scroll_callback);
+
+  ViewerState s;
+  s.opt = opt;
+  s.steps_per_frame = opt.steps_per_frame;
+  s.model = std::make_unique<ParamPanelModel>(opt.scene);
+  s.scene_files = scene_files(opt.scenes_dir);
+  s.running = opt.start_running;
+  rebuild(s);
+  s.view->colour() = parse_colour_by(opt.colour_by, s.sim->fields());
+  {
+    const auto& names = render::colormap_names();
+    const auto it = std::find(names.begin(), names.end(), opt.colormap);
+    if (it == names.end()) throw ParamError("--colormap: unknown colormap '" + opt.colormap + "'");
+    s.colormap_index = int(it - names.begin());
+    s.view->settings().colormap = opt.colormap;
+  }
+  s.view->apply_look(opt.look);
+  std::fprintf(stderr, "ejecta: viewer on %s; particles through %s%s\n", ctx->description().c_str(),
+               s.view->upload_path().c_str(), s.view->interop_note().empty() ? "" : (" (interop " + s.view->interop_note() + ")").c_str());
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  const std::string ini = imgui_ini_path();
+  ImGui::GetIO().IniFilename = ini.c_str();
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(win, true);
+  ImGui_ImplOpenGL3_Init("#version 330");
+
+  using Clock = std::chrono::steady_clock;
+  auto last = Clock::now();
+  double last_x = 0, last_y = 0;
+  long frame = 0;
+  while (!glfwWindowShouldClose(win)) {
+    glfwPollEvents();
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(win, &w, &h);
+    if (w <= 0 || h <= 0) {
+      glfwWaitEvents();  // minimised
+      continue;
+    }
+    while (!input.actions.empty()) {
+      handle(s, input.actions.front(), win);
+      input.actions.pop_front();
+    }
+    if (s.reset_requested) {
+      s.reset_requested = false;
+      try {
+        rebuild(s);
+        s.message = "reset";
+      } catch (const std::exception& e) {
+        s.message = std::string("reset failed: ") + e.what();
+      }
+    }
+    // Steps: the one StepLoop, between the parameter edits of the previous frame and the drawing.
+    const auto t_step = Clock::now();
+    long stepped = 0;
+    if (s.running || s.step_once) {
+      try {
+        stepped = s.loop->advance(s.running ? s.steps_per_frame : 1, s.record_obs.get());
+      } catch (const BlowUpError& e) {
+        s.running = false;
+        s.message = std::string("blow-up: ") + e.what() + " (Reset to start again)";
+      } catch (const std::exception& e) {
+        s.running = false;
+        s.message = e.what();
+      }
+      s.step_once = false;
+      s.history.add(s.sim->diagnostics());
+    }
+    const double step_s = std::chrono::duration<double>(Clock::now() - t_step).count();
+    try {
+      s.view->update();
+    } catch (const std::exception& e) {
+      s.message = std::string("drawing: ") + e.what();
+    }
+    s.view->draw(w, h);
+    s.view->framebuffer().blit_to_default(w, h);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    draw_control_panel(s);
+    draw_legend(s, w, h);
+    draw_plots(s);
+    draw_inspector(s);
+    draw_help(s);
+    draw_status_bar(s, w, h);
+    ImGui::Render();
+    glViewport(0, 0, w, h);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ++frame;
+    const bool last_frame = opt.max_frames > 0 && frame >= opt.max_frames;
+    if (last_frame && !opt.screenshot_path.empty()) write_window_png(opt.screenshot_path, w, h);
+    glfwSwapBuffers(win);
+    if (last_frame) glfwSetWindowShouldClose(win, GLFW_TRUE);
+    mouse(s, win, input, w, h, last_x, last_y);
+
+    const auto now = Clock::now();
+    const double frame_s = std::chrono::duration<double>(now - last).count();
+    last = now;
+    const double a = 0.1;  // exponential smoothing of the displayed rates
+    s.fps = (1 - a) * s.fps + a * (frame_s > 0 ? 1.0 / frame_s : 0);
+    if (stepped > 0 && step_s > 0)
+      s.particle_steps_per_s = (1 - a) * s.particle_steps_per_s + a * double(stepped) * double(s.sim->particle_count()) / step_s;
+  }
+  if (s.recorder) toggle_recording(s);
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  s.view.reset();
+  return 0;
+}
+
+}  // namespace ejecta::viewer

@@ -1,0 +1,84 @@
+#include "viewer/viewer_state.h"
+
+#include "ejecta_version.h"
+
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+namespace ejecta::viewer {
+
+void rebuild(ViewerState& s) {
+  if (s.recorder) toggle_recording(s);  // a recording belongs to one simulation
+  s.sim = make_simulation(s.model->params(), s.opt.backend);
+  s.loop = std::make_unique<StepLoop>(*s.sim, StopRule{});
+  if (s.view) s.view->attach(*s.sim, s.model->params());
+  else s.view = std::make_unique<SceneView>(*s.sim, s.model->params(), s.opt.interop);
+  s.model->reset_done();
+  s.history.clear();
+  s.picked = -1;
+}
+
+void toggle_recording(ViewerState& s) {
+  if (s.recorder) {
+    try {
+      s.recorder->finish();
+      s.message = "recorded " + std::to_string(s.recorder->frames_written()) + " frames to " + s.recorder->path();
+    } catch (const std::exception& e) {
+      s.message = std::string("recording failed: ") + e.what();
+    }
+    s.record_obs.reset();
+    s.recorder.reset();
+    return;
+  }
+  char name[64];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(name, sizeof name, "ejecta-%Y%m%d-%H%M%S.h5", std::gmtime(&now));
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  RunInfo info;
+  info.dim = s.sim->dim();
+  info.precision = to_string(s.sim->precision());
+  info.backend = to_string(s.sim->backend());
+  info.scene_ini = s.model->params().to_ini();
+  info.command_line = s.opt.command_line + " (viewer recording)";
+  info.start_date = date;
+  info.ejecta_version = EJECTA_VERSION;
+  info.git_commit = EJECTA_GIT_COMMIT;
+  try {
+    s.recorder = std::make_unique<AsyncRecorder>(s.opt.record_dir + "/" + name, info, RecordOptions{});
+    s.record_obs = std::make_unique<RecordObserver>(*s.recorder,
+                                                    default_record_schedule(s.model->params().real("scene.end_time")));
+    s.record_obs->record_initial(*s.sim);
+    s.message = "recording to " + s.recorder->path();
+  } catch (const std::exception& e) {
+    s.record_obs.reset();
+    s.recorder.reset();
+    s.message = std::string("cannot record: ") + e.what();
+  }
+}
+
+void inspect(ViewerState& s, long i) {
+  s.picked = i;
+  s.picked_fields.clear();
+  const FrameData f = s.sim->capture_frame();
+  for (const FieldData& fd : f.fields) {
+    const int comps = fd.info.components;
+    std::ostringstream v;
+    for (int c = 0; c < comps; ++c) {
+      const std::size_t k = std::size_t(i) * comps + c;
+      double x = 0;
+      switch (fd.info.scalar) {
+        case ScalarType::Float32: x = reinterpret_cast<const float*>(fd.bytes.data())[k]; break;
+        case ScalarType::Float64: x = reinterpret_cast<const double*>(fd.bytes.data())[k]; break;
+        case ScalarType::UInt8: x = fd.bytes[k]; break;
+        case ScalarType::UInt32: x = reinterpret_cast<const uint32_t*>(fd.bytes.data())[k]; break;
+      }
+      v << (c ? ", " : "") << x;
+    }
+    if (!fd.info.units.empty()) v << " " << fd.info.units;
+    s.picked_fields.emplace_back(fd.info.name, v.str());
+  }
+}
+
+}  // namespace ejecta::viewer

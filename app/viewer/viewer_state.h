@@ -1,0 +1,70 @@
+#pragma once
+// Everything the viewer's panels show and change, apart from GL and ImGui: the simulation and its one
+// StepLoop, the panel model, run state, the frame statistics, the recording. viewer_app.cpp owns it,
+// imgui_panels.cpp draws it.
+#include "io/async_recorder.h"
+#include "run/step_loop.h"
+#include "viewer/diag_history.h"
+#include "viewer/panel_model.h"
+#include "viewer/scene_view.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ejecta::viewer {
+
+struct ViewerOptions {
+  ParamSet scene;
+  std::string scene_name = "default";
+  std::string scenes_dir;  // where the scene selector looks (*.ini)
+  Backend backend = Backend::Cpu;
+  bool interop = true;
+  long steps_per_frame = 4;
+  int width = 1280, height = 800;
+  std::string command_line;
+  std::string record_dir = ".";  // where the record toggle writes ejecta-<date>.h5
+  long max_frames = 0;          // quit after this many frames (0 = when the window closes)
+  std::string screenshot_path;  // with max_frames: the last frame, GUI included
+  bool start_running = false;
+  std::string colour_by = "velocity";
+  std::string colormap = "viridis";
+  LookOptions look;
+};
+
+struct ViewerState {
+  ViewerOptions opt;
+  std::unique_ptr<ParamPanelModel> model;
+  std::unique_ptr<Simulation> sim;
+  std::unique_ptr<StepLoop> loop;
+  std::unique_ptr<SceneView> view;  // needs the GL context
+  bool running = false;
+  bool step_once = false;
+  bool reset_requested = false;
+  long steps_per_frame = 4;
+  std::string message;  // last error or notice, shown in the status bar
+  bool show_help = false;
+  DiagHistory history;
+  // Frame statistics (smoothed).
+  double fps = 0, step_ms_per_frame = 0, particle_steps_per_s = 0;
+  // Recording (the engine's writer thread, on the same StepLoop).
+  std::unique_ptr<AsyncRecorder> recorder;
+  std::unique_ptr<RecordObserver> record_obs;
+  // Inspector: the picked particle's sorted index, and its fields as text rows.
+  long picked = -1;
+  std::vector<std::pair<std::string, std::string>> picked_fields;
+  int colormap_index = 0;
+  std::vector<std::string> scene_files;
+  char save_path[256] = "scene.ini";
+  char open_path[256] = "";
+};
+
+// Builds (or rebuilds after reset) the simulation, its StepLoop and the view from the model's params.
+void rebuild(ViewerState& s);
+// Starts or stops the recording; errors go to s.message.
+void toggle_recording(ViewerState& s);
+// Fills s.picked_fields for particle index i (all fields of the engine).
+void inspect(ViewerState& s, long i);
+
+}  // namespace ejecta::viewer

@@ -1,0 +1,35 @@
+#pragma once
+// What the viewer asks the engine to draw, and where the engine writes it (Simulation::fill_render_data).
+// Plain data, no GL types: the viewer hands in pointers it got from GL (mapped through CUDA-GL interop
+// on the CUDA backend, or a host staging buffer on the CPU backend).
+#include <cstddef>
+#include <string>
+
+namespace ejecta {
+
+// Colour source: a registered particle field (Simulation::fields()). Vectors are coloured by their
+// magnitude (component < 0) or by one component; scalars ignore `component`.
+struct RenderRequest {
+  std::string field = "velocity";
+  int component = -1;
+};
+
+// Caller-owned output, at least `capacity` particles long:
+//   positions: 4 floats per particle, x y z w (2D: z = 0, 1D: y = z = 0; w = ParticleKind, 0 fluid, 1 wall)
+//   colours:   1 float per particle, the requested value
+// `device` says the pointers are CUDA device memory (required on the CUDA backend) or host memory
+// (required on the CPU backend); a mismatch is a std::invalid_argument, never a silent copy.
+struct RenderBuffers {
+  float* positions = nullptr;
+  float* colours = nullptr;
+  std::size_t capacity = 0;
+  bool device = false;
+};
+
+// Range of the colour values over the fluid particles (over all particles when there is no fluid),
+// for the automatic colour range. min > max when there is nothing to measure.
+struct RenderRange {
+  float min = 0, max = 0;
+};
+
+}  // namespace ejecta

@@ -1,0 +1,49 @@
+#pragma once
+// Orbit camera for 3D scenes (z up, as 3D scenes put gravity along -z) and a pan/zoom camera for 2D
+// scenes (x right, y up, orthographic). Mouse deltas are in pixels.
+#include <glm/glm.hpp>
+
+namespace ejecta::render {
+
+struct Bounds {
+  glm::vec3 lo{0.f}, hi{1.f};
+};
+
+enum class ViewPreset { Front, Side, Top, Iso };
+
+class Camera {
+ public:
+  explicit Camera(bool two_d = false) : two_d_(two_d) {}
+  bool two_d() const { return two_d_; }
+
+  // Frames the box (with a small margin) from the current direction, for the last aspect set.
+  void fit(const Bounds& b);
+  // Width / height of the frame that fit() frames for (the 3D fit needs the narrower of the two
+  // fields of view); the viewer sets it before fitting.
+  void set_aspect(float aspect) { aspect_ = aspect > 0 ? aspect : 1.f; }
+  void preset(ViewPreset p);          // 3D: direction; 2D: just fit again
+  void orbit(float dx, float dy);     // 3D only: yaw/pitch, 0.3 degrees per pixel
+  void pan(float dx, float dy, int viewport_height);  // moves the target with the view plane
+  void zoom(float factor);            // > 1 zooms in
+
+  glm::mat4 view() const;
+  glm::mat4 proj(float aspect) const;
+  glm::vec3 target() const { return target_; }
+  float distance() const { return distance_; }
+
+ private:
+  glm::vec3 forward() const;  // from the eye to the target
+  float view_half_height() const;
+
+  bool two_d_;
+  glm::vec3 target_{0.5f};
+  float distance_ = 3.f;
+  float yaw_ = -90.f, pitch_ = 20.f;  // degrees; yaw -90: looking along +y
+  float fov_y_ = 40.f;                // degrees
+  float half_h_ = 1.f, half_w_ = 1.f;  // 2D: half extents that fit() found, before zoom
+  float zoom_ = 1.f;
+  float aspect_ = 16.f / 9.f;
+  Bounds bounds_{};
+};
+
+}  // namespace ejecta::render

@@ -1,0 +1,115 @@
+// CUDA-GL interop: the renderer's vertex buffers are registered with CUDA once (again only when the
+// renderer reallocates them), mapped each frame, filled by the engine's render functor through the
+// device pointers, and unmapped before GL draws. Also the CUDA backend's host-copy fallback.
+#include "render/cuda_gl_interop.h"
+
+#include <GL/glew.h>
+#include <cuda_gl_interop.h>
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace ejecta::render {
+
+namespace {
+
+std::string cuda_text(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cuda_text(e));
+}
+
+class InteropUploader final : public ParticleUploader {
+ public:
+  explicit InteropUploader(GlParticleRenderer& r) : r_(r) {}
+  ~InteropUploader() override { unregister(); }
+
+  // Registers the current buffers; false with the CUDA error when the driver refuses.
+  bool register_buffers(std::string* why) {
+    unregister();
+    if (r_.particle_count() == 0) return true;  // nothing to register until sized
+    cudaError_t e = cudaGraphicsGLRegisterBuffer(&pos_, r_.position_buffer(), cudaGraphicsRegisterFlagsWriteDiscard);
+    if (e == cudaSuccess)
+      e = cudaGraphicsGLRegisterBuffer(&col_, r_.colour_buffer(), cudaGraphicsRegisterFlagsWriteDiscard);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      unregister();
+      if (why) *why = "cudaGraphicsGLRegisterBuffer refused: " + cuda_text(e);
+      return false;
+    }
+    generation_ = r_.generation();
+    return true;
+  }
+
+  RenderRange upload(Simulation& sim, const RenderRequest& req) override {
+    const std::size_t n = sim.particle_count();
+    r_.set_particle_count(n);
+    if (!pos_ || generation_ != r_.generation()) {
+      std::string why;
+      if (!register_buffers(&why)) throw std::runtime_error(why);
+    }
+    cudaGraphicsResource_t res[2] = {pos_, col_};
+    check(cudaGraphicsMapResources(2, res, 0), "cudaGraphicsMapResources");
+    // The engine fills on its own stream: the mapping (queued on stream 0) must be complete first.
+    check(cudaStreamSynchronize(0), "cudaStreamSynchronize");
+    RenderRange range;
+    try {
+      void* p = nullptr;
+      void* c = nullptr;
+      std::size_t pb = 0, cb = 0;
+      check(cudaGraphicsResourceGetMappedPointer(&p, &pb, pos_), "cudaGraphicsResourceGetMappedPointer");
+      check(cudaGraphicsResourceGetMappedPointer(&c, &cb, col_), "cudaGraphicsResourceGetMappedPointer");
+      // fill_render_data ends with its reduction's download, so the fill kernel is done before unmap.
+      range = sim.fill_render_data(req, RenderBuffers{static_cast<float*>(p), static_cast<float*>(c),
+                                                      std::min(pb / (4 * sizeof(float)), cb / sizeof(float)), true});
+    } catch (...) {
+      cudaGraphicsUnmapResources(2, res, 0);
+      throw;
+    }
+    check(cudaGraphicsUnmapResources(2, res, 0), "cudaGraphicsUnmapResources");
+    return range;
+  }
+  std::string path() const override { return "CUDA-GL interop"; }
+
+ private:
+  void unregister() {
+    if (pos_) cudaGraphicsUnregisterResource(pos_);
+    if (col_) cudaGraphicsUnregisterResource(col_);
+    pos_ = col_ = nullptr;
+  }
+  GlParticleRenderer& r_;
+  cudaGraphicsResource_t pos_ = nullptr, col_ = nullptr;
+  unsigned generation_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ParticleUploader> make_interop_uploader(GlParticleRenderer& r, Simulation& sim, std::string* why) {
+  if (sim.backend() != Backend::Cuda) {
+    if (why) *why = "not used (CPU backend)";
+    return nullptr;
+  }
+  // Register once up front so a refusal (Mesa context, GL on another GPU) falls back at start-up.
+  r.set_particle_count(sim.particle_count());
+  auto u = std::make_unique<InteropUploader>(r);
+  if (!u->register_buffers(why)) return nullptr;
+  return u;
+}
+
+RenderRange fill_host_from_device(Simulation& sim, const RenderRequest& req, float* pos, float* col, std::size_t n) {
+  float* d = nullptr;
+  check(cudaMalloc(&d, 5 * sizeof(float) * n), "cudaMalloc (render scratch)");
+  RenderRange range;
+  try {
+    range = sim.fill_render_data(req, RenderBuffers{d, d + 4 * n, n, true});
+    check(cudaMemcpy(pos, d, 4 * sizeof(float) * n, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check(cudaMemcpy(col, d + 4 * n, sizeof(float) * n, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  } catch (...) {
+    cudaFree(d);
+    throw;
+  }
+  cudaFree(d);
+  return range;
+}
+
+}  // namespace ejecta::render

@@ -1,0 +1,119 @@
+#include "render/gl_particle_renderer.h"
+
+#include "render/colormap.h"
+
+#include <GL/glew.h>
+#include <glm/gtc/type_ptr.hpp>
+
+#include <vector>
+
+namespace ejecta::render {
+
+GlParticleRenderer::GlParticleRenderer()
+    : particles_(std::make_unique<GlProgram>("shaders/particles.vert", "shaders/particles.frag")),
+      collider_(std::make_unique<GlProgram>("shaders/particles.vert", "shaders/collider.frag")) {
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vbo_pos_);
+  glGenBuffers(1, &vbo_col_);
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_pos_);
+  glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glEnableVertexAttribArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_col_);
+  glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glEnableVertexAttribArray(1);
+  // One vertex for the collider: its centre (w = 0, a "fluid" point), colour unused.
+  glGenVertexArrays(1, &vao_collider_);
+  glGenBuffers(1, &vbo_collider_);
+  glBindVertexArray(vao_collider_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_collider_);
+  glBufferData(GL_ARRAY_BUFFER, 5 * sizeof(float), nullptr, GL_DYNAMIC_DRAW);
+  glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, reinterpret_cast<void*>(4 * sizeof(float)));
+  glEnableVertexAttribArray(1);
+  glBindVertexArray(0);
+}
+
+GlParticleRenderer::~GlParticleRenderer() {
+  for (auto& [name, tex] : textures_) glDeleteTextures(1, &tex);
+  const unsigned bufs[] = {vbo_pos_, vbo_col_, vbo_collider_};
+  glDeleteBuffers(3, bufs);
+  glDeleteVertexArrays(1, &vao_);
+  glDeleteVertexArrays(1, &vao_collider_);
+}
+
+void GlParticleRenderer::set_particle_count(std::size_t n) {
+  if (n == n_) return;
+  n_ = n;
+  ++generation_;
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_pos_);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(4 * sizeof(float) * n), nullptr, GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_col_);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(sizeof(float) * n), nullptr, GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+unsigned GlParticleRenderer::colormap_texture(const std::string& name) {
+  auto it = textures_.find(name);
+  if (it != textures_.end()) return it->second;
+  const Colormap& m = colormap(name);
+  std::vector<float> data;
+  for (const auto& c : m.rgb) data.insert(data.end(), c.begin(), c.end());
+  unsigned tex = 0;
+  glGenTextures(1, &tex);
+  glBindTexture(GL_TEXTURE_1D, tex);
+  glTexImage1D(GL_TEXTURE_1D, 0, GL_RGB32F, GLsizei(m.rgb.size()), 0, GL_RGB, GL_FLOAT, data.data());
+  // Linear between samples, clamped at the ends: the same as Colormap::sample on the CPU.
+  glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  textures_[name] = tex;
+  return tex;
+}
+
+void GlParticleRenderer::draw(const Camera& cam, const ViewSettings& s, int width, int height) {
+  glClearColor(s.background.r, s.background.g, s.background.b, 1.f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glDisable(GL_BLEND);
+  const glm::mat4 view = cam.view(), proj = cam.proj(float(width) / float(std::max(height, 1)));
+  // The light comes from over the viewer's left shoulder (view space).
+  const glm::vec3 light = glm::normalize(glm::vec3(-0.4f, 0.6f, 0.7f));
+  auto common = [&](const GlProgram& p, float radius) {
+    p.use();
+    glUniformMatrix4fv(p.uniform("u_view"), 1, GL_FALSE, glm::value_ptr(view));
+    glUniformMatrix4fv(p.uniform("u_proj"), 1, GL_FALSE, glm::value_ptr(proj));
+    glUniform1f(p.uniform("u_radius"), radius);
+    glUniform1f(p.uniform("u_viewport_height"), float(height));
+    glUniform1i(p.uniform("u_walls"), int(s.walls));
+    glUniform1i(p.uniform("u_clip_on"), s.clip && !cam.two_d() ? 1 : 0);
+    glUniform4f(p.uniform("u_clip"), s.clip_normal.x, s.clip_normal.y, s.clip_normal.z, s.clip_offset);
+  };
+  if (n_ > 0) {
+    common(*particles_, s.radius);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_1D, colormap_texture(s.colormap));
+    glUniform1i(particles_->uniform("u_colormap"), 0);
+    glUniform2f(particles_->uniform("u_range"), s.range_min, s.range_max);
+    glUniform1i(particles_->uniform("u_mode"), s.mode == SpriteMode::Discs ? 1 : 0);
+    glUniform3f(particles_->uniform("u_light"), light.x, light.y, light.z);
+    glBindVertexArray(vao_);
+    glDrawArrays(GL_POINTS, 0, GLsizei(n_));
+  }
+  if (s.show_collider && s.collider_radius > 0) {
+    const float v[5] = {s.collider_center.x, s.collider_center.y, s.collider_center.z, 0.f, 0.f};
+    glBindBuffer(GL_ARRAY_BUFFER, vbo_collider_);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof v, v);
+    common(*collider_, s.collider_radius);
+    glDisable(GL_DEPTH_TEST);  // always visible, also inside the fluid
+    glBindVertexArray(vao_collider_);
+    glDrawArrays(GL_POINTS, 0, 1);
+    glEnable(GL_DEPTH_TEST);
+  }
+  glBindVertexArray(0);
+}
+
+}  // namespace ejecta::render

@@ -1,0 +1,39 @@
+#pragma once
+// The OpenGL Renderer: two vertex buffers (float4 positions, float colours) that the engine fills
+// (particle_upload.h), drawn as point sprites (shaders/particles.*), colour through a 1D colormap
+// texture; the collider as a ring. Needs a current GL 3.3 context for its whole life.
+#include "render/gl_program.h"
+#include "render/renderer.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace ejecta::render {
+
+class GlParticleRenderer final : public Renderer {
+ public:
+  GlParticleRenderer();
+  ~GlParticleRenderer() override;
+  void set_particle_count(std::size_t n) override;
+  std::size_t particle_count() const override { return n_; }
+  void draw(const Camera& cam, const ViewSettings& s, int width, int height) override;
+
+  // The buffers the uploaders fill; `generation` changes whenever they are reallocated, so an
+  // interop uploader knows to register them again.
+  unsigned position_buffer() const { return vbo_pos_; }
+  unsigned colour_buffer() const { return vbo_col_; }
+  unsigned generation() const { return generation_; }
+
+ private:
+  unsigned colormap_texture(const std::string& name);
+
+  std::unique_ptr<GlProgram> particles_, collider_;
+  unsigned vao_ = 0, vbo_pos_ = 0, vbo_col_ = 0;
+  unsigned vao_collider_ = 0, vbo_collider_ = 0;
+  std::size_t n_ = 0;
+  unsigned generation_ = 0;
+  std::map<std::string, unsigned> textures_;
+};
+
+}  // namespace ejecta::render

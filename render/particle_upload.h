@@ -1,0 +1,32 @@
+#pragma once
+// How the engine's render data reaches the renderer's vertex buffers, once per drawn frame:
+//   - interop (CUDA backend): the buffers are registered with CUDA once, mapped, filled by the
+//     engine's kernel, unmapped: no host round-trip (cuda_gl_interop.cu);
+//   - host copy (CPU backend, registration failure, --no-interop): the engine fills host staging
+//     arrays (on CUDA: device scratch, then one download), then glBufferSubData.
+// The status bar shows path().
+#include "render/gl_particle_renderer.h"
+#include "simulation.h"
+
+#include <memory>
+#include <string>
+
+namespace ejecta::render {
+
+class ParticleUploader {
+ public:
+  virtual ~ParticleUploader() = default;
+  // Resizes the renderer's buffers to the simulation's particle count and fills them.
+  virtual RenderRange upload(Simulation& sim, const RenderRequest& req) = 0;
+  virtual std::string path() const = 0;  // "CUDA-GL interop" or "host copy"
+};
+
+std::unique_ptr<ParticleUploader> make_host_uploader(GlParticleRenderer& r);
+// nullptr with the reason in `why` when interop is not possible (not a CUDA build, CPU backend,
+// registration refused: e.g. the GL context is on another GPU or is Mesa's).
+std::unique_ptr<ParticleUploader> make_interop_uploader(GlParticleRenderer& r, Simulation& sim, std::string* why);
+// Interop when asked for and possible, else the host copy; `note` says why interop is not used.
+std::unique_ptr<ParticleUploader> make_uploader(GlParticleRenderer& r, Simulation& sim, bool allow_interop,
+                                                std::string* note);
+
+}  // namespace ejecta::render

@@ -1,0 +1,34 @@
+#version 330 core
+// Particles as point sprites. Each particle is one point whose screen size covers a sphere of radius
+// u_radius (world units); the fragment shader turns it into a lit sphere or a flat disc.
+layout(location = 0) in vec4 a_position;  // xyz, w = kind (0 fluid, 1 wall)
+layout(location = 1) in float a_colour;   // the colour field's value
+
+uniform mat4 u_view;
+uniform mat4 u_proj;
+uniform float u_radius;
+uniform float u_viewport_height;  // pixels
+uniform int u_walls;              // 0 hidden, 1 dimmed, 2 shown like the fluid
+uniform vec4 u_clip;              // world plane: a particle with dot(u_clip.xyz, x) > u_clip.w is cut
+uniform int u_clip_on;
+
+out vec3 v_view_center;
+out float v_colour;
+out float v_wall;
+
+void main() {
+  v_wall = a_position.w;
+  v_colour = a_colour;
+  vec4 view = u_view * vec4(a_position.xyz, 1.0);
+  v_view_center = view.xyz;
+  gl_Position = u_proj * view;
+  bool cut = u_clip_on != 0 && dot(u_clip.xyz, a_position.xyz) > u_clip.w;
+  if ((v_wall > 0.5 && u_walls == 0) || cut) {
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // outside the clip volume: not drawn
+    gl_PointSize = 0.0;
+    return;
+  }
+  // Projected diameter: perspective divides by the depth, orthographic (u_proj[3][3] == 1) does not.
+  float w = u_proj[3][3] > 0.5 ? 1.0 : -view.z;
+  gl_PointSize = max(1.0, 2.0 * u_radius * u_proj[1][1] * 0.5 * u_viewport_height / w);
+}
