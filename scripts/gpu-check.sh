@@ -9,6 +9,18 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/gpu
 EJECTA_SOURCE_DIR=$PWD EJECTA_BINARY=$PWD/$bin/ejecta .gpu/run "$bin/ejecta_tests" --gtest_filter='BackendAgreement*:GasBackendAgreement*:GasSedov*:Faults*:Record*:IO*:H5*' > "$out/gpu-tests.txt" 2>&1
 echo "gpu tests rc=$?" >> "$out/gpu-tests.txt"
 .gpu/run "$bin/ejecta" --version > "$out/version.txt" 2>&1
+# Rendering on the GPU through EGL (no display there): interop against the host-copy path, the
+# offscreen frame tests, the render benchmark, and a few frames of the 3D dam break.
+EJECTA_SOURCE_DIR=$PWD EJECTA_BINARY=$PWD/$bin/ejecta .gpu/run "$bin/ejecta_tests" \
+  --gtest_filter='InteropGpu*:RenderFrames*:SpriteDepth*:RenderCli.Headless*' > "$out/gpu-render-tests.txt" 2>&1
+echo "gpu render tests rc=$?" >> "$out/gpu-render-tests.txt"
+.gpu/run "$bin/ejecta" --benchmark-render --backend cuda --benchmark-sizes 1e5,1e6 --width 1920 --height 1080 \
+  > "$out/bench-render.jsonl" 2> "$out/bench-render.err"
+.gpu/run "$bin/ejecta" --benchmark-render --backend cuda --no-interop --benchmark-sizes 1e6 --width 1920 --height 1080 \
+  > "$out/bench-render-host.jsonl" 2> "$out/bench-render-host.err"
+mkdir -p "$out/frames"
+.gpu/run "$bin/ejecta" scenes/dambreak3d.ini --headless --backend cuda --steps 400 --render-every 100 \
+  --render-dir "$out/frames" --width 1280 --height 720 --json > "$out/render-frames.txt" 2>&1
 .gpu/run "$bin/ejecta" --benchmark --backend cuda --json ${EJECTA_BENCH_ARGS:-} > "$out/bench-cuda-float.jsonl" 2> "$out/bench-cuda-float.err"
 # Record overhead at 10^6 particles, every 100 steps, all fields: to the host's disk and to memory
 # (tmpfs), which separates the copy and HDF5 costs from the disk's bandwidth.
