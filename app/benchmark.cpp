@@ -141,6 +141,13 @@ struct RungResult {
   double record_overhead_percent() const {
     return record_baseline_seconds > 0 ? (record_seconds / record_baseline_seconds - 1) * 100 : 0;
   }
+  // The same without the drain after the last step (the last frame's write and the file's close,
+  // paid once per run whatever its length): what recording costs per frame interval.
+  double record_steady_overhead_percent() const {
+    return record_baseline_seconds > 0
+               ? ((record_seconds - record.drain_s) / record_baseline_seconds - 1) * 100
+               : 0;
+  }
   double steps_per_s() const { return seconds > 0 ? steps / seconds : 0; }
   double ms_per_step(double total_s) const { return steps > 0 ? 1e3 * total_s / steps : 0; }
 };
@@ -312,6 +319,7 @@ void print_json(const RungResult& r) {
     const double per_frame_ms = r.record.frames ? 1e3 / double(r.record.frames) : 0;
     j.add("record_frames", r.record.frames)
         .add("record_overhead_percent", r.record_overhead_percent())
+        .add("record_steady_overhead_percent", r.record_steady_overhead_percent())
         .add("record_baseline_s", r.record_baseline_seconds)
         .add("record_s", r.record_seconds)
         .add("record_capture_ms_per_frame", r.record.capture_s * per_frame_ms)

@@ -20,7 +20,7 @@ const char* to_string(ContextKind k) {
   switch (k) {
     case ContextKind::Window: return "window";
     case ContextKind::EglDevice: return "EGL device";
-    case ContextKind::EglSurfaceless: return "EGL surfaceless (Mesa)";
+    case ContextKind::EglSurfaceless: return "EGL surfaceless";
     default: return "hidden window";
   }
 }

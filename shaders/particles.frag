@@ -1,7 +1,8 @@
 #version 330 core
+#extension GL_ARB_conservative_depth : enable
 // Lit sphere impostor (u_mode 0) with the depth of the sphere's surface written to gl_FragDepth, so
-// that neighbouring spheres intersect correctly; flat disc (u_mode 1) with the point's depth, faster
-// and with exact colormap colours (no shading).
+// that neighbouring spheres intersect correctly; flat disc (u_mode 1) with the point's depth (the
+// sphere's front), faster and with exact colormap colours (no shading).
 in vec3 v_view_center;
 in float v_colour;
 in float v_wall;
@@ -15,6 +16,10 @@ uniform int u_walls;
 uniform vec3 u_light;  // view-space direction towards the light, normalised
 
 out vec4 frag_colour;
+#ifdef GL_ARB_conservative_depth
+// Written depth >= the point's (the sphere's front): early depth tests stay valid.
+layout(depth_greater) out float gl_FragDepth;
+#endif
 
 void main() {
   vec2 p = gl_PointCoord * 2.0 - 1.0;

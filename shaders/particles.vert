@@ -22,6 +22,11 @@ void main() {
   vec4 view = u_view * vec4(a_position.xyz, 1.0);
   v_view_center = view.xyz;
   gl_Position = u_proj * view;
+  // The point's depth is the sphere's front (nearest to the camera), its place on screen the centre's:
+  // the fragment shader then only ever pushes depth away (layout depth_greater), which lets the GPU
+  // reject hidden fragments before shading them (early depth test) although it writes gl_FragDepth.
+  vec4 front = u_proj * vec4(view.xyz + vec3(0.0, 0.0, u_radius), 1.0);
+  gl_Position.z = front.z / front.w * gl_Position.w;
   bool cut = u_clip_on != 0 && dot(u_clip.xyz, a_position.xyz) > u_clip.w;
   if ((v_wall > 0.5 && u_walls == 0) || cut) {
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // outside the clip volume: not drawn

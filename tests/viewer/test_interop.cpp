@@ -1,6 +1,6 @@
 // GPU only: frames drawn through CUDA-GL interop equal, pixel for pixel, the frames drawn through
-// the host-copy fallback, on an NVIDIA EGL device context. Skips without a CUDA device or without an
-// NVIDIA EGL device (Mesa's software device cannot share buffers with CUDA).
+// the host-copy fallback, on an NVIDIA EGL context (device or surfaceless platform). Skips without a
+// CUDA device or without an NVIDIA EGL context (Mesa's software rasteriser cannot share buffers with CUDA).
 #include "gl_test_util.h"
 #include "render/gl_context.h"
 #include "sim_test_util.h"
@@ -13,11 +13,19 @@ namespace {
 
 TEST(InteropGpu, InteropFramesEqualFallbackFrames) {
   if (!cuda_available()) GTEST_SKIP() << "needs a CUDA device: " << cuda_unavailable_reason();
+  // The EGL device platform first; NVIDIA's EGL also serves the surfaceless platform, which then
+  // shares buffers with CUDA just the same (seen on the H200 host when the device platform failed).
   std::string why;
   render::OffscreenChoice egl_only;
   egl_only.egl_surfaceless = egl_only.hidden_window = false;
   auto ctx = render::create_offscreen_context(&why, egl_only);
-  if (!ctx) GTEST_SKIP() << "no EGL device context: " << why;
+  if (!ctx) {
+    std::printf("EGL device platform: %s; trying the surfaceless platform\n", why.c_str());
+    render::OffscreenChoice surfaceless;
+    surfaceless.egl_device = surfaceless.hidden_window = false;
+    ctx = render::create_offscreen_context(&why, surfaceless);
+  }
+  if (!ctx) GTEST_SKIP() << "no EGL context: " << why;
   if (ctx->vendor().find("NVIDIA") == std::string::npos)
     GTEST_SKIP() << "the EGL device is not NVIDIA's (" << ctx->description() << "): no CUDA-GL interop";
   std::printf("context: %s\n", ctx->description().c_str());
