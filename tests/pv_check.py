@@ -4,12 +4,18 @@ density range. Exit status 1 if a reader produced no points.
 
 The readers stand on two libraries: "XDMF Reader" on Xdmf2 (the library VisIt's Xdmf plugin is built
 on; VisIt itself has no Debian package) and "Xdmf3ReaderS" on Xdmf3."""
+import os
 import sys
 
 from paraview import servermanager as sm
 from paraview.simple import XDMFReader, Xdmf3ReaderS
 
 READERS = {"xdmf2": XDMFReader, "xdmf3": Xdmf3ReaderS}
+# EJECTA_PV_READERS=xdmf2 limits the run to some readers: ParaView 5.11's Xdmf3 readers crash on the
+# 1D geometry (X_Y with an inline row of zeros), which its Xdmf2 reader opens.
+wanted = os.environ.get("EJECTA_PV_READERS")
+if wanted:
+    READERS = {k: v for k, v in READERS.items() if k in wanted.split(",")}
 
 failed = False
 for name, make in READERS.items():
