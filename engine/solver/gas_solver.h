@@ -171,17 +171,7 @@ class GasSolver final : public Simulation {
   // from the last evaluation's rates (leapfrog's kick, the FSAL stage of rk23), so restoring them
   // all, without a re-evaluation, continues the run exactly.
   void restore_frame(const FrameData& frame) override {
-    if (frame.particles != n_)
-      throw std::invalid_argument("the frame has " + std::to_string(frame.particles) +
-                                  " particles, this scene " + std::to_string(n_));
-    for (const FieldInfo& info : store_.fields()) {
-      const FieldData* fd = frame.find(info.name);
-      if (!fd) throw std::invalid_argument("the frame lacks field '" + info.name + "' needed to restart a gas run");
-      if (fd->info.scalar != info.scalar || fd->info.components != info.components)
-        throw std::invalid_argument("field '" + info.name + "' of the frame has another type or shape (" +
-                                    "recorded in another precision or dimension?)");
-      store_.upload_raw(info.name, fd->bytes);
-    }
+    restore_fields_from(store_, frame, n_, [](const FieldInfo&) { return true; });
     time_ = frame.time;
     steps_ = frame.step;
     dt_ = T(frame.dt);

@@ -179,22 +179,10 @@ class WcsphSolver final : public Simulation {
   // acceleration and density rate of the last force evaluation, and the XSPH correction), so the
   // continued run is the same as an uninterrupted one; derived fields are recomputed.
   void restore_frame(const FrameData& frame) override {
-    if (frame.particles != n_)
-      throw std::invalid_argument("the frame has " + std::to_string(frame.particles) +
-                                  " particles, this scene " + std::to_string(n_));
-    for (const FieldInfo& info : store_.fields()) {
-      const bool needed = info.persistent || info.name == "acceleration" || info.name == "density_rate" ||
-                          info.name == "xsph_velocity";
-      const FieldData* fd = frame.find(info.name);
-      if (!fd) {
-        if (needed) throw std::invalid_argument("the frame lacks field '" + info.name + "' needed to restart");
-        continue;
-      }
-      if (fd->info.scalar != info.scalar || fd->info.components != info.components)
-        throw std::invalid_argument("field '" + info.name + "' of the frame has another type or shape (" +
-                                    "recorded in another precision or dimension?)");
-      store_.upload_raw(info.name, fd->bytes);
-    }
+    restore_fields_from(store_, frame, n_, [](const FieldInfo& info) {
+      return info.persistent || info.name == "acceleration" || info.name == "density_rate" ||
+             info.name == "xsph_velocity";
+    });
     time_ = frame.time;
     steps_ = frame.step;
     dt_ = T(frame.dt);
