@@ -11,6 +11,16 @@ namespace ejecta::render {
 
 namespace {
 
+// The info log of a shader or a program (glGetShaderiv/glGetShaderInfoLog or the program pair).
+template <class GetIv, class GetLog>
+std::string info_log(unsigned id, GetIv get_iv, GetLog get_log) {
+  GLint len = 0;
+  get_iv(id, GL_INFO_LOG_LENGTH, &len);
+  std::vector<char> log(std::size_t(len) + 1, 0);
+  get_log(id, len, nullptr, log.data());
+  return log.data();
+}
+
 unsigned compile(GLenum type, const std::string& path) {
   const char* src = embedded_asset(path);
   if (!src) throw std::runtime_error("shader " + path + " is not embedded in this build");
@@ -20,12 +30,9 @@ unsigned compile(GLenum type, const std::string& path) {
   GLint ok = 0;
   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
   if (!ok) {
-    GLint len = 0;
-    glGetShaderiv(s, GL_INFO_LOG_LENGTH, &len);
-    std::vector<char> log(std::size_t(len) + 1, 0);
-    glGetShaderInfoLog(s, len, nullptr, log.data());
+    const std::string log = info_log(s, glGetShaderiv, glGetShaderInfoLog);
     glDeleteShader(s);
-    throw std::runtime_error(path + ": " + log.data());
+    throw std::runtime_error(path + ": " + log);
   }
   return s;
 }
@@ -44,12 +51,9 @@ GlProgram::GlProgram(const std::string& vert_path, const std::string& frag_path)
   GLint ok = 0;
   glGetProgramiv(id_, GL_LINK_STATUS, &ok);
   if (!ok) {
-    GLint len = 0;
-    glGetProgramiv(id_, GL_INFO_LOG_LENGTH, &len);
-    std::vector<char> log(std::size_t(len) + 1, 0);
-    glGetProgramInfoLog(id_, len, nullptr, log.data());
+    const std::string log = info_log(id_, glGetProgramiv, glGetProgramInfoLog);
     glDeleteProgram(id_);
-    throw std::runtime_error("linking " + vert_path + " + " + frag_path + ": " + log.data());
+    throw std::runtime_error("linking " + vert_path + " + " + frag_path + ": " + log);
   }
 }
 
