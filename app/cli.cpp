@@ -188,6 +188,11 @@ CliParse parse_cli(int argc, const char* const* argv) {
                            ->type_name("K");
   auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for --render-every's frames")
                          ->type_name("DIR");
+  auto* render_video = app.add_option("--render-video", o.render_video,
+                                      "Also or instead: --render-every's frames as an MP4 video (needs ffmpeg)")
+                           ->type_name("FILE.mp4");
+  auto* render_fps = app.add_option("--render-fps", o.render_fps, "Frame rate of --render-video (default 30)")
+                         ->type_name("FPS");
   auto* width = app.add_option("--width", o.width, "Width of rendered frames / the window [px] (default 1280)")
                     ->type_name("W");
   auto* height = app.add_option("--height", o.height, "Height of rendered frames / the window [px] (default 720)")
@@ -230,10 +235,16 @@ CliParse parse_cli(int argc, const char* const* argv) {
   if (render_every->count()) {
     if (!o.headless) return parse_error("--render-every needs --headless (the window draws every frame itself)");
     if (o.render_every < 1) return parse_error("--render-every: the interval must be at least 1 step");
-    if (!render_dir->count() || o.render_dir.empty()) return parse_error("--render-every needs --render-dir DIR");
+    if ((!render_dir->count() || o.render_dir.empty()) && (!render_video->count() || o.render_video.empty()))
+      return parse_error("--render-every needs --render-dir DIR or --render-video FILE.mp4 (or both)");
   } else if (render_dir->count()) {
     return parse_error("--render-dir needs --render-every K");
+  } else if (render_video->count()) {
+    return parse_error("--render-video needs --render-every K");
   }
+  if (render_fps->count() && !render_video->count()) return parse_error("--render-fps needs --render-video FILE.mp4");
+  if (render_fps->count() && !(o.render_fps > 0 && o.render_fps <= 1000))
+    return parse_error("--render-fps must be in (0, 1000]");
   for (auto* opt : {width, height})
     if (opt->count() && (opt->as<int>() < 16 || opt->as<int>() > 16384))
       return parse_error(opt->get_name() + ": " + std::to_string(opt->as<int>()) + " pixels is not in [16, 16384]");

@@ -210,6 +210,8 @@ int run(const CliOptions& o) {
     viewer::RenderFrameOptions r;
     r.every = o.render_every;
     r.dir = o.render_dir;
+    r.video = o.render_video;
+    r.fps = o.render_fps;
     r.width = o.width;
     r.height = o.height;
     r.interop = !o.no_interop;
@@ -223,6 +225,7 @@ int run(const CliOptions& o) {
       obs->render_initial();
       return obs;
     };
+    h.finish_extra = [](StepObserver& obs) { static_cast<viewer::RenderObserver&>(obs).finish(); };
 #else
     throw ParamError("--render-every: this build has no rendering (configure with -DEJECTA_VIEWER=ON)");
 #endif
