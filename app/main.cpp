@@ -14,6 +14,7 @@
 #ifdef EJECTA_WITH_VIEWER
 #include "viewer/key_bindings.h"
 #include "viewer/playback.h"
+#include "viewer/playback_window.h"
 #include "viewer/render_observer.h"
 #include "viewer/viewer_app.h"
 #endif
@@ -136,9 +137,25 @@ int run(const CliOptions& o) {
     const H5Reader reader(o.playback_path);
     ParamSet recorded = read_scene_string(reader.info().scene_ini, o.playback_path + " (recorded scene)");
 #ifdef EJECTA_WITH_VIEWER
-    if (!o.headless)
-      throw ParamError("--playback in the window is not done yet: render the recording with --headless "
-                       "--render-dir DIR or --render-video FILE.mp4");
+    if (!o.headless) {
+      viewer::ViewerOptions v;
+      v.scene = recorded;
+      v.scene_name = o.playback_path;
+      v.width = o.width;
+      v.height = o.height;
+      v.max_frames = o.viewer_frames;
+      v.screenshot_path = o.screenshot_path;
+      v.start_running = o.start_running;
+      v.colour_by = o.colour_by;
+      v.colormap = o.colormap;
+      v.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+      std::string why;
+      const int rc = viewer::run_playback_window(reader, v, &why);
+      if (rc >= 0) return rc;
+      // Unlike a run, there is nothing to do headless without --render-dir/--render-video.
+      throw std::runtime_error("--playback: cannot open a window (" + why +
+                               "); render the recording with --headless --render-dir DIR or --render-video FILE.mp4");
+    }
     viewer::RenderFrameOptions r;
     r.dir = o.render_dir;
     r.video = o.render_video;

@@ -7,6 +7,7 @@
 #include "render/frame_render_data.h"
 #include "render/video_writer.h"
 #include "sim_test_util.h"
+#include "viewer/playback_model.h"
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
@@ -197,6 +198,70 @@ TEST(Playback, MissingOrForeignFilesAreInputErrors) {
     EXPECT_EQ(r.code, 2) << c.args << "\n" << r.out;
     EXPECT_NE(r.out.find(c.message), std::string::npos) << c.args << "\n" << r.out;
   }
+}
+
+TEST(Playback, ModelPlaysOneFramePerTickAndStopsAtTheEnd) {
+  viewer::PlaybackModel m(3);
+  m.tick();
+  EXPECT_EQ(m.frame(), 0u) << "paused: no advance";
+  m.toggle_play();
+  EXPECT_TRUE(m.playing());
+  m.tick();
+  EXPECT_EQ(m.frame(), 1u);
+  m.tick();
+  EXPECT_EQ(m.frame(), 2u);
+  EXPECT_FALSE(m.playing()) << "stops on the last frame";
+  m.tick();
+  EXPECT_EQ(m.frame(), 2u);
+  m.toggle_play();
+  EXPECT_EQ(m.frame(), 0u) << "play at the end starts again";
+  m.seek(99);
+  EXPECT_EQ(m.frame(), 2u);
+  m.seek(-4);
+  EXPECT_EQ(m.frame(), 0u);
+  viewer::PlaybackModel one(1);
+  one.toggle_play();
+  EXPECT_FALSE(one.playing()) << "nothing to play";
+}
+
+// Mean absolute difference of two PNGs' RGB (-1 for different sizes or unreadable files).
+double png_difference(const std::string& a, const std::string& b) {
+  int wa = 0, ha = 0, wb = 0, hb = 0, comp = 0;
+  unsigned char* da = stbi_load(a.c_str(), &wa, &ha, &comp, 4);
+  unsigned char* db = stbi_load(b.c_str(), &wb, &hb, &comp, 4);
+  double d = -1;
+  if (da && db && wa == wb && ha == hb) {
+    double s = 0;
+    for (std::size_t i = 0; i < std::size_t(wa) * ha; ++i)
+      for (int c = 0; c < 3; ++c) s += std::abs(int(da[4 * i + c]) - int(db[4 * i + c]));
+    d = s / (3.0 * wa * ha);
+  }
+  if (da) stbi_image_free(da);
+  if (db) stbi_image_free(db);
+  return d;
+}
+
+TEST(Playback, WindowPlaysTheRecordingFrameByFrame) {
+  if (!render::display_available()) {
+    if (test::gl_required()) FAIL() << "no display (EJECTA_REQUIRE_GL=1; CI runs the tests under xvfb-run)";
+    GTEST_SKIP() << "no display: run under xvfb-run to test the window";
+  }
+  TempDir dir("playback-window");
+  const std::string file = recording(dir, 50, 10);  // 6 frames
+  const std::string shot = (dir.path / "shot.png").string(), out = (dir.path / "frames").string();
+  // --run plays one recorded frame per drawn frame: the 6th drawn frame shows recorded frame 5.
+  auto r = test::run_binary("--playback '" + file + "' --run --frames 6 --screenshot '" + shot +
+                            "' --width 320 --height 240 --colour-by density");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("playback ended at frame 5 of 6"), std::string::npos) << r.out;
+  r = test::run_binary("--playback '" + file + "' --headless --render-dir '" + out +
+                       "' --width 320 --height 240 --colour-by density");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const double same = png_difference(shot, out + "/frame_000005.png");
+  const double first = png_difference(shot, out + "/frame_000000.png");
+  EXPECT_GE(same, 0);
+  EXPECT_LT(same, 1.0) << "the window shows recorded frame 5 as headless playback draws it";
+  EXPECT_GT(first, 4 * same + 0.1) << "and not frame 0";
 }
 
 }  // namespace
