@@ -186,6 +186,12 @@ TEST(Playback, MissingOrForeignFilesAreInputErrors) {
   r = test::run_binary("--playback '" + text + "' --headless --render-dir '" + dir.path.string() + "'");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("is not an HDF5 file"), std::string::npos) << r.out;
+  // No display: nothing to do without --headless and an output, and it says how.
+  const std::string file = recording(dir, 2, 2);
+  r = test::run_binary("--playback '" + file + "'", "DISPLAY= WAYLAND_DISPLAY=");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("cannot open a window"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--headless --render-dir DIR or --render-video"), std::string::npos) << r.out;
   struct Case {
     std::string args, message;
   } cases[] = {
