@@ -184,9 +184,9 @@ CliParse parse_cli(int argc, const char* const* argv) {
   auto* spf = app.add_option("--steps-per-frame", o.steps_per_frame, "Viewer: steps between drawn frames (default 4)")
                   ->type_name("N");
   auto* render_every = app.add_option("--render-every", o.render_every,
-                                      "With --headless: write a PNG frame every K steps (EGL, or Xvfb/Mesa)")
+                                      "With --headless: render a frame every K steps to --render-dir and/or --render-video")
                            ->type_name("K");
-  auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for --render-every's frames")
+  auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for the rendered PNG frames")
                          ->type_name("DIR");
   auto* playback = app.add_option("--playback", o.playback_path,
                                   "Draw a recording's frames instead of simulating (with --headless: every frame "
