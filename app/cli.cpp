@@ -184,10 +184,19 @@ CliParse parse_cli(int argc, const char* const* argv) {
   auto* spf = app.add_option("--steps-per-frame", o.steps_per_frame, "Viewer: steps between drawn frames (default 4)")
                   ->type_name("N");
   auto* render_every = app.add_option("--render-every", o.render_every,
-                                      "With --headless: write a PNG frame every K steps (EGL, or Xvfb/Mesa)")
+                                      "With --headless: render a frame every K steps to --render-dir and/or --render-video")
                            ->type_name("K");
-  auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for --render-every's frames")
+  auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for the rendered PNG frames")
                          ->type_name("DIR");
+  auto* playback = app.add_option("--playback", o.playback_path,
+                                  "Draw a recording's frames instead of simulating (with --headless: every frame "
+                                  "to --render-dir/--render-video)")
+                       ->type_name("FILE.h5");
+  auto* render_video = app.add_option("--render-video", o.render_video,
+                                      "Also or instead: --render-every's frames as an MP4 video (needs ffmpeg)")
+                           ->type_name("FILE.mp4");
+  auto* render_fps = app.add_option("--render-fps", o.render_fps, "Frame rate of --render-video (default 30)")
+                         ->type_name("FPS");
   auto* width = app.add_option("--width", o.width, "Width of rendered frames / the window [px] (default 1280)")
                     ->type_name("W");
   auto* height = app.add_option("--height", o.height, "Height of rendered frames / the window [px] (default 720)")
@@ -227,13 +236,31 @@ CliParse parse_cli(int argc, const char* const* argv) {
   if (o.benchmark && o.benchmark_render) return parse_error("--benchmark and --benchmark-render exclude each other");
   if (o.benchmark_render && (scene->count() || until->count() || steps->count() || record->count()))
     return parse_error("--benchmark-render builds its own scenes: it takes no SCENE, --until, --steps or --record");
-  if (render_every->count()) {
+  if (playback->count()) {
+    if (o.playback_path.empty()) return parse_error("--playback: no file given");
+    // Nothing is simulated: options that steer or record a run would be silently ignored.
+    if (scene->count() || until->count() || steps->count() || record->count() || restart_opt->count() ||
+        o.benchmark || o.benchmark_render)
+      return parse_error("--playback draws a recording: it takes no SCENE, --until, --steps, --record, --restart "
+                         "or benchmark");
+    if (render_every->count()) return parse_error("--playback renders every recorded frame: no --render-every");
+    if (o.headless && o.render_dir.empty() && o.render_video.empty())
+      return parse_error("--playback with --headless needs --render-dir DIR or --render-video FILE.mp4 (or both)");
+    if (!o.headless && (render_dir->count() || render_video->count()))
+      return parse_error("--render-dir/--render-video with --playback need --headless");
+  } else if (render_every->count()) {
     if (!o.headless) return parse_error("--render-every needs --headless (the window draws every frame itself)");
     if (o.render_every < 1) return parse_error("--render-every: the interval must be at least 1 step");
-    if (!render_dir->count() || o.render_dir.empty()) return parse_error("--render-every needs --render-dir DIR");
+    if ((!render_dir->count() || o.render_dir.empty()) && (!render_video->count() || o.render_video.empty()))
+      return parse_error("--render-every needs --render-dir DIR or --render-video FILE.mp4 (or both)");
   } else if (render_dir->count()) {
     return parse_error("--render-dir needs --render-every K");
+  } else if (render_video->count()) {
+    return parse_error("--render-video needs --render-every K");
   }
+  if (render_fps->count() && !render_video->count()) return parse_error("--render-fps needs --render-video FILE.mp4");
+  if (render_fps->count() && !(o.render_fps > 0 && o.render_fps <= 1000))
+    return parse_error("--render-fps must be in (0, 1000]");
   for (auto* opt : {width, height})
     if (opt->count() && (opt->as<int>() < 16 || opt->as<int>() > 16384))
       return parse_error(opt->get_name() + ": " + std::to_string(opt->as<int>()) + " pixels is not in [16, 16384]");

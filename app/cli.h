@@ -37,6 +37,9 @@ struct CliOptions {
   long steps_per_frame = 4;         // --steps-per-frame N (viewer)
   long render_every = 0;            // --render-every K: headless PNG frames every K steps; 0 = none
   std::string render_dir;           // --render-dir DIR
+  std::string playback_path;        // --playback FILE.h5: draw a recording's frames, no simulation
+  std::string render_video;         // --render-video FILE.mp4 (through ffmpeg)
+  double render_fps = 30;           // --render-fps: frame rate of --render-video
   int width = 1280, height = 720;   // --width/--height of rendered frames (and the window)
   std::string colour_by = "velocity";  // --colour-by FIELD[.x|.y|.z]
   std::string colormap = "viridis";    // --colormap NAME

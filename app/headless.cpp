@@ -164,6 +164,7 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
       sim->synchronize();
       // The writer's last frames are part of the run's cost, and its errors part of its outcome.
       if (recorder) recorder->finish();
+      if (extra && opt.finish_extra) opt.finish_extra(*extra);
     } catch (const RecordError& e) {
       record_failure = e.what();
     }

@@ -33,6 +33,9 @@ struct HeadlessOptions {
   // One more observer on the same StepLoop (headless rendering, --render-every), made once the
   // simulation exists; it handles the state before the first step itself. Empty = none.
   std::function<std::unique_ptr<StepObserver>(Simulation&)> extra_observer;
+  // Called with that observer after the last step (also after Ctrl-C): closes what it writes (the
+  // video) so that its errors fail the run. Empty = nothing to finish.
+  std::function<void(StepObserver&)> finish_extra;
 };
 
 // --until / --steps when given, else the scene's end time.

@@ -13,6 +13,8 @@
 
 #ifdef EJECTA_WITH_VIEWER
 #include "viewer/key_bindings.h"
+#include "viewer/playback.h"
+#include "viewer/playback_window.h"
 #include "viewer/render_observer.h"
 #include "viewer/viewer_app.h"
 #endif
@@ -130,6 +132,46 @@ int run(const CliOptions& o) {
     return run_render_benchmark(b);
   }
 
+  if (!o.playback_path.empty()) {
+    // The reader's errors (missing, foreign, damaged file) are RecordErrors: exit 2, before any GL.
+    const H5Reader reader(o.playback_path);
+    ParamSet recorded = read_scene_string(reader.info().scene_ini, o.playback_path + " (recorded scene)");
+#ifdef EJECTA_WITH_VIEWER
+    if (!o.headless) {
+      viewer::ViewerOptions v;
+      v.scene = recorded;
+      v.scene_name = o.playback_path;
+      v.width = o.width;
+      v.height = o.height;
+      v.max_frames = o.viewer_frames;
+      v.screenshot_path = o.screenshot_path;
+      v.start_running = o.start_running;
+      v.colour_by = o.colour_by;
+      v.colormap = o.colormap;
+      v.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+      std::string why;
+      const int rc = viewer::run_playback_window(reader, v, &why);
+      if (rc >= 0) return rc;
+      // Unlike a run, there is nothing to do headless without --render-dir/--render-video.
+      throw std::runtime_error("--playback: cannot open a window (" + why +
+                               "); render the recording with --headless --render-dir DIR or --render-video FILE.mp4");
+    }
+    viewer::RenderFrameOptions r;
+    r.dir = o.render_dir;
+    r.video = o.render_video;
+    r.fps = o.render_fps;
+    r.width = o.width;
+    r.height = o.height;
+    r.interop = false;
+    r.colour_by = o.colour_by;
+    r.colormap = o.colormap;
+    r.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+    r.legend = !o.no_legend;
+    return viewer::run_playback_headless(reader, recorded, r, o.playback_path);
+#else
+    throw ParamError("--playback: this build has no rendering (configure with -DEJECTA_VIEWER=ON)");
+#endif
+  }
   // --restart: the scene is the one the recording ran (after its overrides), so the continuation
   // starts from exactly the state it stopped in.
   std::optional<FrameData> restart_frame;
@@ -210,6 +252,8 @@ int run(const CliOptions& o) {
     viewer::RenderFrameOptions r;
     r.every = o.render_every;
     r.dir = o.render_dir;
+    r.video = o.render_video;
+    r.fps = o.render_fps;
     r.width = o.width;
     r.height = o.height;
     r.interop = !o.no_interop;
@@ -223,6 +267,7 @@ int run(const CliOptions& o) {
       obs->render_initial();
       return obs;
     };
+    h.finish_extra = [](StepObserver& obs) { static_cast<viewer::RenderObserver&>(obs).finish(); };
 #else
     throw ParamError("--render-every: this build has no rendering (configure with -DEJECTA_VIEWER=ON)");
 #endif

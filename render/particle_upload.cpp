@@ -22,11 +22,7 @@ class HostUploader final : public ParticleUploader {
     } else {
       range = fill_via_device(sim, req, n);
     }
-    glBindBuffer(GL_ARRAY_BUFFER, r_.position_buffer());
-    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(pos_.size() * sizeof(float)), pos_.data());
-    glBindBuffer(GL_ARRAY_BUFFER, r_.colour_buffer());
-    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(col_.size() * sizeof(float)), col_.data());
-    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    upload_host_arrays(r_, pos_, col_);
     return range;
   }
   std::string path() const override { return "host copy"; }
@@ -38,6 +34,15 @@ class HostUploader final : public ParticleUploader {
 };
 
 }  // namespace
+
+void upload_host_arrays(GlParticleRenderer& r, const std::vector<float>& pos, const std::vector<float>& col) {
+  r.set_particle_count(pos.size() / 4);
+  glBindBuffer(GL_ARRAY_BUFFER, r.position_buffer());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(pos.size() * sizeof(float)), pos.data());
+  glBindBuffer(GL_ARRAY_BUFFER, r.colour_buffer());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(col.size() * sizeof(float)), col.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
 
 // Defined in cuda_gl_interop.cu (CUDA builds) or below: the CUDA backend's host path fills device
 // scratch and downloads it.

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ejecta::render {
 
@@ -22,6 +23,9 @@ class ParticleUploader {
 };
 
 std::unique_ptr<ParticleUploader> make_host_uploader(GlParticleRenderer& r);
+// The host copy's last step, also playback's: sizes the renderer for pos.size() / 4 particles and
+// copies both arrays into its buffers.
+void upload_host_arrays(GlParticleRenderer& r, const std::vector<float>& pos, const std::vector<float>& col);
 // nullptr with the reason in `why` when interop is not possible (not a CUDA build, CPU backend,
 // registration refused: e.g. the GL context is on another GPU or is Mesa's).
 std::unique_ptr<ParticleUploader> make_interop_uploader(GlParticleRenderer& r, Simulation& sim, std::string* why);

@@ -100,6 +100,12 @@ void run_controls(ViewerState& s) {
     ImGui::SameLine();
     ImGui::Text("%s: %zu frames", s.recorder->path().c_str(), s.recorder->frames_submitted());
   }
+  if (ImGui::Button(s.video ? "Stop video" : "Record video")) toggle_video(s);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The drawn scene (no panels) as MP4 through ffmpeg, one frame per window frame");
+  if (s.video) {
+    ImGui::SameLine();
+    ImGui::Text("%s: %zu frames", s.video->path().c_str(), s.video->frames());
+  }
 }
 
 void scene_controls(ViewerState& s) {
@@ -210,10 +216,11 @@ void draw_status_bar(ViewerState& s, int win_w, int win_h) {
   ImGui::Begin("##status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
   const Simulation& sim = *s.sim;
-  ImGui::Text("%zu particles (%zu fluid) | %.0f FPS | t = %.5f s | dt = %.3g s | %.3g particle-steps/s | %s, %s | %s | %s",
+  const std::string video = s.video ? " | recording video (" + std::to_string(s.video->frames()) + " frames)" : "";
+  ImGui::Text("%zu particles (%zu fluid) | %.0f FPS | t = %.5f s | dt = %.3g s | %.3g particle-steps/s | %s, %s | %s | %s%s",
               sim.particle_count(), sim.fluid_count(), s.fps, sim.time(), sim.dt(), s.particle_steps_per_s,
               to_string(sim.backend()), sim.device_name().c_str(), s.view->upload_path().c_str(),
-              s.running ? "running" : "paused");
+              s.running ? "running" : "paused", video.c_str());
   if (!s.view->interop_note().empty() || !s.message.empty())
     ImGui::Text("%s%s%s", s.view->interop_note().empty() ? "" : ("interop " + s.view->interop_note()).c_str(),
                 s.view->interop_note().empty() || s.message.empty() ? "" : " | ", s.message.c_str());

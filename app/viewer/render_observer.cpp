@@ -2,6 +2,7 @@
 
 #include "render/colormap.h"
 #include "render/gl_context.h"
+#include "render/video_writer.h"
 #include "viewer/frame_overlay.h"
 
 #include <cstdio>
@@ -38,10 +39,20 @@ RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const Ren
   } catch (const std::invalid_argument& e) {
     throw ParamError(std::string("--colormap: ") + e.what());
   }
-  std::error_code ec;
-  std::filesystem::create_directories(opt.dir, ec);
-  if (ec || !std::filesystem::is_directory(opt.dir))
-    throw ParamError("--render-dir: cannot create directory '" + opt.dir + "': " + ec.message());
+  if (!opt.dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(opt.dir, ec);
+    if (ec || !std::filesystem::is_directory(opt.dir))
+      throw ParamError("--render-dir: cannot create directory '" + opt.dir + "': " + ec.message());
+  }
+  // ffmpeg before the context: a missing ffmpeg is the likelier failure and the cheaper check.
+  if (!opt.video.empty()) {
+    render::VideoOptions vo;
+    vo.width = opt.width;
+    vo.height = opt.height;
+    vo.fps = opt.fps;
+    video_ = std::make_unique<render::VideoWriter>(opt.video, vo);
+  }
   std::string why;
   ctx_ = render::create_offscreen_context(&why);
   if (!ctx_) throw std::runtime_error("headless rendering: no offscreen OpenGL context: " + why);
@@ -53,8 +64,9 @@ RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const Ren
     if (f.name == colour.field) units_ = f.units;
   // Frames smaller than the legend (120 x 270 px) get none.
   if (opt.legend && opt.width >= 240 && opt.height >= 300) overlay_ = std::make_unique<FrameOverlay>();
+  const std::string to = opt.dir + (opt.dir.empty() || opt.video.empty() ? "" : " and ") + opt.video;
   std::fprintf(stderr, "ejecta: rendering %dx%d frames every %ld steps to %s on %s, particles through %s\n", opt.width,
-               opt.height, opt.every, opt.dir.c_str(), ctx_->description().c_str(), view_->upload_path().c_str());
+               opt.height, opt.every, to.c_str(), ctx_->description().c_str(), view_->upload_path().c_str());
 }
 
 RenderObserver::~RenderObserver() {
@@ -63,7 +75,13 @@ RenderObserver::~RenderObserver() {
     overlay_.reset();
     view_.reset();  // GL objects go while their context is current
   }
-  std::fprintf(stderr, "ejecta: wrote %zu frames to %s\n", frames_, opt_.dir.c_str());
+  video_.reset();  // if finish() was not reached (an error): closes, reporting ffmpeg's failure
+  const std::string to = opt_.dir + (opt_.dir.empty() || opt_.video.empty() ? "" : " and ") + opt_.video;
+  std::fprintf(stderr, "ejecta: wrote %zu frames to %s\n", frames_, to.c_str());
+}
+
+void RenderObserver::finish() {
+  if (video_) video_->close();
 }
 
 std::string RenderObserver::context_description() const { return ctx_->description(); }
@@ -79,9 +97,13 @@ void RenderObserver::write_frame() {
   view_->update();
   view_->draw(opt_.width, opt_.height);
   if (overlay_) overlay_->draw_legend(*view_, units_, opt_.width, opt_.height);
-  char name[32];
-  std::snprintf(name, sizeof name, "/frame_%06zu.png", frames_);
-  render::write_png(opt_.dir + name, view_->read());
+  const render::Image img = view_->read();
+  if (!opt_.dir.empty()) {
+    char name[32];
+    std::snprintf(name, sizeof name, "/frame_%06zu.png", frames_);
+    render::write_png(opt_.dir + name, img);
+  }
+  if (video_) video_->write(img);
   ++frames_;
 }
 

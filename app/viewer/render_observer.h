@@ -1,7 +1,8 @@
 #pragma once
 // Headless rendering: a StepObserver on the headless run's StepLoop that draws every K-th step
 // offscreen (EGL device on a GPU server, else Mesa EGL or a hidden window under Xvfb) and writes
-// DIR/frame_NNNNNN.png. Frame 0 is the state before the first step.
+// DIR/frame_NNNNNN.png, or a frame of the video (ffmpeg), or both. Frame 0 is the state before the
+// first step.
 #include "run/step_loop.h"
 #include "viewer/scene_view.h"
 
@@ -10,6 +11,7 @@
 
 namespace ejecta::render {
 class GlContext;
+class VideoWriter;
 }
 
 namespace ejecta::viewer {
@@ -18,7 +20,9 @@ class FrameOverlay;
 
 struct RenderFrameOptions {
   long every = 1;
-  std::string dir;
+  std::string dir;    // --render-dir: PNG frames; "" = none
+  std::string video;  // --render-video: an MP4 through ffmpeg; "" = none
+  double fps = 30;    // --render-fps: the video's frame rate
   int width = 1280, height = 720;
   bool interop = true;
   std::string colour_by = "velocity";
@@ -30,11 +34,15 @@ struct RenderFrameOptions {
 class RenderObserver : public StepObserver {
  public:
   // Creates the directory and the context; throws ParamError for a bad colour field, colormap or
-  // directory, std::runtime_error when no offscreen context can be made (with every reason).
+  // directory, std::runtime_error when no offscreen context can be made (with every reason) or
+  // ffmpeg is missing.
   RenderObserver(Simulation& sim, const ParamSet& scene, const RenderFrameOptions& opt);
   ~RenderObserver() override;
   void render_initial();  // frame 0
   void on_step(const Simulation&) override;
+  // Closes the video and checks ffmpeg's exit status (throws std::runtime_error); the run calls it
+  // after the last step so that a failed encode is a failed run, not a line in a destructor.
+  void finish();
   std::size_t frames() const { return frames_; }
   std::string context_description() const;
   const SceneView& view() const { return *view_; }
@@ -46,6 +54,7 @@ class RenderObserver : public StepObserver {
   std::unique_ptr<render::GlContext> ctx_;
   std::unique_ptr<SceneView> view_;
   std::unique_ptr<FrameOverlay> overlay_;
+  std::unique_ptr<render::VideoWriter> video_;
   std::string units_;
   long steps_ = 0;
   std::size_t frames_ = 0;

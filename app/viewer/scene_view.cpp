@@ -1,5 +1,7 @@
 #include "viewer/scene_view.h"
 
+#include "render/frame_render_data.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -10,6 +12,47 @@ namespace ejecta::viewer {
 SceneView::SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop)
     : sim_(&sim), allow_interop_(allow_interop) {
   attach(sim, scene);
+}
+
+SceneView::SceneView(const FrameData& first, const ParamSet& scene) : sim_(nullptr), allow_interop_(false) {
+  uploader_ = render::make_host_uploader(renderer_);
+  path_ = uploader_->path();
+  note_ = "not used in playback";
+  render::fill_from_frame(first, RenderRequest{"position", -1}, frame_pos_, frame_col_);
+  glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+  const std::size_t n = frame_pos_.size() / 4;
+  for (std::size_t i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], frame_pos_[4 * i + d]);
+      hi[d] = std::max(hi[d], frame_pos_[4 * i + d]);
+    }
+  if (n == 0) lo = hi = glm::vec3(0.f);
+  const FieldData* x = first.find("position");
+  reset_camera(render::Bounds{lo, hi}, x ? x->info.components : 2, scene);
+  settings_.show_collider = false;  // not recorded
+}
+
+void SceneView::reset_camera(const render::Bounds& b, int dim, const ParamSet& scene) {
+  bounds_ = b;
+  const bool two_d = dim < 3;
+  camera_ = render::Camera(two_d);
+  if (!two_d) camera_.preset(render::ViewPreset::Iso);
+  // A 3D tank's opaque wall shell would hide the fluid: hidden there, dimmed in 2D (W cycles).
+  settings_.walls = two_d ? render::WallMode::Dimmed : render::WallMode::Hidden;
+  camera_.fit(bounds_);
+  fit_pending_ = true;
+  // Spheres touch their neighbours on the initial lattice.
+  settings_.radius = float(0.5 * scene.real("particles.dp"));
+}
+
+RenderRange SceneView::show(const FrameData& frame) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const RenderRange r =
+      render::fill_from_frame(frame, RenderRequest{colour_.field, colour_.component}, frame_pos_, frame_col_);
+  render::upload_host_arrays(renderer_, frame_pos_, frame_col_);
+  upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  take_range(r);
+  return r;
 }
 
 void SceneView::attach(Simulation& sim, const ParamSet& scene) {
@@ -28,16 +71,7 @@ void SceneView::attach(Simulation& sim, const ParamSet& scene) {
       hi[d] = std::max(hi[d], v);
     }
   if (h.n == 0) lo = hi = glm::vec3(0.f);
-  bounds_ = render::Bounds{lo, hi};
-  const bool two_d = dim < 3;
-  camera_ = render::Camera(two_d);
-  if (!two_d) camera_.preset(render::ViewPreset::Iso);
-  // A 3D tank's opaque wall shell would hide the fluid: hidden there, dimmed in 2D (W cycles).
-  settings_.walls = two_d ? render::WallMode::Dimmed : render::WallMode::Hidden;
-  camera_.fit(bounds_);
-  fit_pending_ = true;
-  // Spheres touch their neighbours on the initial lattice.
-  settings_.radius = float(0.5 * scene.real("particles.dp"));
+  reset_camera(render::Bounds{lo, hi}, dim, scene);
   const ColliderSphere c = sim.collider();
   settings_.show_collider = c.enabled;
 }
@@ -46,6 +80,15 @@ RenderRange SceneView::update() {
   const auto t0 = std::chrono::steady_clock::now();
   const RenderRange r = uploader_->upload(*sim_, RenderRequest{colour_.field, colour_.component});
   upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  take_range(r);
+  const ColliderSphere c = sim_->collider();
+  settings_.show_collider = c.enabled;
+  settings_.collider_center = glm::vec3(float(c.center[0]), float(c.center[1]), sim_->dim() == 3 ? float(c.center[2]) : 0.f);
+  settings_.collider_radius = float(c.radius);
+  return r;
+}
+
+void SceneView::take_range(const RenderRange& r) {
   if (colour_.auto_range && r.min <= r.max) {
     colour_.min = r.min;
     colour_.max = r.max;
@@ -62,11 +105,6 @@ RenderRange SceneView::update() {
   }
   settings_.range_min = colour_.min;
   settings_.range_max = colour_.max;
-  const ColliderSphere c = sim_->collider();
-  settings_.show_collider = c.enabled;
-  settings_.collider_center = glm::vec3(float(c.center[0]), float(c.center[1]), sim_->dim() == 3 ? float(c.center[2]) : 0.f);
-  settings_.collider_radius = float(c.radius);
-  return r;
 }
 
 void SceneView::draw(int width, int height) {

@@ -2,6 +2,7 @@
 // What one drawn frame of a simulation needs, shared by the window, headless rendering, the render
 // benchmark and the tests: renderer, upload path (interop or host copy), offscreen framebuffer,
 // camera fitted to the scene, colour choice and view settings. Needs a current GL context.
+#include "io/frame.h"
 #include "params/param_set.h"
 #include "render/camera.h"
 #include "render/gl_framebuffer.h"
@@ -29,12 +30,17 @@ struct LookOptions {
 class SceneView {
  public:
   SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop);
+  // Playback: no simulation; frames of a recording (`scene` is the recorded one), drawn through the
+  // host copy by show(). The camera is fitted to `first`.
+  SceneView(const FrameData& first, const ParamSet& scene);
   // A new simulation (reset, other scene): new buffers, camera fitted again.
   void attach(Simulation& sim, const ParamSet& scene);
 
   // Engine -> vertex buffers for the current colour choice; with auto_range the range follows the
   // data (a constant field gets a unit-wide range around its value). Returns the measured range.
   RenderRange update();
+  // Playback: the recorded frame -> vertex buffers (render::fill_from_frame), range as update().
+  RenderRange show(const FrameData& frame);
   // Draws into the offscreen framebuffer, sized width x height.
   void draw(int width, int height);
   render::Image read() const { return fb_.read(); }
@@ -53,7 +59,9 @@ class SceneView {
   void apply_look(const LookOptions& look);
 
  private:
-  Simulation* sim_;
+  void reset_camera(const render::Bounds& b, int dim, const ParamSet& scene);
+  void take_range(const RenderRange& r);
+  Simulation* sim_;  // null in playback
   bool allow_interop_;
   render::GlParticleRenderer renderer_;
   std::unique_ptr<render::ParticleUploader> uploader_;
@@ -63,6 +71,7 @@ class SceneView {
   ColourChoice colour_;
   render::Bounds bounds_;
   std::string path_, note_;
+  std::vector<float> frame_pos_, frame_col_;  // playback's host staging
   double upload_ms_ = 0;
   bool fit_pending_ = true;
 };

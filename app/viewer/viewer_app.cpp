@@ -139,6 +139,7 @@ void handle(ViewerState& s, Action a, GLFWwindow* win) {
       break;
     }
     case Action::ToggleRecord: toggle_recording(s); break;
+    case Action::ToggleVideo: toggle_video(s); break;
     case Action::ToggleHelp: s.show_help = !s.show_help; break;
     case Action::Quit: glfwSetWindowShouldClose(win, GLFW_TRUE); break;
   }
@@ -290,6 +291,7 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
       s.message = std::string("drawing: ") + e.what();
     }
     s.view->draw(w, h);
+    video_frame(s);
     s.view->framebuffer().blit_to_default(w, h);
 
     ImGui_ImplOpenGL3_NewFrame();
@@ -320,6 +322,10 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
       s.particle_steps_per_s = (1 - a) * s.particle_steps_per_s + a * double(stepped) * double(s.sim->particle_count()) / step_s;
   }
   if (s.recorder) toggle_recording(s);
+  if (s.video) {
+    toggle_video(s);
+    std::fprintf(stderr, "ejecta: %s\n", s.message.c_str());
+  }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -58,6 +58,49 @@ void toggle_recording(ViewerState& s) {
   }
 }
 
+void toggle_video(ViewerState& s) {
+  if (s.video) {
+    const std::string path = s.video->path();
+    const std::size_t n = s.video->frames();
+    try {
+      s.video->close();
+      s.message = "video: " + std::to_string(n) + " frames to " + path;
+    } catch (const std::exception& e) {
+      s.message = e.what();
+    }
+    s.video.reset();
+    return;
+  }
+  char name[64];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(name, sizeof name, "ejecta-%Y%m%d-%H%M%S.mp4", std::gmtime(&now));
+  render::VideoOptions vo;
+  vo.width = s.view->framebuffer().width();
+  vo.height = s.view->framebuffer().height();
+  vo.fps = s.opt.video_fps;
+  try {
+    s.video = std::make_unique<render::VideoWriter>(s.opt.record_dir + "/" + name, vo);
+    s.message = "recording video to " + s.video->path();
+  } catch (const std::exception& e) {
+    s.video.reset();
+    s.message = std::string("cannot record video: ") + e.what();
+  }
+}
+
+void video_frame(ViewerState& s) {
+  if (!s.video) return;
+  const render::Image img = s.view->read();
+  try {
+    s.video->write(img);
+  } catch (const std::invalid_argument&) {
+    toggle_video(s);
+    s.message = "video stopped: the window was resized (" + s.message + ")";
+  } catch (const std::exception& e) {
+    s.video.reset();  // the destructor reports ffmpeg's exit status
+    s.message = e.what();
+  }
+}
+
 void inspect(ViewerState& s, long i) {
   s.picked = i;
   s.picked_fields.clear();

@@ -3,6 +3,7 @@
 // StepLoop, the panel model, run state, the frame statistics, the recording. viewer_app.cpp owns it,
 // imgui_panels.cpp draws it.
 #include "io/async_recorder.h"
+#include "render/video_writer.h"
 #include "run/step_loop.h"
 #include "viewer/diag_history.h"
 #include "viewer/panel_model.h"
@@ -24,7 +25,8 @@ struct ViewerOptions {
   long steps_per_frame = 4;
   int width = 1280, height = 800;
   std::string command_line;
-  std::string record_dir = ".";  // where the record toggle writes ejecta-<date>.h5
+  std::string record_dir = ".";  // where the record toggles write ejecta-<date>.h5 / .mp4
+  double video_fps = 30;         // the window's videos play at this rate (one frame per drawn frame)
   long max_frames = 0;          // quit after this many frames (0 = when the window closes)
   std::string screenshot_path;  // with max_frames: the last frame, GUI included
   bool start_running = false;
@@ -51,6 +53,8 @@ struct ViewerState {
   // Recording (the engine's writer thread, on the same StepLoop).
   std::unique_ptr<AsyncRecorder> recorder;
   std::unique_ptr<RecordObserver> record_obs;
+  // Video of the drawn scene (no panels), one frame per window frame, through ffmpeg.
+  std::unique_ptr<render::VideoWriter> video;
   // Inspector: the picked particle's sorted index, and its fields as text rows.
   long picked = -1;
   std::vector<std::pair<std::string, std::string>> picked_fields;
@@ -64,6 +68,10 @@ struct ViewerState {
 void rebuild(ViewerState& s);
 // Starts or stops the recording; errors go to s.message.
 void toggle_recording(ViewerState& s);
+// Starts (at the scene framebuffer's current size) or stops the video; errors go to s.message.
+void toggle_video(ViewerState& s);
+// After drawing: the frame into the video. A resized window ends the video (its size is fixed).
+void video_frame(ViewerState& s);
 // Fills s.picked_fields for particle index i (all fields of the engine).
 void inspect(ViewerState& s, long i);
 

@@ -1,0 +1,77 @@
+#include "viewer/playback.h"
+
+#include "render/colormap.h"
+#include "render/frame_render_data.h"
+#include "render/gl_context.h"
+#include "render/video_writer.h"
+#include "viewer/frame_overlay.h"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace ejecta::viewer {
+
+int run_playback_headless(const H5Reader& reader, const ParamSet& scene, const RenderFrameOptions& opt,
+                          const std::string& name) {
+  const std::size_t frames = reader.frame_count();
+  if (frames == 0) throw ParamError("--playback: '" + name + "' holds no complete frame");
+  const FrameData first = reader.read_frame(0);
+  const std::vector<FieldInfo> fields = render::frame_fields(first);
+  const ColourChoice colour = parse_colour_by(opt.colour_by, fields);
+  try {
+    render::colormap(opt.colormap);
+  } catch (const std::invalid_argument& e) {
+    throw ParamError(std::string("--colormap: ") + e.what());
+  }
+  if (!opt.dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(opt.dir, ec);
+    if (ec || !std::filesystem::is_directory(opt.dir))
+      throw ParamError("--render-dir: cannot create directory '" + opt.dir + "': " + ec.message());
+  }
+  std::unique_ptr<render::VideoWriter> video;
+  if (!opt.video.empty()) {
+    render::VideoOptions vo;
+    vo.width = opt.width;
+    vo.height = opt.height;
+    vo.fps = opt.fps;
+    video = std::make_unique<render::VideoWriter>(opt.video, vo);
+  }
+  std::string why;
+  auto ctx = render::create_offscreen_context(&why);
+  if (!ctx) throw std::runtime_error("playback: no offscreen OpenGL context: " + why);
+  std::string units;
+  for (const FieldInfo& f : fields)
+    if (f.name == colour.field) units = f.units;
+  {
+    // GL objects go before their context.
+    SceneView view(first, scene);
+    view.colour() = colour;
+    view.settings().colormap = opt.colormap;
+    view.apply_look(opt.look);
+    std::unique_ptr<FrameOverlay> overlay;
+    if (opt.legend && opt.width >= 240 && opt.height >= 300) overlay = std::make_unique<FrameOverlay>();
+    std::fprintf(stderr, "ejecta: playing back %zu frames of %s at %dx%d on %s\n", frames, name.c_str(), opt.width,
+                 opt.height, ctx->description().c_str());
+    for (std::size_t k = 0; k < frames; ++k) {
+      const FrameData f = k == 0 ? first : reader.read_frame(k);
+      view.show(f);
+      view.draw(opt.width, opt.height);
+      if (overlay) overlay->draw_legend(view, units, opt.width, opt.height);
+      const render::Image img = view.read();
+      if (!opt.dir.empty()) {
+        char file[32];
+        std::snprintf(file, sizeof file, "/frame_%06zu.png", k);
+        render::write_png(opt.dir + file, img);
+      }
+      if (video) video->write(img);
+    }
+    overlay.reset();
+  }
+  if (video) video->close();
+  const std::string to = opt.dir + (opt.dir.empty() || opt.video.empty() ? "" : " and ") + opt.video;
+  std::fprintf(stderr, "ejecta: wrote %zu frames to %s\n", frames, to.c_str());
+  return 0;
+}
+
+}  // namespace ejecta::viewer
