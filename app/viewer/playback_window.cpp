@@ -10,6 +10,7 @@
 #include "viewer/key_bindings.h"
 #include "viewer/playback_model.h"
 #include "viewer/render_observer.h"
+#include "viewer/window_input.h"
 
 #include <GL/glew.h>
 #include <GLFW/glfw3.h>
@@ -24,23 +25,6 @@
 namespace ejecta::viewer {
 
 namespace {
-
-struct Input {
-  std::deque<Action> actions;
-  double scroll = 0;
-};
-
-void key_callback(GLFWwindow* w, int key, int, int action, int) {
-  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
-  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureKeyboard) return;
-  auto* in = static_cast<Input*>(glfwGetWindowUserPointer(w));
-  if (const KeyBinding* b = binding_for_key(key)) in->actions.push_back(b->action);
-}
-
-void scroll_callback(GLFWwindow* w, double, double dy) {
-  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureMouse) return;
-  static_cast<Input*>(glfwGetWindowUserPointer(w))->scroll += dy;
-}
 
 std::string colour_name(const ColourChoice& c) {
   return c.field + (c.component >= 0 ? std::string(".") + "xyz"[c.component] : "");
@@ -62,10 +46,8 @@ int run_playback_window(const H5Reader& reader, const ViewerOptions& opt, std::s
   auto ctx = render::create_window_context(opt.width, opt.height, "Ejecta - playback " + opt.scene_name, why);
   if (!ctx) return -1;
   GLFWwindow* win = ctx->window();
-  Input input;
-  glfwSetWindowUserPointer(win, &input);
-  glfwSetKeyCallback(win, key_callback);
-  glfwSetScrollCallback(win, scroll_callback);
+  WindowInput input;
+  attach_window_input(win, &input);
 
   auto view = std::make_unique<SceneView>(frame, opt.scene);
   view->colour() = colour;

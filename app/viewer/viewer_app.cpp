@@ -7,6 +7,7 @@
 #include "viewer/imgui_panels.h"
 #include "viewer/key_bindings.h"
 #include "viewer/render_observer.h"
+#include "viewer/window_input.h"
 
 #include <GL/glew.h>
 #include <GLFW/glfw3.h>
@@ -26,23 +27,6 @@
 namespace ejecta::viewer {
 
 namespace {
-
-struct Input {
-  std::deque<Action> actions;
-  double scroll = 0;
-};
-
-void key_callback(GLFWwindow* w, int key, int, int action, int) {
-  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
-  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureKeyboard) return;
-  auto* in = static_cast<Input*>(glfwGetWindowUserPointer(w));
-  if (const KeyBinding* b = binding_for_key(key)) in->actions.push_back(b->action);
-}
-
-void scroll_callback(GLFWwindow* w, double, double dy) {
-  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantCaptureMouse) return;
-  static_cast<Input*>(glfwGetWindowUserPointer(w))->scroll += dy;
-}
 
 std::string imgui_ini_path() {
   // Layout persists per user: $XDG_CONFIG_HOME/ejecta/imgui.ini (or ~/.config/...).
@@ -145,7 +129,7 @@ void handle(ViewerState& s, Action a, GLFWwindow* win) {
   }
 }
 
-void mouse(ViewerState& s, GLFWwindow* win, Input& in, int w, int h, double& last_x, double& last_y) {
+void mouse(ViewerState& s, GLFWwindow* win, WindowInput& in, int w, int h, double& last_x, double& last_y) {
   double mx, my;
   glfwGetCursorPos(win, &mx, &my);
   // Cursor positions are in screen coordinates; the framebuffer may be larger (HiDPI).
@@ -210,11 +194,9 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
   auto ctx = render::create_window_context(opt.width, opt.height, "Ejecta - " + opt.scene_name, why);
   if (!ctx) return -1;
   GLFWwindow* win = ctx->window();
-  Input input;
-  glfwSetWindowUserPointer(win, &input);
+  WindowInput input;
   // Ours first; ImGui's backend chains them (install_callbacks = true).
-  glfwSetKeyCallback(win, key_callback);
-  glfwSetScrollCallback(win, scroll_callback);
+  attach_window_input(win, &input);
 
   ViewerState s;
   s.opt = opt;
