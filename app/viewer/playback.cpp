@@ -18,25 +18,7 @@ int run_playback_headless(const H5Reader& reader, const ParamSet& scene, const R
   const FrameData first = reader.read_frame(0);
   const std::vector<FieldInfo> fields = render::frame_fields(first);
   const ColourChoice colour = parse_colour_by(opt.colour_by, fields);
-  try {
-    render::colormap(opt.colormap);
-  } catch (const std::invalid_argument& e) {
-    throw ParamError(std::string("--colormap: ") + e.what());
-  }
-  if (!opt.dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(opt.dir, ec);
-    if (ec || !std::filesystem::is_directory(opt.dir))
-      throw ParamError("--render-dir: cannot create directory '" + opt.dir + "': " + ec.message());
-  }
-  std::unique_ptr<render::VideoWriter> video;
-  if (!opt.video.empty()) {
-    render::VideoOptions vo;
-    vo.width = opt.width;
-    vo.height = opt.height;
-    vo.fps = opt.fps;
-    video = std::make_unique<render::VideoWriter>(opt.video, vo);
-  }
+  std::unique_ptr<render::VideoWriter> video = prepare_render_outputs(opt);
   std::string why;
   auto ctx = render::create_offscreen_context(&why);
   if (!ctx) throw std::runtime_error("playback: no offscreen OpenGL context: " + why);

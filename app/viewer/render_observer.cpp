@@ -31,9 +31,7 @@ ColourChoice parse_colour_by(const std::string& spec, const std::vector<FieldInf
   throw ParamError("--colour-by: no particle field '" + c.field + "' (fields: " + known + ")");
 }
 
-RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const RenderFrameOptions& opt)
-    : sim_(&sim), opt_(opt) {
-  const ColourChoice colour = parse_colour_by(opt.colour_by, sim.fields());
+std::unique_ptr<render::VideoWriter> prepare_render_outputs(const RenderFrameOptions& opt) {
   try {
     render::colormap(opt.colormap);
   } catch (const std::invalid_argument& e) {
@@ -45,14 +43,19 @@ RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const Ren
     if (ec || !std::filesystem::is_directory(opt.dir))
       throw ParamError("--render-dir: cannot create directory '" + opt.dir + "': " + ec.message());
   }
+  if (opt.video.empty()) return nullptr;
+  render::VideoOptions vo;
+  vo.width = opt.width;
+  vo.height = opt.height;
+  vo.fps = opt.fps;
+  return std::make_unique<render::VideoWriter>(opt.video, vo);
+}
+
+RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const RenderFrameOptions& opt)
+    : sim_(&sim), opt_(opt) {
+  const ColourChoice colour = parse_colour_by(opt.colour_by, sim.fields());
   // ffmpeg before the context: a missing ffmpeg is the likelier failure and the cheaper check.
-  if (!opt.video.empty()) {
-    render::VideoOptions vo;
-    vo.width = opt.width;
-    vo.height = opt.height;
-    vo.fps = opt.fps;
-    video_ = std::make_unique<render::VideoWriter>(opt.video, vo);
-  }
+  video_ = prepare_render_outputs(opt);
   std::string why;
   ctx_ = render::create_offscreen_context(&why);
   if (!ctx_) throw std::runtime_error("headless rendering: no offscreen OpenGL context: " + why);

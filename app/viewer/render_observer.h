@@ -63,4 +63,9 @@ class RenderObserver : public StepObserver {
 // "velocity" -> magnitude, "velocity.y" -> component 1; ParamError naming the fields for unknown ones.
 ColourChoice parse_colour_by(const std::string& spec, const std::vector<FieldInfo>& fields);
 
+// What every headless renderer (live run or playback) checks and opens before its first frame:
+// the colormap name, the frame directory (created), and the video (ffmpeg started; null without
+// --render-video). Throws ParamError for bad options, std::runtime_error when ffmpeg fails.
+std::unique_ptr<render::VideoWriter> prepare_render_outputs(const RenderFrameOptions& opt);
+
 }  // namespace ejecta::viewer
