@@ -1,0 +1,376 @@
+// The material library reader (see material_library.h for the keys). inih does the INI syntax; we
+// feed it one physical line at a time so that every message can name file:line.
+#include "materials/material_library.h"
+
+#include <ini.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <vector>
+
+namespace ejecta {
+
+const char* to_string(EosKind k) { return k == EosKind::Tillotson ? "tillotson" : "murnaghan"; }
+const char* to_string(YieldKind k) {
+  switch (k) {
+    case YieldKind::None: return "none";
+    case YieldKind::Elastic: return "elastic";
+    case YieldKind::VonMises: return "von_mises";
+    case YieldKind::Lundborg: return "lundborg";
+  }
+  return "?";
+}
+
+namespace {
+
+const char* const kNumberKeys[] = {
+    "rho0",          "tillotson.A",     "tillotson.B",  "tillotson.E0",  "tillotson.E_iv",
+    "tillotson.E_cv", "tillotson.a",    "tillotson.b",  "tillotson.alpha", "tillotson.beta",
+    "tillotson.cs_min_frac", "murnaghan.K0", "murnaghan.n", "bulk_modulus", "shear_modulus",
+    "von_mises.Y0",  "lundborg.Y0",     "lundborg.mu_i", "lundborg.Y_M", "lundborg.Y_d0",
+    "lundborg.mu_d", "weibull.k",       "weibull.m",    "melt.T_melt",   "melt.xi"};
+const char* const kWordKeys[] = {"eos", "yield"};
+
+std::string trim(const std::string& s) {
+  const std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  const std::size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::size_t levenshtein(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string suggest(const std::string& key) {
+  std::string best;
+  std::size_t best_d = key.size() / 3 + 1;  // at most a third of the key wrong
+  auto consider = [&](const std::string& c) {
+    const std::size_t d = levenshtein(key, c);
+    if (d < best_d || (d == best_d && best.empty() && d <= 2)) best = c, best_d = d;
+    // A key written without its group ("A" for "tillotson.A") is suggested too.
+    const std::size_t dot = c.find('.');
+    if (best.empty() && dot != std::string::npos && c.substr(dot + 1) == key) best = c;
+  };
+  for (const char* c : kNumberKeys) consider(c);
+  for (const char* c : kWordKeys) consider(c);
+  return best;
+}
+
+struct Entry {
+  std::string value;
+  int line = 0;
+};
+struct Section {
+  int line = 0;
+  std::map<std::string, Entry> keys;
+};
+
+struct ReadState {
+  const std::string* text = nullptr;
+  std::size_t pos = 0;
+  int line = 0;
+  std::vector<std::string> lines;
+  std::string name;
+  std::string current;                    // section of the last pair
+  std::map<std::string, Section> sections;
+  std::vector<std::string> order;
+  std::map<std::string, int> header_line;  // first header line of each section name
+  std::vector<std::pair<std::string, int>> headers;  // every header, in order
+  int error_line = 0;
+  std::string error;
+};
+
+void record(ReadState& s, const std::string& message) {
+  if (!s.error.empty()) return;
+  s.error = message;
+  s.error_line = s.line;
+}
+
+char* read_line(char* str, int num, void* stream) {
+  ReadState& s = *static_cast<ReadState*>(stream);
+  if (s.pos >= s.text->size()) return nullptr;
+  std::size_t eol = s.text->find('\n', s.pos);
+  if (eol == std::string::npos) eol = s.text->size();
+  std::string line = s.text->substr(s.pos, eol - s.pos);
+  s.pos = eol + 1;
+  ++s.line;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const std::size_t b = line.find_first_not_of(" \t");
+  line = b == std::string::npos ? "" : line.substr(b);  // no continuation lines
+  s.lines.push_back(line);
+  if (!line.empty() && line[0] == '[') {
+    const std::size_t close = line.find(']');
+    if (close != std::string::npos) {
+      const std::string sec = trim(line.substr(1, close - 1));
+      if (s.header_line.count(sec)) {
+        record(s, s.name + ":" + std::to_string(s.line) + ": material [" + sec +
+                      "] is defined twice (first at line " + std::to_string(s.header_line[sec]) +
+                      ")");
+      } else {
+        s.header_line[sec] = s.line;
+      }
+    }
+  }
+  const std::size_t room = num > 2 ? static_cast<std::size_t>(num) - 2 : 0;
+  if (line.size() > room) {
+    record(s, s.name + ":" + std::to_string(s.line) + ": line is too long (" +
+                  std::to_string(line.size()) + " characters, at most " + std::to_string(room) +
+                  ")");
+    line.clear();
+  }
+  std::memcpy(str, line.data(), line.size());
+  str[line.size()] = '\n';
+  str[line.size() + 1] = '\0';
+  return str;
+}
+
+bool known_key(const std::string& k) {
+  for (const char* c : kNumberKeys)
+    if (k == c) return true;
+  for (const char* c : kWordKeys)
+    if (k == c) return true;
+  return false;
+}
+
+int on_pair(void* user, const char* section, const char* name, const char* value) {
+  ReadState& s = *static_cast<ReadState*>(user);
+  if (!s.error.empty()) return 1;
+  const std::string where = s.name + ":" + std::to_string(s.line);
+  const std::string sec = trim(section ? section : "");
+  const std::string key = trim(name ? name : "");
+  const std::string val = trim(value ? value : "");
+  if (sec.empty()) {
+    record(s, where + ": '" + key + "' is outside any material; put it under a [material] header");
+    return 0;
+  }
+  if (!known_key(key)) {
+    const std::string hint = suggest(key);
+    record(s, where + ": [" + sec + "] unknown key '" + key + "'" +
+                  (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
+    return 0;
+  }
+  if (val.empty()) {
+    record(s, where + ": [" + sec + "] " + key + " has no value");
+    return 0;
+  }
+  auto it = s.sections.find(sec);
+  if (it == s.sections.end()) {
+    it = s.sections.emplace(sec, Section{}).first;
+    it->second.line = s.header_line.count(sec) ? s.header_line[sec] : s.line;
+    s.order.push_back(sec);
+  }
+  auto& keys = it->second.keys;
+  if (keys.count(key)) {
+    record(s, where + ": [" + sec + "] " + key + " is given twice (first at line " +
+                  std::to_string(keys[key].line) + ")");
+    return 0;
+  }
+  keys[key] = Entry{val, s.line};
+  return 1;
+}
+
+// Builds one Material from its keys, throwing with file:line on anything missing or invalid.
+class Builder {
+ public:
+  Builder(const std::string& file, const std::string& name, const Section& sec)
+      : file_(file), name_(name), sec_(sec) {}
+
+  bool has(const std::string& key) const { return sec_.keys.count(key) != 0; }
+
+  [[noreturn]] void fail(int line, const std::string& msg) const {
+    throw MaterialError(file_ + ":" + std::to_string(line) + ": [" + name_ + "] " + msg);
+  }
+  int line_of(const std::string& key) const {
+    auto it = sec_.keys.find(key);
+    return it == sec_.keys.end() ? sec_.line : it->second.line;
+  }
+  std::string word(const std::string& key) const { return sec_.keys.at(key).value; }
+
+  // A number that must be present (because of `why`) and satisfy `ok` (described by `rule`).
+  double number(const std::string& key, const std::string& why, bool (*ok)(double) = nullptr,
+                const char* rule = nullptr) const {
+    auto it = sec_.keys.find(key);
+    if (it == sec_.keys.end()) fail(sec_.line, "missing " + key + " (needed by " + why + ")");
+    const std::string& text = it->second.value;
+    double v = 0;
+    const char* b = text.data();
+    const char* e = b + text.size();
+    if (b != e && *b == '+') ++b;
+    const auto [ptr, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || ptr != e || !std::isfinite(v))
+      fail(it->second.line, key + " = '" + text + "' is not a number");
+    if (ok && !ok(v)) fail(it->second.line, key + " = " + text + " must be " + rule);
+    return v;
+  }
+  double optional(const std::string& key, double fallback, bool (*ok)(double) = nullptr,
+                  const char* rule = nullptr) const {
+    return has(key) ? number(key, "", ok, rule) : fallback;
+  }
+
+ private:
+  const std::string& file_;
+  const std::string& name_;
+  const Section& sec_;
+};
+
+bool positive(double v) { return v > 0; }
+bool non_negative(double v) { return v >= 0; }
+
+Material build(const std::string& file, const std::string& name, const Section& sec) {
+  Builder b(file, name, sec);
+  Material m;
+  m.name = name;
+  m.file = file;
+  m.line = sec.line;
+  if (!b.has("eos")) b.fail(sec.line, "missing eos (tillotson or murnaghan)");
+  const std::string eos = b.word("eos");
+  m.rho0 = b.number("rho0", "every material", positive, "> 0");
+  if (eos == "tillotson") {
+    m.eos = EosKind::Tillotson;
+    const std::string why = "eos = tillotson";
+    const double A = b.number("tillotson.A", why, positive, "> 0");
+    const double B = b.number("tillotson.B", why);
+    const double E0 = b.number("tillotson.E0", why, positive, "> 0");
+    const double Eiv = b.number("tillotson.E_iv", why, non_negative, ">= 0");
+    const double Ecv = b.number("tillotson.E_cv", why, positive, "> 0");
+    if (!(Ecv > Eiv))
+      b.fail(b.line_of("tillotson.E_cv"), "tillotson.E_cv must exceed tillotson.E_iv");
+    const double a = b.number("tillotson.a", why);
+    const double bb = b.number("tillotson.b", why);
+    const double alpha = b.number("tillotson.alpha", why, non_negative, ">= 0");
+    const double beta = b.number("tillotson.beta", why, non_negative, ">= 0");
+    const double frac = b.optional("tillotson.cs_min_frac", 0.1, non_negative, ">= 0");
+    m.tillotson = TillotsonEos<double>::make(m.rho0, A, B, E0, Eiv, Ecv, a, bb, alpha, beta, frac);
+    m.bulk_modulus = b.optional("bulk_modulus", A, positive, "> 0");
+  } else if (eos == "murnaghan") {
+    m.eos = EosKind::Murnaghan;
+    const double K0 = b.number("murnaghan.K0", "eos = murnaghan", positive, "> 0");
+    const double n = b.number("murnaghan.n", "eos = murnaghan", positive, "> 0");
+    m.murnaghan = MurnaghanEos<double>::make(m.rho0, K0, n);
+    m.bulk_modulus = b.optional("bulk_modulus", K0, positive, "> 0");
+  } else {
+    b.fail(b.line_of("eos"), "eos = '" + eos + "' is not one of: tillotson, murnaghan");
+  }
+  for (const char* k : {"tillotson.A", "murnaghan.K0"}) {
+    const bool til = std::string(k).rfind("tillotson", 0) == 0;
+    if (b.has(k) && til != (m.eos == EosKind::Tillotson))
+      b.fail(b.line_of(k), std::string(k) + " does not apply to eos = " + to_string(m.eos));
+  }
+  m.shear_modulus = b.optional("shear_modulus", 0.0, non_negative, ">= 0");
+
+  const std::string yield =
+      b.has("yield") ? b.word("yield") : (m.shear_modulus > 0 ? "elastic" : "none");
+  if (yield == "none") {
+    m.yield = YieldKind::None;
+    if (m.shear_modulus > 0)
+      b.fail(b.line_of("yield"), "yield = none (a fluid) contradicts shear_modulus > 0");
+  } else if (yield == "elastic" || yield == "von_mises" || yield == "lundborg") {
+    if (!(m.shear_modulus > 0))
+      b.fail(b.has("yield") ? b.line_of("yield") : sec.line,
+             "yield = " + yield + " needs shear_modulus > 0");
+    if (yield == "elastic") {
+      m.yield = YieldKind::Elastic;
+    } else if (yield == "von_mises") {
+      m.yield = YieldKind::VonMises;
+      m.von_mises.Y0 = b.number("von_mises.Y0", "yield = von_mises", positive, "> 0");
+    } else {
+      m.yield = YieldKind::Lundborg;
+      const std::string why = "yield = lundborg";
+      m.lundborg.Y0 = b.number("lundborg.Y0", why, non_negative, ">= 0");
+      m.lundborg.mu_i = b.number("lundborg.mu_i", why, non_negative, ">= 0");
+      m.lundborg.Y_M = b.number("lundborg.Y_M", why, positive, "> 0");
+      if (!(m.lundborg.Y_M > m.lundborg.Y0))
+        b.fail(b.line_of("lundborg.Y_M"), "lundborg.Y_M must exceed lundborg.Y0");
+      m.lundborg.Y_d0 = b.number("lundborg.Y_d0", why, non_negative, ">= 0");
+      m.lundborg.mu_d = b.number("lundborg.mu_d", why, non_negative, ">= 0");
+    }
+  } else {
+    b.fail(b.line_of("yield"),
+           "yield = '" + yield + "' is not one of: none, elastic, von_mises, lundborg");
+  }
+  for (const char* k : {"von_mises.Y0", "lundborg.Y0", "lundborg.mu_i", "lundborg.Y_M",
+                        "lundborg.Y_d0", "lundborg.mu_d"}) {
+    const bool vm = std::string(k).rfind("von_mises", 0) == 0;
+    const YieldKind needs = vm ? YieldKind::VonMises : YieldKind::Lundborg;
+    if (b.has(k) && m.yield != needs)
+      b.fail(b.line_of(k), std::string(k) + " does not apply to yield = " + to_string(m.yield));
+  }
+
+  if (b.has("weibull.k") || b.has("weibull.m")) {
+    const std::string why = "tensile damage (weibull.k and weibull.m go together)";
+    m.damage = true;
+    m.weibull_k = b.number("weibull.k", why, positive, "> 0");
+    m.weibull_m = b.number("weibull.m", why, positive, "> 0");
+  }
+  if (b.has("melt.T_melt") || b.has("melt.xi")) {
+    const std::string why = "melt weakening (melt.T_melt and melt.xi go together)";
+    m.melt = true;
+    m.t_melt = b.number("melt.T_melt", why, positive, "> 0");
+    m.melt_xi = b.number("melt.xi", why, positive, "> 0");
+  }
+  return m;
+}
+
+std::string syntax_message(const std::string& line) {
+  if (!line.empty() && line[0] == '[')
+    return "syntax error in '" + line + "': a [material] header needs a closing ']'";
+  return "syntax error in '" + line + "': expected 'key = value', a [material] header or a ; comment";
+}
+
+}  // namespace
+
+MaterialLibrary parse_material_library(const std::string& text, const std::string& name) {
+  ReadState s;
+  s.text = &text;
+  s.name = name;
+  const int r = ini_parse_stream(read_line, &s, on_pair, &s);
+  if (r == -2) throw MaterialError(name + ": out of memory while reading the material library");
+  if (!s.error.empty() && (r <= 0 || r >= s.error_line)) throw MaterialError(s.error);
+  if (r > 0) {
+    const std::string line = r <= static_cast<int>(s.lines.size()) ? s.lines[r - 1] : "";
+    throw MaterialError(name + ":" + std::to_string(r) + ": " + syntax_message(line));
+  }
+  if (r != 0) throw MaterialError(name + ": cannot parse (inih error " + std::to_string(r) + ")");
+  for (const auto& [sec, line] : s.header_line)
+    if (!s.sections.count(sec))
+      throw MaterialError(name + ":" + std::to_string(line) + ": [" + sec + "] has no keys");
+  MaterialLibrary lib;
+  for (const std::string& sec : s.order) lib.emplace(sec, build(name, sec, s.sections.at(sec)));
+  if (lib.empty()) throw MaterialError(name + ": no materials");
+  return lib;
+}
+
+MaterialLibrary load_material_library(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    throw MaterialError("cannot open material library '" + path + "': " + std::strerror(errno));
+  std::string text;
+  char buf[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  const bool failed = std::ferror(f) != 0;
+  const int err = errno;
+  std::fclose(f);
+  if (failed)
+    throw MaterialError("cannot read material library '" + path + "': " + std::strerror(err));
+  return parse_material_library(text, path);
+}
+
+}  // namespace ejecta
