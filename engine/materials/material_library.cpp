@@ -2,6 +2,8 @@
 // feed it one physical line at a time so that every message can name file:line.
 #include "materials/material_library.h"
 
+#include "params/ini_line_reader.h"
+
 #include <ini.h>
 
 #include <algorithm>
@@ -82,45 +84,24 @@ struct Section {
   std::map<std::string, Entry> keys;
 };
 
-struct ReadState {
-  const std::string* text = nullptr;
-  std::size_t pos = 0;
-  int line = 0;
-  std::vector<std::string> lines;
-  std::string name;
+struct ReadState : IniLineReader {
   std::string current;                    // section of the last pair
   std::map<std::string, Section> sections;
   std::vector<std::string> order;
   std::map<std::string, int> header_line;  // first header line of each section name
   std::vector<std::pair<std::string, int>> headers;  // every header, in order
-  int error_line = 0;
-  std::string error;
 };
-
-void record(ReadState& s, const std::string& message) {
-  if (!s.error.empty()) return;
-  s.error = message;
-  s.error_line = s.line;
-}
 
 char* read_line(char* str, int num, void* stream) {
   ReadState& s = *static_cast<ReadState*>(stream);
-  if (s.pos >= s.text->size()) return nullptr;
-  std::size_t eol = s.text->find('\n', s.pos);
-  if (eol == std::string::npos) eol = s.text->size();
-  std::string line = s.text->substr(s.pos, eol - s.pos);
-  s.pos = eol + 1;
-  ++s.line;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  const std::size_t b = line.find_first_not_of(" \t");
-  line = b == std::string::npos ? "" : line.substr(b);  // no continuation lines
-  s.lines.push_back(line);
+  std::string line;
+  if (!s.next(line)) return nullptr;
   if (!line.empty() && line[0] == '[') {
     const std::size_t close = line.find(']');
     if (close != std::string::npos) {
       const std::string sec = trim(line.substr(1, close - 1));
       if (s.header_line.count(sec)) {
-        record(s, s.name + ":" + std::to_string(s.line) + ": material [" + sec +
+        s.record(s.name + ":" + std::to_string(s.line) + ": material [" + sec +
                       "] is defined twice (first at line " + std::to_string(s.header_line[sec]) +
                       ")");
       } else {
@@ -128,17 +109,7 @@ char* read_line(char* str, int num, void* stream) {
       }
     }
   }
-  const std::size_t room = num > 2 ? static_cast<std::size_t>(num) - 2 : 0;
-  if (line.size() > room) {
-    record(s, s.name + ":" + std::to_string(s.line) + ": line is too long (" +
-                  std::to_string(line.size()) + " characters, at most " + std::to_string(room) +
-                  ")");
-    line.clear();
-  }
-  std::memcpy(str, line.data(), line.size());
-  str[line.size()] = '\n';
-  str[line.size() + 1] = '\0';
-  return str;
+  return s.hand_over(str, num, line);
 }
 
 bool known_key(const std::string& k) {
@@ -157,17 +128,17 @@ int on_pair(void* user, const char* section, const char* name, const char* value
   const std::string key = trim(name ? name : "");
   const std::string val = trim(value ? value : "");
   if (sec.empty()) {
-    record(s, where + ": '" + key + "' is outside any material; put it under a [material] header");
+    s.record(where + ": '" + key + "' is outside any material; put it under a [material] header");
     return 0;
   }
   if (!known_key(key)) {
     const std::string hint = suggest(key);
-    record(s, where + ": [" + sec + "] unknown key '" + key + "'" +
+    s.record(where + ": [" + sec + "] unknown key '" + key + "'" +
                   (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
     return 0;
   }
   if (val.empty()) {
-    record(s, where + ": [" + sec + "] " + key + " has no value");
+    s.record(where + ": [" + sec + "] " + key + " has no value");
     return 0;
   }
   auto it = s.sections.find(sec);
@@ -178,7 +149,7 @@ int on_pair(void* user, const char* section, const char* name, const char* value
   }
   auto& keys = it->second.keys;
   if (keys.count(key)) {
-    record(s, where + ": [" + sec + "] " + key + " is given twice (first at line " +
+    s.record(where + ": [" + sec + "] " + key + " is given twice (first at line " +
                   std::to_string(keys[key].line) + ")");
     return 0;
   }

@@ -2,6 +2,8 @@
 // each one names the place (file:line or --set), the key, the offending text and what is allowed.
 #include "params/param_set.h"
 
+#include "params/ini_line_reader.h"
+
 #include <ini.h>
 
 #include <algorithm>
@@ -350,51 +352,15 @@ namespace {
 
 // inih calls back into C++ through these two functions. No exception may cross inih's C frames, so
 // the first error is stored here and thrown once ini_parse_stream has returned.
-struct ReadState {
-  const std::string* text = nullptr;
-  std::size_t pos = 0;
-  int line = 0;                    // physical line last handed to inih (1-based)
-  std::vector<std::string> lines;  // the lines as handed to inih, for quoting in syntax errors
-  std::string name;
+struct ReadState : IniLineReader {
   ParamSet* params = nullptr;
-  int error_line = 0;
-  std::string error;  // complete message of the first error we found ourselves
 };
 
-void record(ReadState& s, const std::string& message) {
-  if (!s.error.empty()) return;
-  s.error = message;
-  s.error_line = s.line;
-}
-
-// fgets-style reader: one physical line per call, so our line count is inih's line count (the
-// Debian inih has no INI_HANDLER_LINENO to tell us).
 char* read_line(char* str, int num, void* stream) {
   ReadState& s = *static_cast<ReadState*>(stream);
-  if (s.pos >= s.text->size()) return nullptr;
-  std::size_t eol = s.text->find('\n', s.pos);
-  if (eol == std::string::npos) eol = s.text->size();
-  std::string line = s.text->substr(s.pos, eol - s.pos);
-  s.pos = eol + 1;
-  ++s.line;
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  // inih would read an indented line as a continuation of the previous value ("  dim = 2" becoming
-  // part of the value above it); indentation means nothing in a scene, so drop it.
-  const std::size_t b = line.find_first_not_of(" \t");
-  line = b == std::string::npos ? "" : line.substr(b);
-  s.lines.push_back(line);
-  // inih's buffer is fixed; a longer line would reach it in pieces, each a bogus line of its own.
-  const std::size_t room = num > 2 ? static_cast<std::size_t>(num) - 2 : 0;  // '\n' and '\0'
-  if (line.size() > room) {
-    record(s, s.name + ":" + std::to_string(s.line) + ": line is too long (" +
-                  std::to_string(line.size()) + " characters, at most " + std::to_string(room) +
-                  " are read)");
-    line.clear();
-  }
-  std::memcpy(str, line.data(), line.size());
-  str[line.size()] = '\n';
-  str[line.size() + 1] = '\0';
-  return str;
+  std::string line;
+  if (!s.next(line)) return nullptr;
+  return s.hand_over(str, num, line);
 }
 
 int on_pair(void* user, const char* section, const char* name, const char* value) {
@@ -415,16 +381,15 @@ int on_pair(void* user, const char* section, const char* name, const char* value
         hint = "[" + sect + "]";
         break;
       }
-      record(s,
-             where + ": '" + key + " = " + val + "' is outside any section; put it under " + hint);
+      s.record(where + ": '" + key + " = " + val + "' is outside any section; put it under " + hint);
       return 0;
     }
     s.params->set(sec + "." + key, val, where);
     return 1;
   } catch (const std::exception& e) {
-    record(s, e.what());
+    s.record(e.what());
   } catch (...) {
-    record(s, where + ": unexpected error");
+    s.record(where + ": unexpected error");
   }
   return 0;
 }
