@@ -3,6 +3,7 @@
 #include "materials/material_library.h"
 
 #include "params/ini_line_reader.h"
+#include "params/param_registry.h"
 
 #include <ini.h>
 
@@ -45,26 +46,11 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-std::size_t levenshtein(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string suggest(const std::string& key) {
   std::string best;
   std::size_t best_d = key.size() / 3 + 1;  // at most a third of the key wrong
   auto consider = [&](const std::string& c) {
-    const std::size_t d = levenshtein(key, c);
+    const std::size_t d = edit_distance(key, c);
     if (d < best_d || (d == best_d && best.empty() && d <= 2)) best = c, best_d = d;
     // A key written without its group ("A" for "tillotson.A") is suggested too.
     const std::size_t dot = c.find('.');

@@ -86,21 +86,6 @@ bool matches(const std::string& pattern, const std::string& key) {
   return k == key.size();
 }
 
-std::size_t levenshtein(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string substitute_index(const std::string& pattern, const std::string& index) {
   std::string out;
   for (char c : pattern) {
@@ -168,6 +153,21 @@ std::string wrap(const std::string& text, const std::string& indent, std::size_t
 
 }  // namespace
 
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
 void ParamRegistry::add(ParamDesc d) {
   for (const ParamDesc& e : descs_)
     if (e.key == d.key) throw std::logic_error("ParamRegistry: duplicate key '" + d.key + "'");
@@ -197,7 +197,7 @@ std::string ParamRegistry::suggest(const std::string& key) const {
   std::size_t best_distance = std::string::npos;
   for (const ParamDesc& d : descs_) {
     const std::string candidate = substitute_index(d.key, index);
-    const std::size_t distance = levenshtein(key, candidate);
+    const std::size_t distance = edit_distance(key, candidate);
     if (distance < best_distance) {
       best_distance = distance;
       best = candidate;

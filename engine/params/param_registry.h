@@ -2,6 +2,7 @@
 // One description per scene key (SPlisHSPlasH style). This table drives the INI reader, the
 // `--set key=value` overrides, `ejecta --list-params`, docs/parameters.md, validation, and later
 // the GUI panels and the provenance written into output files.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ class ParamRegistry {
  private:
   std::vector<ParamDesc> descs_;
 };
+
+// Levenshtein distance (insertions, deletions, substitutions), for "did you mean" suggestions.
+std::size_t edit_distance(const std::string& a, const std::string& b);
 
 // Shortest text that reads back as the same double ("1e-3", "0.01", "20", "1e5"), so that ranges
 // read the same in docs, listings and error messages.
