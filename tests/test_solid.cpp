@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -173,6 +174,26 @@ TEST(SolidScenes, EveryDimensionBuildsAndSteps) {
     EXPECT_EQ(sim->steps(), 20) << dim;
     EXPECT_GT(sim->diagnostics().kinetic, 0) << dim;
   }
+}
+
+TEST(SolidScenes, TillotsonMaterialSteps) {
+  // aluminium (Tillotson EOS, K = 75.2 GPa, mu = 26 GPa) at 50 m/s: c_l = sqrt((K + 4/3 mu)/rho0).
+  auto sim = make_simulation(test::shipped_scene("bar2d.ini", {"solid_block.1.material=aluminium",
+                                                               "solid_block.2.material=aluminium",
+                                                               "solid_block.1.velocity=50, 0",
+                                                               "solid_block.1.max=0.5, 0.05",
+                                                               "solid_block.2.max=1, 0.05"}),
+                             Backend::Cpu);
+  const Diagnostics d0 = sim->diagnostics();
+  StopRule r;
+  r.max_steps = 200;
+  StepLoop(*sim, r).run();
+  const double cl = std::sqrt((75.2e9 + 4.0 / 3.0 * 26e9) / 2700.0);
+  const FrameData f = sim->capture_frame({"sound_speed"});
+  const std::vector<double> c = doubles_of(f.fields[0]);
+  EXPECT_NEAR(*std::max_element(c.begin(), c.end()) / cl, 1.0, 0.05);
+  EXPECT_LT(std::fabs(sim->diagnostics().momentum[0] - d0.momentum[0]), 1e-12 * std::fabs(d0.momentum[0]));
+  EXPECT_LT(std::fabs(sim->diagnostics().total / d0.total - 1), 0.01);
 }
 
 }  // namespace
