@@ -215,6 +215,11 @@ ParamRegistry make_builtin() {
                             "0.3 is the usual value (1D and 2D)."),
                       0, 1)));
 
+  t.add(rebuild(param("solid.gradient_correction", T::Bool, "false", "", "Gradient correction",
+                      "Kernel-gradient correction of the velocity gradient (strain and rotation "
+                      "rates, continuity; Randles & Libersky 1996, Bonet & Lok 1999): exact for a "
+                      "linear velocity field, also at free surfaces.")));
+
   t.group = "Blast";
   t.add(rebuild(range(param("blast.energy", T::Real, "0", "J", "Blast energy",
                             "Energy deposited as internal energy around blast.center (a point "

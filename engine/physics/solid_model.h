@@ -89,6 +89,7 @@ struct SolidModel {
   T h_over_dp;
   T alpha, beta;     // Monaghan (1992) viscosity
   T art_eps;         // artificial stress epsilon (0: off); n = 4
+  bool correct;      // kernel-gradient correction of the velocity gradient
   int n_materials;
   SolidMaterial<T> mat[kMaxSolidMaterials];
   Vec<T, D> gravity;
@@ -108,6 +109,7 @@ struct SolidView {
   T* drho;
   SymTensor<T, D>* dS;
   SymTensor<T, D>* R;  // artificial stress (nullptr when off)
+  Vec<T, D * D>* L;    // kernel-gradient correction matrix M^-1, row-major (nullptr when off)
   T* vsig;
   const T* h;
   const T* m;
@@ -147,6 +149,59 @@ struct SolidEosPass {
       r[2] = cs * sn * (r1 - r2);
     }
     pv.R[i] = r;
+  }
+};
+
+// Kernel-gradient correction (Randles & Libersky 1996, CMAME 139, 375; Bonet & Lok 1999, CMAME 180,
+// 97): M_i^ab = sum_j (m_j/rho_j) (x_j - x_i)^a grad_i^b W_ij, and the velocity gradient uses
+// M_i^-T grad_i W_ij, which makes it exact for a linear velocity field, also at free surfaces.
+// A singular M (det below 1e-6 of its scale, e.g. a particle with too few neighbours) keeps I.
+template <class T, int D>
+struct SolidCorrection {
+  SolidModel<T, D> model;
+  LevelGrid<T, D> grid;
+  SolidView<T, D> pv;
+  EJ_INLINE void operator()(std::size_t i) const {
+    const Vec<T, D> xi = pv.x[i];
+    const T hi = pv.h[i];
+    T M[D][D];
+    for (int a = 0; a < D; ++a)
+      for (int b = 0; b < D; ++b) M[a][b] = T(0);
+    grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
+      if (j == i) return;
+      const T hij = T(0.5) * (hi + pv.h[j]);
+      if (r2 >= T(4) * hij * hij) return;
+      const T F = model.kernel.at(hij).F(sqrt(r2));
+      const T w = -pv.m[j] / pv.rho[j] * F;
+      for (int a = 0; a < D; ++a)
+        for (int b = 0; b < D; ++b) M[a][b] += w * xij[a] * xij[b];
+    });
+    Vec<T, D * D> L;
+    for (int k = 0; k < D * D; ++k) L[k] = (k % (D + 1) == 0) ? T(1) : T(0);
+    if (D == 1) {
+      if (M[0][0] > T(1e-6)) L[0] = T(1) / M[0][0];
+    } else if (D == 2) {
+      const T det = M[0][0] * M[1][1] - M[0][1] * M[1][0];
+      const T sc = M[0][0] * M[1][1];
+      if (det > T(1e-6) * (sc > T(0) ? sc : -sc) && det > T(0)) {
+        L[0] = M[1][1] / det, L[1] = -M[0][1] / det, L[2] = -M[1][0] / det, L[3] = M[0][0] / det;
+      }
+    } else {
+      const T c00 = M[1][1] * M[2][2] - M[1][2] * M[2][1], c01 = M[1][2] * M[2][0] - M[1][0] * M[2][2],
+              c02 = M[1][0] * M[2][1] - M[1][1] * M[2][0];
+      const T det = M[0][0] * c00 + M[0][1] * c01 + M[0][2] * c02;
+      const T sc = M[0][0] * M[1][1] * M[2][2];
+      if (det > T(1e-6) * (sc > T(0) ? sc : -sc) && det > T(0)) {
+        const T id = T(1) / det;
+        L[0] = c00 * id, L[1] = (M[0][2] * M[2][1] - M[0][1] * M[2][2]) * id,
+        L[2] = (M[0][1] * M[1][2] - M[0][2] * M[1][1]) * id;
+        L[3] = c01 * id, L[4] = (M[0][0] * M[2][2] - M[0][2] * M[2][0]) * id,
+        L[5] = (M[0][2] * M[1][0] - M[0][0] * M[1][2]) * id;
+        L[6] = c02 * id, L[7] = (M[0][1] * M[2][0] - M[0][0] * M[2][1]) * id,
+        L[8] = (M[0][0] * M[1][1] - M[0][1] * M[1][0]) * id;
+      }
+    }
+    pv.L[i] = L;
   }
 };
 
@@ -208,8 +263,17 @@ struct SolidForces {
       work += mj * vx * F;
       visc += T(0.5) * mj * Pi * vx * F;
       const T wj = -mj / rhoj * F;
+      Vec<T, D> g = xij;  // grad_i W / F, corrected: M^-T grad W
+      if (pv.L) {
+        const Vec<T, D* D>& L = pv.L[i];
+        for (int b = 0; b < D; ++b) {
+          T sb = T(0);
+          for (int d = 0; d < D; ++d) sb += L[d * D + b] * xij[d];
+          g[b] = sb;
+        }
+      }
       for (int a = 0; a < D; ++a)
-        for (int b = 0; b < D; ++b) grad[a][b] += wj * vij[a] * xij[b];
+        for (int b = 0; b < D; ++b) grad[a][b] += wj * vij[a] * g[b];
     });
     const SolidMaterial<T>& mt = model.mat[pv.mat[i]];
     T eps[D][D], om[D][D];
@@ -235,7 +299,7 @@ struct SolidForces {
     for (int a = 0; a < D; ++a)
       for (int b = 0; b < D; ++b) seps += sfull[a][b] * eps[a][b];
     pv.a[i] = acc + model.gravity;
-    pv.drho[i] = work;
+    pv.drho[i] = pv.L ? -rhoi * tr : work;  // corrected: -rho div v with the corrected gradient
     pv.du[i] = pi / (rhoi * rhoi) * work + visc + seps / rhoi;
     if (!(mt.mu > T(0)))
       for (int k = 0; k < S::N; ++k) dS[k] = T(0);

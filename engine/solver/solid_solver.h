@@ -64,6 +64,7 @@ class SolidSolver final : public Simulation {
     grid_ = cells_->grid();
     const auto t1 = mark();
     exec_.for_each(n_, SolidEosPass<T, D>{model_, pv_});
+    if (pv_.L) exec_.for_each_balanced(n_, SolidCorrection<T, D>{model_, grid_, pv_});
     const auto t2 = mark();
     exec_.for_each_balanced(n_, SolidForces<T, D>{model_, grid_, pv_});
     const SolidExtremes<T> e = exec_.transform_reduce(n_, MeasureSolidExtremes<T, D>::none(),
@@ -201,6 +202,7 @@ class SolidSolver final : public Simulation {
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
     art_on_ = params.real("solid.artificial_stress") > 0;
+    model_.correct = params.flag("solid.gradient_correction");
     if (art_on_ && D == 3)
       throw ParamError(params.where("solid.artificial_stress") +
                        ": solid.artificial_stress is implemented in 1D and 2D only so far (3D needs the "
@@ -271,6 +273,8 @@ class SolidSolver final : public Simulation {
     pv_.dS = field<Sym>("stress_rate", "Pa/s", "dS/dt (Hooke with the Jaumann rate)", false);
     pv_.R = art_on_ ? field<Sym>("artificial_stress", "m^5/(kg s^2)", "artificial stress R/rho^2 terms", false)
                     : nullptr;
+    pv_.L = model_.correct ? field<Vec<T, D * D>>("gradient_correction", "", "kernel-gradient correction M^-1 (row-major)", false)
+                           : nullptr;
     pv_.vsig = field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
 
     struct Spec { const char* name; T* y; const T* rate; std::size_t comps; bool position; };
