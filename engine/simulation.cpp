@@ -40,15 +40,29 @@ std::unique_ptr<Simulation> make_gas_simulation(const ParamSet& params, Backend 
 #endif
 }
 
+std::unique_ptr<Simulation> make_solid_simulation(const ParamSet& params, Backend backend, Precision precision) {
+  const SolidInitial init = build_solid_scene(params);
+  if (backend == Backend::Cpu) return make_cpu_solid_solver(params, init, precision);
+#ifdef EJECTA_WITH_CUDA
+  const std::string problem = cuda_device_problem();
+  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
+  return precision == Precision::Float ? make_cuda_solid_solver_float(params, init)
+                                       : make_cuda_solid_solver_double(params, init);
+#else
+  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
+#endif
+}
+
 }  // namespace
 
 std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend backend) {
   const Precision precision =
       params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
   if (params.text("physics.model") == "gas") return make_gas_simulation(params, backend, precision);
+  if (params.text("physics.model") == "solid") return make_solid_simulation(params, backend, precision);
   if (params.text("time.integrator") != "leapfrog")
     throw ParamError(params.where("time.integrator") + ": time.integrator = " + params.text("time.integrator") +
-                     " is available for physics.model = gas only; the wcsph model uses leapfrog");
+                     " is available for physics.model = gas and solid only; the wcsph model uses leapfrog");
   const InitialParticles init = build_scene(params);
   if (backend == Backend::Cpu) return make_cpu_solver(params, init, precision);
 #ifdef EJECTA_WITH_CUDA

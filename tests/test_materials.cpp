@@ -405,9 +405,9 @@ std::string replace(std::string s, const std::string& from, const std::string& t
 
 TEST(MaterialLibrary, LoadsEveryMaterial) {
   const MaterialLibrary lib = load_material_library(EJECTA_SOURCE_DIR "/assets/materials.ini");
-  for (const char* name : {"basalt", "granite", "iron", "ice", "aluminium", "water", "rubber"})
+  for (const char* name : {"basalt", "granite", "iron", "ice", "aluminium", "water", "rubber", "elastic_nu0"})
     ASSERT_TRUE(lib.count(name)) << name;
-  EXPECT_EQ(lib.size(), 7u);
+  EXPECT_EQ(lib.size(), 8u);
   const Material& b = lib.at("basalt");
   EXPECT_EQ(b.eos, EosKind::Tillotson);
   EXPECT_EQ(b.tillotson.A, 26.7e9);

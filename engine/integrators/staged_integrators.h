@@ -15,7 +15,8 @@
 //      dt; dt_next = dt min(growth_max, max(0.2, 0.9 err^(-1/3))) (Hairer, Norsett & Wanner 1993,
 //      "Solving ODEs I", sec. II.4, eq. 4.13), also bounded by the CFL and force limits.
 // The system `Sys` provides vars() (a std::vector<OdeVar<T>>&) and evaluate(), which computes the
-// rates at the current state and returns the CFL/force time-step limit at that state.
+// rates at the current state and returns the CFL/force time-step limit at that state; optionally
+// after_stage(), called after every update of the state (the solids' yield limit).
 #include "integrators/ode_state.h"
 
 #include <algorithm>
@@ -25,6 +26,13 @@
 #include <vector>
 
 namespace ejecta {
+
+namespace detail {
+template <class Sys>
+auto after_stage(Sys& s, int) -> decltype(s.after_stage(), void()) { s.after_stage(); }
+template <class Sys>
+void after_stage(Sys&, long) {}
+}  // namespace detail
 
 enum class Scheme { Leapfrog, PredictorCorrector, Rk23 };
 
@@ -87,6 +95,7 @@ class StagedIntegrator {
         const StageCombine<T> c = pick(v);
         exec_.for_each(v.count, c);
       }
+    detail::after_stage(sys, 0);
   }
 
   template <class Sys>
@@ -102,11 +111,13 @@ class StagedIntegrator {
       }
     for (OdeVar<T>& v : vars)  // predicted values for the rates
       if (!v.position) exec_.for_each(v.count, StageCombine<T>{v.y, v.k1, v.rate, nullptr, nullptr, half, 0, 0});
+    detail::after_stage(sys, 0);
     StepReport r;
     r.dt_taken = dt;
     r.dt_limit = sys.evaluate();
     for (OdeVar<T>& v : vars)  // kick with the new rates
       if (!v.position) exec_.for_each(v.count, StageCombine<T>{v.y, v.k1, v.rate, nullptr, nullptr, half, 0, 0});
+    detail::after_stage(sys, 0);
     return r;
   }
 

@@ -133,8 +133,9 @@ ParamRegistry make_builtin() {
                               "Physical model: wcsph, the weakly compressible liquid with walls "
                               "(Tait EOS, [tank.N]/[block.N] geometry), or gas, the ideal gas with an "
                               "energy equation and a smoothing length per particle ([gas_block.N] "
-                              "geometry, [gas] keys)."),
-                        {"wcsph", "gas"})));
+                              "geometry, [gas] keys), or solid, elastic(-plastic) bodies with a "
+                              "deviatoric stress ([solid_block.N] geometry, [solid] keys)."),
+                        {"wcsph", "gas", "solid"})));
 
   t.group = "Gas";
   t.add(rebuild(range(param("gas.gamma", T::Real, "1.6666666666666667", "", "Adiabatic index",
@@ -194,6 +195,31 @@ ParamRegistry make_builtin() {
                     "Decay rate of the switch: tau = h / (C c) (Morris & Monaghan 1997 use 0.1-0.2)."),
               0.01, 1));
 
+  t.group = "Solid";
+  t.add(rebuild(param("solid.materials", T::String, "assets/materials.ini", "", "Material library",
+                      "Material library file (physics.model = solid): absolute, or relative to the "
+                      "working directory, else to the source tree.")));
+  t.add(rebuild(range(param("solid.h_over_dp", T::Real, "1.3", "", "h / dp",
+                            "Fixed smoothing length of a solid particle in units of its block's "
+                            "spacing dp."),
+                      0.5, 4)));
+  t.add(range(param("solid.alpha", T::Real, "1", "", "Viscosity alpha",
+                    "Linear coefficient of the Monaghan (1992) artificial viscosity of solids."),
+              0, 10));
+  t.add(range(param("solid.beta", T::Real, "2", "", "Viscosity beta",
+                    "Quadratic coefficient of the Monaghan (1992) artificial viscosity of solids."),
+              0, 10));
+  t.add(rebuild(range(param("solid.artificial_stress", T::Real, "0", "", "Artificial stress",
+                            "epsilon of the Monaghan (2000) / Gray, Monaghan & Swift (2001) "
+                            "artificial stress against the tensile instability, with n = 4; 0 = off, "
+                            "0.3 is the usual value (1D and 2D)."),
+                      0, 1)));
+
+  t.add(rebuild(param("solid.gradient_correction", T::Bool, "false", "", "Gradient correction",
+                      "Kernel-gradient correction of the velocity gradient (strain and rotation "
+                      "rates, continuity; Randles & Libersky 1996, Bonet & Lok 1999): exact for a "
+                      "linear velocity field, also at free surfaces.")));
+
   t.group = "Blast";
   t.add(rebuild(range(param("blast.energy", T::Real, "0", "J", "Blast energy",
                             "Energy deposited as internal energy around blast.center (a point "
@@ -224,7 +250,7 @@ ParamRegistry make_builtin() {
                       "kick-drift-kick, one force evaluation per step), predictor_corrector "
                       "(second-order midpoint, two) or rk23 (adaptive third-order "
                       "Bogacki-Shampine with an error estimate, three); predictor_corrector and "
-                      "rk23 need physics.model = gas."),
+                      "rk23 need physics.model = gas or solid."),
                 {"leapfrog", "predictor_corrector", "rk23"})));
   t.add(range(param("time.rtol", T::Real, "1e-4", "", "Relative tolerance",
                   "rk23: relative tolerance of the embedded error estimate per step."),
@@ -316,6 +342,18 @@ ParamRegistry make_builtin() {
                       0, 1e30)));
   t.add(rebuild(param("gas_block.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Gas velocity",
                       "Initial velocity of the gas in this box.")));
+  t.add(rebuild(param("solid_block.#.min", T::Vec3, "0, 0, 0", "m", "Solid block min",
+                      "Lower corner of a box of solid (physics.model = solid).")));
+  t.add(rebuild(param("solid_block.#.max", T::Vec3, "1, 1, 1", "m", "Solid block max",
+                      "Upper corner of a box of solid.")));
+  t.add(rebuild(range(param("solid_block.#.dp", T::Real, "0.01", "m", "Solid spacing",
+                            "Lattice spacing of this solid box; mass = rho0 dp^dim, h = "
+                            "solid.h_over_dp dp."),
+                      1e-9, 100)));
+  t.add(rebuild(param("solid_block.#.material", T::String, "basalt", "", "Material",
+                      "Name of the material in the library (solid.materials).")));
+  t.add(rebuild(param("solid_block.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Solid velocity",
+                      "Initial velocity of this solid box.")));
   t.add(rebuild(param("obstacle.#.min", T::Vec3, "0, 0, 0", "m", "Obstacle min",
                       "Lower corner of a solid box filled with fixed wall particles.")));
   t.add(rebuild(param("obstacle.#.max", T::Vec3, "0.1, 0.1, 0.1", "m", "Obstacle max",

@@ -3,6 +3,7 @@
 #include "params/param_set.h"
 #include "scene/gas_scene.h"
 #include "scene/scene_builder.h"
+#include "scene/solid_scene.h"
 #include "simulation.h"
 
 #include <memory>
@@ -14,7 +15,12 @@ std::unique_ptr<Simulation> make_cpu_solver(const ParamSet& params, const Initia
 // The gas model (physics.model = gas), engine/solver/gas_solver.h.
 std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const GasInitial& init,
                                                 Precision precision);
+// The solid model (physics.model = solid), engine/solver/solid_solver.h.
+std::unique_ptr<Simulation> make_cpu_solid_solver(const ParamSet& params, const SolidInitial& init,
+                                                  Precision precision);
 #ifdef EJECTA_WITH_CUDA
+std::unique_ptr<Simulation> make_cuda_solid_solver_float(const ParamSet& params, const SolidInitial& init);
+std::unique_ptr<Simulation> make_cuda_solid_solver_double(const ParamSet& params, const SolidInitial& init);
 std::unique_ptr<Simulation> make_cuda_gas_solver_float(const ParamSet& params, const GasInitial& init);
 std::unique_ptr<Simulation> make_cuda_gas_solver_double(const ParamSet& params, const GasInitial& init);
 #endif

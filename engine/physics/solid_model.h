@@ -1,0 +1,403 @@
+#pragma once
+// The elastic(-plastic) solid of physics.model = solid: constants, array views and the functors of one
+// evaluation (EOS pass, force pass, yield limit, extremes, sums). Plain structs, copied by value into
+// CUDA kernels and OpenMP loops. Equations (docs/physics.md, "Solids: the elastic model"):
+//  - continuity           drho_i/dt = sum_j m_j v_ij . grad_i W_ij
+//  - velocity gradient    (dv^a/dx^b)_i = -sum_j (m_j/rho_j) v_ij^a grad_i^b W_ij
+//  - momentum, sigma = -p I + S (Gray, Monaghan & Swift 2001, CMAME 190, 6641, eq. 2.5 form):
+//      dv_i^a/dt = sum_j m_j (sigma_i^ab/rho_i^2 + sigma_j^ab/rho_j^2 - Pi_ij d^ab + f_ij^n (R_i^ab + R_j^ab))
+//                  grad_i^b W_ij
+//  - energy               du_i/dt = p_i/rho_i^2 sum_j m_j v_ij . grad_i W_ij
+//                                   + 1/2 sum_j m_j Pi_ij v_ij . grad_i W_ij + S_i^ab eps_i^ab / rho_i
+//  - Hooke with the Jaumann rate (Libersky & Petschek 1991; Gray et al. 2001, eq. 2.7):
+//      dS^ab/dt = 2 mu (eps^ab - 1/3 d^ab eps^cc) + S^ac Omega^bc + Omega^ac S^cb,
+//      eps = (grad v + grad v^T)/2, Omega = (grad v - grad v^T)/2
+//  - Monaghan (1992) viscosity Pi_ij = (-alpha c_ij mu_ij + beta mu_ij^2)/rho_ij for v_ij . x_ij < 0,
+//      mu_ij = h v_ij . x_ij / (r^2 + 0.01 h^2)
+//  - artificial stress (Monaghan 2000, J. Comput. Phys. 159, 290; Gray et al. 2001, sec. 4):
+//      R^a'a' = -eps_s sigma^a'a'/rho^2 for each positive principal stress (0 otherwise), rotated back,
+//      f_ij = W(r_ij)/W(dp), n = 4 (1D and 2D).
+// Fixed smoothing lengths; a pair uses h_ij = (h_i + h_j)/2, so every pair term is antisymmetric and
+// momentum is conserved to round-off. 1D and 2D carry the in-plane components of S with the 1/3 of the
+// three-dimensional deviator: 2D is plane strain (eps_zz = 0) and 1D uniaxial strain, so the implied
+// out-of-plane components are S_zz = -(S_xx + S_yy) (2D) and S_yy = S_zz = -S_xx/2 (1D); they enter J2.
+#include "core/types.h"
+#include "core/vec.h"
+#include "neighbors/level_grid.h"
+#include "physics/diagnostic_sums.h"
+#include "physics/eos_murnaghan.h"
+#include "physics/eos_tillotson.h"
+#include "physics/kernel_varh.h"
+#include "physics/yield_strength.h"
+#include "integrators/step_monitor.h"
+
+#include <cstdint>
+
+namespace ejecta {
+
+constexpr int kMaxSolidMaterials = 8;
+
+template <int D>
+struct SymIndex {
+  static constexpr int N = D * (D + 1) / 2;
+  // xx, yy, zz, then xy, xz, yz
+  EJ_INLINE static int of(int a, int b) {
+    if (a == b) return a;
+    if (D == 2) return 2;
+    const int lo = a < b ? a : b, hi = a < b ? b : a;
+    return lo == 0 ? (hi == 1 ? 3 : 4) : 5;
+  }
+};
+
+template <class T, int D>
+using SymTensor = Vec<T, SymIndex<D>::N>;
+
+// J2 = 1/2 S:S of the full 3 x 3 deviator, with the implied out-of-plane components (see above).
+template <class T, int D>
+EJ_INLINE T solid_j2(const SymTensor<T, D>& s) {
+  if (D == 1) return T(0.75) * s[0] * s[0];
+  if (D == 2) {
+    const T zz = -(s[0] + s[1]);
+    return T(0.5) * (s[0] * s[0] + s[1] * s[1] + zz * zz) + s[2] * s[2];
+  }
+  return T(0.5) * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) + s[3] * s[3] + s[4] * s[4] + s[5] * s[5];
+}
+
+enum SolidEosKind : int { kSolidMurnaghan = 0, kSolidTillotson = 1 };
+enum SolidYieldKind : int { kSolidNoLimit = 0, kSolidVonMises = 1, kSolidLundborg = 2 };
+
+template <class T>
+struct SolidMaterial {
+  int eos;  // SolidEosKind
+  MurnaghanEos<T> murnaghan;
+  TillotsonEos<T> tillotson;
+  T mu;     // shear modulus
+  int yield;  // SolidYieldKind
+  T Y0;
+  LundborgStrength<T> lundborg;
+  EJ_INLINE T pressure(T rho, T u) const {
+    return eos == kSolidMurnaghan ? murnaghan.pressure(rho) : tillotson.pressure(rho, u);
+  }
+  EJ_INLINE T sound_speed(T rho, T u) const {
+    return eos == kSolidMurnaghan ? murnaghan.sound_speed(rho) : tillotson.sound_speed(rho, u);
+  }
+};
+
+template <class T, int D>
+struct SolidModel {
+  VarKernel<T, D> kernel;
+  T h_over_dp;
+  T alpha, beta;     // Monaghan (1992) viscosity
+  T art_eps;         // artificial stress epsilon (0: off); n = 4
+  bool correct;      // kernel-gradient correction of the velocity gradient
+  int n_materials;
+  SolidMaterial<T> mat[kMaxSolidMaterials];
+  Vec<T, D> gravity;
+};
+
+template <class T, int D>
+struct SolidView {
+  Vec<T, D>* x;
+  Vec<T, D>* v;
+  T* u;
+  T* rho;
+  SymTensor<T, D>* S;
+  T* p;
+  T* c;  // longitudinal sound speed sqrt(c_eos^2 + 4/3 mu/rho)
+  Vec<T, D>* a;
+  T* du;
+  T* drho;
+  SymTensor<T, D>* dS;
+  SymTensor<T, D>* R;  // artificial stress (nullptr when off)
+  Vec<T, D * D>* L;    // kernel-gradient correction matrix M^-1, row-major (nullptr when off)
+  T* vsig;
+  const T* h;
+  const T* m;
+  const uint8_t* mat;
+  const uint8_t* kind;
+};
+
+// Pressure, longitudinal sound speed and the artificial stress of each particle.
+template <class T, int D>
+struct SolidEosPass {
+  SolidModel<T, D> model;
+  SolidView<T, D> pv;
+  EJ_INLINE void operator()(std::size_t i) const {
+    const SolidMaterial<T>& mt = model.mat[pv.mat[i]];
+    const T rho = pv.rho[i];
+    const T p = mt.pressure(rho, pv.u[i]);
+    const T c0 = mt.sound_speed(rho, pv.u[i]);
+    pv.p[i] = p;
+    pv.c[i] = sqrt(c0 * c0 + T(4) / T(3) * mt.mu / rho);
+    if (!pv.R) return;
+    SymTensor<T, D> r;
+    for (int k = 0; k < SymIndex<D>::N; ++k) r[k] = T(0);
+    const SymTensor<T, D>& s = pv.S[i];
+    const T q = -model.art_eps / (rho * rho);
+    if (D == 1) {
+      const T sxx = s[0] - p;
+      if (sxx > T(0)) r[0] = q * sxx;
+    } else if (D == 2) {
+      const T sxx = s[0] - p, syy = s[1] - p, sxy = s[2];
+      const T theta = T(0.5) * atan2(T(2) * sxy, sxx - syy);
+      const T cs = cos(theta), sn = sin(theta);
+      const T s1 = cs * cs * sxx + T(2) * cs * sn * sxy + sn * sn * syy;
+      const T s2 = sn * sn * sxx - T(2) * cs * sn * sxy + cs * cs * syy;
+      const T r1 = s1 > T(0) ? q * s1 : T(0), r2 = s2 > T(0) ? q * s2 : T(0);
+      r[0] = cs * cs * r1 + sn * sn * r2;
+      r[1] = sn * sn * r1 + cs * cs * r2;
+      r[2] = cs * sn * (r1 - r2);
+    }
+    pv.R[i] = r;
+  }
+};
+
+// Kernel-gradient correction (Randles & Libersky 1996, CMAME 139, 375; Bonet & Lok 1999, CMAME 180,
+// 97): M_i^ab = sum_j (m_j/rho_j) (x_j - x_i)^a grad_i^b W_ij, and the velocity gradient uses
+// M_i^-T grad_i W_ij, which makes it exact for a linear velocity field, also at free surfaces.
+// A singular M (det below 1e-6 of its scale, e.g. a particle with too few neighbours) keeps I.
+template <class T, int D>
+struct SolidCorrection {
+  SolidModel<T, D> model;
+  LevelGrid<T, D> grid;
+  SolidView<T, D> pv;
+  EJ_INLINE void operator()(std::size_t i) const {
+    const Vec<T, D> xi = pv.x[i];
+    const T hi = pv.h[i];
+    T M[D][D];
+    for (int a = 0; a < D; ++a)
+      for (int b = 0; b < D; ++b) M[a][b] = T(0);
+    grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
+      if (j == i) return;
+      const T hij = T(0.5) * (hi + pv.h[j]);
+      if (r2 >= T(4) * hij * hij) return;
+      const T F = model.kernel.at(hij).F(sqrt(r2));
+      const T w = -pv.m[j] / pv.rho[j] * F;
+      for (int a = 0; a < D; ++a)
+        for (int b = 0; b < D; ++b) M[a][b] += w * xij[a] * xij[b];
+    });
+    Vec<T, D * D> L;
+    for (int k = 0; k < D * D; ++k) L[k] = (k % (D + 1) == 0) ? T(1) : T(0);
+    if (D == 1) {
+      if (M[0][0] > T(1e-6)) L[0] = T(1) / M[0][0];
+    } else if (D == 2) {
+      const T det = M[0][0] * M[1][1] - M[0][1] * M[1][0];
+      const T sc = M[0][0] * M[1][1];
+      if (det > T(1e-6) * (sc > T(0) ? sc : -sc) && det > T(0)) {
+        L[0] = M[1][1] / det, L[1] = -M[0][1] / det, L[2] = -M[1][0] / det, L[3] = M[0][0] / det;
+      }
+    } else {
+      const T c00 = M[1][1] * M[2][2] - M[1][2] * M[2][1], c01 = M[1][2] * M[2][0] - M[1][0] * M[2][2],
+              c02 = M[1][0] * M[2][1] - M[1][1] * M[2][0];
+      const T det = M[0][0] * c00 + M[0][1] * c01 + M[0][2] * c02;
+      const T sc = M[0][0] * M[1][1] * M[2][2];
+      if (det > T(1e-6) * (sc > T(0) ? sc : -sc) && det > T(0)) {
+        const T id = T(1) / det;
+        L[0] = c00 * id, L[1] = (M[0][2] * M[2][1] - M[0][1] * M[2][2]) * id,
+        L[2] = (M[0][1] * M[1][2] - M[0][2] * M[1][1]) * id;
+        L[3] = c01 * id, L[4] = (M[0][0] * M[2][2] - M[0][2] * M[2][0]) * id,
+        L[5] = (M[0][2] * M[1][0] - M[0][0] * M[1][2]) * id;
+        L[6] = c02 * id, L[7] = (M[0][1] * M[2][0] - M[0][0] * M[2][1]) * id,
+        L[8] = (M[0][0] * M[1][1] - M[0][1] * M[1][0]) * id;
+      }
+    }
+    pv.L[i] = L;
+  }
+};
+
+template <class T, int D>
+struct SolidForces {
+  SolidModel<T, D> model;
+  LevelGrid<T, D> grid;
+  SolidView<T, D> pv;
+
+  EJ_INLINE void operator()(std::size_t i) const {
+    using S = SymIndex<D>;
+    const Vec<T, D> xi = pv.x[i], vi = pv.v[i];
+    const T hi = pv.h[i], rhoi = pv.rho[i], ci = pv.c[i], pi = pv.p[i];
+    const SymTensor<T, D> Si = pv.S[i];
+    T Ai[D][D];  // sigma_i / rho_i^2
+    for (int a = 0; a < D; ++a)
+      for (int b = 0; b < D; ++b) Ai[a][b] = (Si[S::of(a, b)] - (a == b ? pi : T(0))) / (rhoi * rhoi);
+    Vec<T, D> acc = Vec<T, D>::zero();
+    T grad[D][D];
+    for (int a = 0; a < D; ++a)
+      for (int b = 0; b < D; ++b) grad[a][b] = T(0);
+    T work = 0, visc = 0, vsig_max = T(2) * ci;
+    grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
+      if (j == i) return;
+      const T hj = pv.h[j];
+      const T hij = T(0.5) * (hi + hj);
+      if (r2 >= T(4) * hij * hij) return;
+      const SmoothingKernel<T, D> k = model.kernel.at(hij);
+      const T r = sqrt(r2);
+      const T F = k.F(r);
+      const T mj = pv.m[j], rhoj = pv.rho[j], pj = pv.p[j];
+      const SymTensor<T, D> Sj = pv.S[j];
+      const Vec<T, D> vij = vi - pv.v[j];
+      const T vx = dot(vij, xij);
+      T Pi = T(0);
+      if (vx < T(0)) {
+        const T muij = hij * vx / (r2 + T(0.01) * hij * hij);
+        const T cij = T(0.5) * (ci + pv.c[j]);
+        Pi = (-model.alpha * cij * muij + model.beta * muij * muij) / (T(0.5) * (rhoi + rhoj));
+        const T vs = ci + pv.c[j] - model.beta * (r > T(0) ? vx / r : T(0));
+        if (vs > vsig_max) vsig_max = vs;
+      }
+      T fn = T(0);
+      if (pv.R) {
+        const T f = k.W(r) / k.W(hij / model.h_over_dp);
+        const T f2 = f * f;
+        fn = f2 * f2;
+      }
+      for (int a = 0; a < D; ++a) {
+        T s = T(0);
+        for (int b = 0; b < D; ++b) {
+          T tab = Ai[a][b] + (Sj[S::of(a, b)] - (a == b ? pj : T(0))) / (rhoj * rhoj);
+          if (a == b) tab -= Pi;
+          if (pv.R) tab += fn * (pv.R[i][S::of(a, b)] + pv.R[j][S::of(a, b)]);
+          s += tab * xij[b];
+        }
+        acc[a] += mj * F * s;
+      }
+      work += mj * vx * F;
+      visc += T(0.5) * mj * Pi * vx * F;
+      const T wj = -mj / rhoj * F;
+      Vec<T, D> g = xij;  // grad_i W / F, corrected: M^-T grad W
+      if (pv.L) {
+        const Vec<T, D* D>& L = pv.L[i];
+        for (int b = 0; b < D; ++b) {
+          T sb = T(0);
+          for (int d = 0; d < D; ++d) sb += L[d * D + b] * xij[d];
+          g[b] = sb;
+        }
+      }
+      for (int a = 0; a < D; ++a)
+        for (int b = 0; b < D; ++b) grad[a][b] += wj * vij[a] * g[b];
+    });
+    const SolidMaterial<T>& mt = model.mat[pv.mat[i]];
+    T eps[D][D], om[D][D];
+    T tr = T(0);
+    for (int a = 0; a < D; ++a) {
+      for (int b = 0; b < D; ++b) {
+        eps[a][b] = T(0.5) * (grad[a][b] + grad[b][a]);
+        om[a][b] = T(0.5) * (grad[a][b] - grad[b][a]);
+      }
+      tr += grad[a][a];
+    }
+    T sfull[D][D];
+    for (int a = 0; a < D; ++a)
+      for (int b = 0; b < D; ++b) sfull[a][b] = Si[S::of(a, b)];
+    SymTensor<T, D> dS;
+    T seps = T(0);
+    for (int a = 0; a < D; ++a)
+      for (int b = a; b < D; ++b) {
+        T rot = T(0);
+        for (int c = 0; c < D; ++c) rot += sfull[a][c] * om[b][c] + om[a][c] * sfull[c][b];
+        dS[S::of(a, b)] = T(2) * mt.mu * (eps[a][b] - (a == b ? tr / T(3) : T(0))) + rot;
+      }
+    for (int a = 0; a < D; ++a)
+      for (int b = 0; b < D; ++b) seps += sfull[a][b] * eps[a][b];
+    pv.a[i] = acc + model.gravity;
+    pv.drho[i] = pv.L ? -rhoi * tr : work;  // corrected: -rho div v with the corrected gradient
+    pv.du[i] = pi / (rhoi * rhoi) * work + visc + seps / rhoi;
+    if (!(mt.mu > T(0)))
+      for (int k = 0; k < S::N; ++k) dS[k] = T(0);
+    pv.dS[i] = dS;
+    pv.vsig[i] = vsig_max;
+  }
+};
+
+// The plastic limit, after every integrator stage: S -> f S with f = min(1, Y / sqrt(3 J2)).
+template <class T, int D>
+struct SolidYieldLimit {
+  SolidModel<T, D> model;
+  SolidView<T, D> pv;
+  EJ_INLINE void operator()(std::size_t i) const {
+    const SolidMaterial<T>& mt = model.mat[pv.mat[i]];
+    if (mt.yield == kSolidNoLimit) return;
+    T Y = mt.Y0;
+    if (mt.yield == kSolidLundborg) Y = mt.lundborg.yield(mt.pressure(pv.rho[i], pv.u[i]), T(0));
+    const T f = von_mises_return_factor(solid_j2<T, D>(pv.S[i]), Y);
+    if (f < T(1))
+      for (int k = 0; k < SymIndex<D>::N; ++k) pv.S[i][k] *= f;
+  }
+};
+
+template <class T>
+struct SolidExtremes {
+  T min_h_vsig, min_h_a, max_v2;
+  uint32_t bad_index, bad_field;
+};
+
+template <class T>
+struct CombineSolidExtremes {
+  EJ_INLINE SolidExtremes<T> operator()(const SolidExtremes<T>& a, const SolidExtremes<T>& b) const {
+    SolidExtremes<T> r;
+    r.min_h_vsig = a.min_h_vsig < b.min_h_vsig ? a.min_h_vsig : b.min_h_vsig;
+    r.min_h_a = a.min_h_a < b.min_h_a ? a.min_h_a : b.min_h_a;
+    r.max_v2 = a.max_v2 > b.max_v2 ? a.max_v2 : b.max_v2;
+    const bool take_a = a.bad_index <= b.bad_index;
+    r.bad_index = take_a ? a.bad_index : b.bad_index;
+    r.bad_field = take_a ? a.bad_field : b.bad_field;
+    return r;
+  }
+};
+
+// CFL dt <= C h / v_sig with v_sig >= 2 c_l (c_l the longitudinal speed), force dt <= f sqrt(h/|a|).
+template <class T, int D>
+struct MeasureSolidExtremes {
+  SolidView<T, D> pv;
+  EJ_INLINE static SolidExtremes<T> none() { return SolidExtremes<T>{T(1e30), T(1e30), T(0), 0xffffffffu, kBadNone}; }
+  EJ_INLINE static bool finite_vec(const Vec<T, D>& v) {
+    for (int d = 0; d < D; ++d)
+      if (!isfinite(v[d])) return false;
+    return true;
+  }
+  EJ_INLINE SolidExtremes<T> operator()(std::size_t i) const {
+    SolidExtremes<T> e = none();
+    uint32_t bad = kBadNone;
+    if (!finite_vec(pv.x[i])) bad = kBadPosition;
+    else if (!finite_vec(pv.v[i])) bad = kBadVelocity;
+    else if (!finite_vec(pv.a[i])) bad = kBadAcceleration;
+    else if (!(pv.rho[i] > T(0) && isfinite(pv.rho[i]))) bad = kBadDensity;
+    if (bad != kBadNone) {
+      e.bad_index = static_cast<uint32_t>(i);
+      e.bad_field = bad;
+      return e;
+    }
+    if (pv.vsig[i] > T(0)) e.min_h_vsig = pv.h[i] / pv.vsig[i];
+    const T a2 = norm2(pv.a[i]);
+    if (a2 > T(0)) e.min_h_a = pv.h[i] / sqrt(a2);
+    e.max_v2 = norm2(pv.v[i]);
+    return e;
+  }
+};
+
+template <class T, int D>
+struct MeasureSolidSums {
+  SolidView<T, D> pv;
+  double gravity[3];
+  EJ_INLINE DiagnosticSums operator()(std::size_t i) const {
+    DiagnosticSums s{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
+    const double m = double(pv.m[i]);
+    s.mass = m;
+    double x[3] = {0, 0, 0}, v[3] = {0, 0, 0}, v2 = 0;
+    for (int d = 0; d < D; ++d) {
+      x[d] = double(pv.x[i][d]);
+      v[d] = double(pv.v[i][d]);
+      v2 += v[d] * v[d];
+      s.momentum[d] = m * v[d];
+      s.potential -= m * gravity[d] * x[d];
+    }
+    s.kinetic = 0.5 * m * v2;
+    s.internal = m * double(pv.u[i]);
+    s.angular[0] = m * (x[1] * v[2] - x[2] * v[1]);
+    s.angular[1] = m * (x[2] * v[0] - x[0] * v[2]);
+    s.angular[2] = m * (x[0] * v[1] - x[1] * v[0]);
+    s.max_v2 = v2;
+    return s;
+  }
+};
+
+}  // namespace ejecta

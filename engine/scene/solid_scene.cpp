@@ -1,0 +1,133 @@
+// [solid_block.N] boxes -> solid particles. Each box [min, max] holds the sites min + (k + 1/2) dp
+// per axis, k = 0 .. round(extent/dp) - 1; a particle's mass is rho0 dp^dim with rho0 its material's
+// reference density, its (fixed) smoothing length solid.h_over_dp * dp.
+#include "scene/solid_scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+#ifndef EJECTA_ENGINE_SOURCE_DIR
+#define EJECTA_ENGINE_SOURCE_DIR "."
+#endif
+
+namespace ejecta {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& message) {
+  throw ParamError(where + ": " + message);
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+bool exists(const std::string& p) { return std::ifstream(p).good(); }
+
+}  // namespace
+
+std::string resolve_material_library(const std::string& path) {
+  if (path.empty() || path[0] == '/' || exists(path)) return path;
+  const char* env = std::getenv("EJECTA_SOURCE_DIR");
+  const std::string root = env && *env ? env : EJECTA_ENGINE_SOURCE_DIR;
+  return root + "/" + path;
+}
+
+SolidInitial build_solid_scene(const ParamSet& ps) {
+  SolidInitial g;
+  const int dim = static_cast<int>(ps.integer("scene.dim"));
+  g.dim = dim;
+  const auto g3 = ps.vec3("physics.gravity");
+  for (int d = 0; d < dim; ++d) g.gravity[d] = g3[d];
+  const double h_over_dp = ps.real("solid.h_over_dp");
+
+  const std::vector<int> boxes = ps.indices("solid_block");
+  if (boxes.empty())
+    fail(ps.where("physics.model"),
+         "physics.model = solid but the scene has no solid: add a [solid_block.1] section with min, max, dp "
+         "and material");
+  const std::string lib_path = resolve_material_library(ps.text("solid.materials"));
+  MaterialLibrary lib;
+  try {
+    lib = load_material_library(lib_path);
+  } catch (const MaterialError& e) {
+    fail(ps.where("solid.materials"), std::string("material library: ") + e.what());
+  }
+  double total = 0;
+  for (int b : boxes) {
+    const std::string s = "solid_block." + std::to_string(b);
+    const auto lo = ps.vec3(s + ".min"), hi = ps.vec3(s + ".max");
+    const double dp = ps.real(s + ".dp");
+    double n = 1;
+    for (int d = 0; d < dim; ++d) {
+      if (!(hi[d] > lo[d]))
+        fail(ps.where(s + ".max"), "empty geometry: " + s + ".max must exceed " + s + ".min on every axis");
+      n *= std::max(1.0, std::round((hi[d] - lo[d]) / dp));
+    }
+    total += n;
+  }
+  if (total > 2147483648.0)
+    fail(ps.where("solid_block." + std::to_string(boxes[0]) + ".dp"),
+         "the scene needs more than 2^31 particles; increase solid_block.N.dp");
+
+  for (int b : boxes) {
+    const std::string s = "solid_block." + std::to_string(b);
+    const std::string name = ps.text(s + ".material");
+    auto it = lib.find(name);
+    if (it == lib.end()) {
+      std::string best, known;
+      std::size_t bd = 1000;
+      for (const auto& kv : lib) {
+        known += (known.empty() ? "" : ", ") + kv.first;
+        const std::size_t d = edit_distance(name, kv.first);
+        if (d < bd) bd = d, best = kv.first;
+      }
+      std::string msg = "unknown material '" + name + "' in " + lib_path;
+      if (!best.empty() && bd <= std::max<std::size_t>(2, name.size() / 3)) msg += "; did you mean '" + best + "'?";
+      msg += " (materials: " + known + ")";
+      fail(ps.where(s + ".material"), msg);
+    }
+    std::size_t mi = 0;
+    while (mi < g.materials.size() && g.materials[mi].name != name) ++mi;
+    if (mi == g.materials.size()) {
+      if (g.materials.size() == 8)
+        fail(ps.where(s + ".material"), "more than 8 different materials in one scene");
+      g.materials.push_back(it->second);
+    }
+    const Material& mat = g.materials[mi];
+    const auto lo = ps.vec3(s + ".min"), hi = ps.vec3(s + ".max"), vel = ps.vec3(s + ".velocity");
+    const double dp = ps.real(s + ".dp");
+    long cnt[3] = {1, 1, 1};
+    for (int d = 0; d < dim; ++d) cnt[d] = std::max(1L, std::lround((hi[d] - lo[d]) / dp));
+    const double m = mat.rho0 * std::pow(dp, dim);
+    for (long kz = 0; kz < cnt[2]; ++kz)
+      for (long ky = 0; ky < cnt[1]; ++ky)
+        for (long kx = 0; kx < cnt[0]; ++kx) {
+          const long k[3] = {kx, ky, kz};
+          for (int d = 0; d < dim; ++d) {
+            g.position.push_back(lo[d] + (static_cast<double>(k[d]) + 0.5) * dp);
+            g.velocity.push_back(vel[d]);
+          }
+          g.density.push_back(mat.rho0);
+          g.mass.push_back(m);
+          g.h.push_back(h_over_dp * dp);
+          g.material.push_back(static_cast<uint8_t>(mi));
+        }
+  }
+  return g;
+}
+
+}  // namespace ejecta
