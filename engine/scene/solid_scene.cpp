@@ -3,6 +3,8 @@
 // reference density, its (fixed) smoothing length solid.h_over_dp * dp.
 #include "scene/solid_scene.h"
 
+#include "params/param_registry.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -18,21 +20,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string& where, const std::string& message) {
   throw ParamError(where + ": " + message);
-}
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
 }
 
 bool exists(const std::string& p) { return std::ifstream(p).good(); }

@@ -17,6 +17,7 @@
 #include "render_data/fill_from_store.h"
 #include "scene/solid_scene.h"
 #include "simulation.h"
+#include "solver/store_reports.h"
 
 #include <algorithm>
 #include <chrono>
@@ -105,42 +106,14 @@ class SolidSolver final : public Simulation {
     return sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
   }
 
-  HostParticles download() const override {
-    HostParticles h;
-    h.dim = D;
-    h.n = n_;
-    h.position = store_.download("position");
-    h.velocity = store_.download("velocity");
-    h.density = store_.download("density");
-    h.pressure = store_.download("pressure");
-    h.mass = store_.download("mass");
-    for (double k : store_.download("kind")) h.kind.push_back(static_cast<uint8_t>(k));
-    for (double id : store_.download("id")) h.id.push_back(static_cast<uint32_t>(id));
-    return h;
-  }
+  HostParticles download() const override { return download_common_fields(store_, D, n_); }
 
   Diagnostics diagnostics() const override {
     MeasureSolidSums<T, D> measure{pv_, {0, 0, 0}};
     for (int d = 0; d < D; ++d) measure.gravity[d] = double(model_.gravity[d]);
     const DiagnosticSums zero{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
     const DiagnosticSums s = exec_.transform_reduce(n_, zero, measure, CombineDiagnosticSums{});
-    Diagnostics dg;
-    dg.time = time_;
-    dg.step = steps_;
-    dg.dt = double(dt_);
-    dg.particles = n_;
-    dg.mass = s.mass;
-    dg.kinetic = s.kinetic;
-    dg.potential = s.potential;
-    dg.internal = s.internal;
-    dg.total = s.kinetic + s.potential + s.internal;
-    for (int d = 0; d < 3; ++d) {
-      dg.momentum[d] = s.momentum[d];
-      dg.angular_momentum[d] = (D == 3 || (D == 2 && d == 2)) ? s.angular[d] : 0.0;
-    }
-    dg.max_speed = std::sqrt(s.max_v2);
-    dg.max_density_error = 0;
-    return dg;
+    return diagnostics_from_sums(s, D, time_, steps_, double(dt_), n_, 0);  // no density error measure for solids yet
   }
 
   const PhaseTimes& phase_times() const override { return times_; }

@@ -13,11 +13,12 @@ namespace ejecta {
 namespace {
 
 ParamSet scene_with_every_section() {
-  // The dam break has a tank and a block; an obstacle and a gas block (the gas model's geometry)
-  // make every numbered section present.
+  // The dam break has a tank and a block; an obstacle, a gas block and a solid block (the other
+  // models' geometry) make every numbered section present.
   return test::shipped_scene("dambreak2d.ini", {"particles.dp=0.005", "obstacle.1.min=0.3, 0, 0",
                                                 "obstacle.1.max=0.32, 0.02, 0", "gas_block.1.min=0, 0, 0",
-                                                "gas_block.1.max=1, 1, 0"});
+                                                "gas_block.1.max=1, 1, 0", "solid_block.1.min=0, 0, 0",
+                                                "solid_block.1.max=1, 1, 0"});
 }
 
 TEST(PanelModel, EveryRegisteredParameterYieldsAWidget) {
