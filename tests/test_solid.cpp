@@ -5,10 +5,13 @@
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -121,11 +124,14 @@ TEST(SolidBar, StressBeyondY0EndsOnTheYieldSurface) {
   text << in.rdbuf()
        << "\n[soft]\neos = murnaghan\nrho0 = 1000\nmurnaghan.K0 = 3.3333333333333333e6\nmurnaghan.n = 1\n"
           "shear_modulus = 5e6\nyield = von_mises\nvon_mises.Y0 = 1e4\n";
-  const std::string path = std::string(EJECTA_BINARY_DIR) + "/test_solid_soft.ini";
+  // In the temporary directory: the build folder need not exist where the test binary runs (GPU hosts).
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("ejecta-test-solid-soft-" + std::to_string(::getpid()) + ".ini")).string();
   std::ofstream(path) << text.str();
   auto sim = make_simulation(test::shipped_scene("bar2d.ini", {"solid.materials=" + path, "solid_block.1.material=soft",
                                                                "solid_block.2.material=soft"}),
                              Backend::Cpu);
+  std::remove(path.c_str());  // read when the simulation was built
   const double Y0 = 1e4;
   int on_surface_max = 0;
   for (int s = 0; s < 60; ++s) {
