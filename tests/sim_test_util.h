@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -89,6 +91,27 @@ inline void record_steps(const std::string& path, const ParamSet& p, long steps,
   rule.max_steps = steps;
   StepLoop(*sim, rule).run(&obs);
   rec.finish();
+}
+
+// Largest differences between two downloads of the same scene (on two backends, say), matched by
+// particle id since each engine keeps its own sorted order.
+struct ParticleDifference {
+  double position = 0, velocity = 0, density = 0;
+};
+inline ParticleDifference max_difference_by_id(const HostParticles& a, const HostParticles& b) {
+  const std::size_t d = static_cast<std::size_t>(a.dim);
+  std::vector<std::size_t> slot_b(b.n);
+  for (std::size_t i = 0; i < b.n; ++i) slot_b[b.id[i]] = i;
+  ParticleDifference out;
+  for (std::size_t i = 0; i < a.n; ++i) {
+    const std::size_t j = slot_b[a.id[i]];
+    for (std::size_t c = 0; c < d; ++c) {
+      out.position = std::max(out.position, std::fabs(a.position[i * d + c] - b.position[j * d + c]));
+      out.velocity = std::max(out.velocity, std::fabs(a.velocity[i * d + c] - b.velocity[j * d + c]));
+    }
+    out.density = std::max(out.density, std::fabs(a.density[i] - b.density[j]));
+  }
+  return out;
 }
 
 }  // namespace ejecta::test

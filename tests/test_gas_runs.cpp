@@ -113,19 +113,8 @@ TEST(GasBackendAgreement, CpuAndCudaAgreeOnSod1D_Double) {
   rule.max_steps = 1000;  // t = 0.194: the same steps on both, whatever rounding does to dt
   StepLoop(*a, rule).run();
   StepLoop(*b, rule).run();
-  const HostParticles ha = a->download(), hb = b->download();
-  std::vector<double> xa(ha.n), xb(hb.n), ra(ha.n), rb(hb.n);
-  for (std::size_t i = 0; i < ha.n; ++i) {
-    xa[ha.id[i]] = ha.position[i];
-    ra[ha.id[i]] = ha.density[i];
-    xb[hb.id[i]] = hb.position[i];
-    rb[hb.id[i]] = hb.density[i];
-  }
-  double dx = 0, drho = 0;
-  for (std::size_t i = 0; i < ha.n; ++i) {
-    dx = std::max(dx, std::fabs(xa[i] - xb[i]));
-    drho = std::max(drho, std::fabs(ra[i] - rb[i]));
-  }
+  const test::ParticleDifference diff = test::max_difference_by_id(a->download(), b->download());
+  const double dx = diff.position, drho = diff.density;
   const double de = std::fabs(a->diagnostics().total - b->diagnostics().total) / a->diagnostics().total;
   std::printf("  Sod 1D double, 1000 steps: max |dx| %.3g, max |drho| %.3g, energy %.3g\n", dx, drho, de);
   // Same functors in the same order; only rounding (FMA contraction on the GPU) differs, amplified
