@@ -12,7 +12,12 @@
 namespace ejecta {
 
 template <class Store>
-void capture_fields_into(const Store& store, FrameData& f, const std::vector<std::string>& names) {
+void capture_fields_into(const Store& store, FrameData& f, const std::vector<std::string>& names, double time,
+                         long step, double dt) {
+  f.time = time;
+  f.step = step;
+  f.dt = dt;
+  f.particles = store.size();
   std::vector<FieldInfo> chosen;
   if (names.empty()) chosen = store.fields();
   for (const std::string& name : names) {

@@ -78,30 +78,8 @@ struct MeasureGasExtremes {
   }
 };
 
+// Mass, momenta and energies of one gas particle (kinetic, potential -m g.x, internal m u).
 template <class T, int D>
-struct MeasureGasSums {
-  GasView<T, D> pv;
-  double gravity[3];
-  EJ_INLINE DiagnosticSums operator()(std::size_t i) const {
-    DiagnosticSums s{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
-    const double m = double(pv.m[i]);
-    s.mass = m;
-    double x[3] = {0, 0, 0}, v[3] = {0, 0, 0}, v2 = 0;
-    for (int d = 0; d < D; ++d) {
-      x[d] = double(pv.x[i][d]);
-      v[d] = double(pv.v[i][d]);
-      v2 += v[d] * v[d];
-      s.momentum[d] = m * v[d];
-      s.potential -= m * gravity[d] * x[d];
-    }
-    s.kinetic = 0.5 * m * v2;
-    s.internal = m * double(pv.u[i]);
-    s.angular[0] = m * (x[1] * v[2] - x[2] * v[1]);
-    s.angular[1] = m * (x[2] * v[0] - x[0] * v[2]);
-    s.angular[2] = m * (x[0] * v[1] - x[1] * v[0]);
-    s.max_v2 = v2;
-    return s;
-  }
-};
+using MeasureGasSums = MeasureMotionEnergySums<T, D, GasView<T, D>>;
 
 }  // namespace ejecta

@@ -133,11 +133,7 @@ class GasSolver final : public Simulation {
   void apply_params(const ParamSet& params) override { configure_live(params); }
 
   void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
-    f.time = time_;
-    f.step = steps_;
-    f.dt = double(dt_);
-    f.particles = n_;
-    capture_fields_into(store_, f, names);
+    capture_fields_into(store_, f, names, time_, steps_, double(dt_));
   }
 
   // Every field, derived ones included (rates, h, Omega, pressure): the integrators start a step

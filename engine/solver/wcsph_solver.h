@@ -140,11 +140,7 @@ class WcsphSolver final : public Simulation {
   std::vector<FieldInfo> fields() const override { return store_.fields(); }
 
   void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
-    f.time = time_;
-    f.step = steps_;
-    f.dt = double(dt_);
-    f.particles = n_;
-    capture_fields_into(store_, f, names);
+    capture_fields_into(store_, f, names, time_, steps_, double(dt_));
   }
 
   // Restores the state and the rates the next step starts from (the persistent fields, the
