@@ -24,6 +24,8 @@ RenderRange Simulation::fill_render_data(const RenderRequest&, const RenderBuffe
 void Simulation::apply_params(const ParamSet&) { throw std::logic_error("this solver cannot change parameters live"); }
 ColliderSphere Simulation::collider() const { return ColliderSphere{}; }
 void Simulation::set_collider(const ColliderSphere&) { throw std::logic_error("this solver has no collider"); }
+std::vector<Material> Simulation::materials() const { return {}; }
+void Simulation::set_material(std::size_t, const Material&) { throw std::logic_error("this solver has no materials"); }
 
 namespace {
 

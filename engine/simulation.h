@@ -3,6 +3,7 @@
 // all drive a Simulation through the one step loop in run/step_loop.h.
 #include "core/types.h"
 #include "io/frame.h"
+#include "materials/material_library.h"
 #include "params/param_set.h"
 #include "render_data/render_request.h"
 
@@ -130,6 +131,12 @@ class Simulation {
   virtual void apply_params(const ParamSet& params);
   virtual ColliderSphere collider() const;
   virtual void set_collider(const ColliderSphere& c);
+  // The materials of a solid scene, in the order of the particles' material index (empty for
+  // solvers without materials), and a live replacement of one of them between steps (viewer
+  // material panels). set_material throws std::invalid_argument for a bad index, std::logic_error
+  // where the solver has no materials.
+  virtual std::vector<Material> materials() const;
+  virtual void set_material(std::size_t index, const Material& m);
 };
 
 // Builds the scene's particles and the solver on the chosen backend, in the precision and dimension

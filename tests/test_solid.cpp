@@ -245,6 +245,77 @@ TEST(SolidScenes, TillotsonMaterialSteps) {
   EXPECT_LT(std::fabs(sim->diagnostics().total / d0.total - 1), 0.01);
 }
 
+// A disc and a ring on the lattice hold the sites inside them: the count is pi (R^2 - R_i^2) / dp^2
+// to within the sites a boundary of length 2 pi (R + R_i) can cut (one per dp of perimeter).
+TEST(SolidScenes, DiscAndRingHoldTheLatticeSitesInside) {
+  const char* base = "[physics]\nmodel = solid\n[solid_block.1]\nmaterial = rubber\ndp = 0.01\n"
+                     "center = 0.3, 0.2\nradius = 0.04\n";
+  for (const char* shape : {"sphere", "shell"}) {
+    const std::string ini = std::string(base) + "shape = " + shape + "\ninner_radius = 0.03\n";
+    auto sim = make_simulation(read_scene_string(ini, "ring.ini"), Backend::Cpu);
+    const double R = 0.04, Ri = std::string(shape) == "shell" ? 0.03 : 0.0, dp = 0.01;
+    const double expect = M_PI * (R * R - Ri * Ri) / (dp * dp), slack = 2 * M_PI * (R + Ri) / dp;
+    EXPECT_NEAR(double(sim->particle_count()), expect, slack) << shape;
+    const HostParticles h = sim->download();
+    for (std::size_t i = 0; i < sim->particle_count(); ++i) {
+      const double r = std::hypot(h.position[2 * i] - 0.3, h.position[2 * i + 1] - 0.2);
+      EXPECT_LT(r, R) << shape;
+      EXPECT_GE(r, Ri) << shape;
+    }
+  }
+  const std::string bad = error_of(std::string(base) + "shape = shell\ninner_radius = 0.05\n");
+  EXPECT_NE(bad.find("bad.ini:9"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("must be below"), std::string::npos) << bad;
+}
+
+// A prescribed block keeps its initial velocity exactly, under the stress of a free block pushing on it.
+TEST(SolidScenes, PrescribedBlockKeepsItsVelocity) {
+  auto sim = make_simulation(test::shipped_scene("bar2d.ini", {"solid_block.2.motion=prescribed",
+                                                               "solid_block.2.velocity=0.1, 0"}),
+                             Backend::Cpu);
+  const std::size_t n = sim->particle_count();
+  StopRule r;
+  r.max_steps = 200;
+  StepLoop(*sim, r).run();
+  const HostParticles h = sim->download();
+  double max_free_dv = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (h.id[i] >= n / 2) {  // block 2
+      EXPECT_EQ(h.velocity[2 * i], 0.1);
+      EXPECT_EQ(h.velocity[2 * i + 1], 0.0);
+    } else {
+      max_free_dv = std::max(max_free_dv, std::fabs(h.velocity[2 * i] - 0.5));
+    }
+  }
+  EXPECT_GT(max_free_dv, 0.1);  // the free block was stopped at the interface
+}
+
+// Editing a material between steps reaches the solver: without a shear modulus the bar carries no
+// deviatoric stress, so the rate of S vanishes from the next evaluation on.
+TEST(SolidScenes, LiveMaterialEditReachesTheSolver) {
+  auto sim = make_simulation(test::shipped_scene("bar2d.ini"), Backend::Cpu);
+  ASSERT_EQ(sim->materials().size(), 1u);
+  EXPECT_EQ(sim->materials()[0].name, "elastic_nu0");
+  StopRule r;
+  r.max_steps = 20;
+  StepLoop(*sim, r).run();
+  auto max_abs = [&](const char* field) {
+    const std::vector<double> v = doubles_of(sim->capture_frame({field}).fields[0]);
+    double m = 0;
+    for (double x : v) m = std::max(m, std::fabs(x));
+    return m;
+  };
+  EXPECT_GT(max_abs("stress_rate"), 0);
+  Material m = sim->materials()[0];
+  m.shear_modulus = 0;
+  sim->set_material(0, m);
+  EXPECT_EQ(sim->materials()[0].shear_modulus, 0);
+  r.max_steps = 1;
+  StepLoop(*sim, r).run();
+  EXPECT_EQ(max_abs("stress_rate"), 0);
+  EXPECT_THROW(sim->set_material(1, m), std::invalid_argument);
+}
+
 TEST(SolidBackendAgreement, CpuAndCudaAgreeOnTheBar_Double) {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
   const ParamSet p = test::shipped_scene("bar2d.ini", {"scene.precision=double"});

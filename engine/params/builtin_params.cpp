@@ -342,10 +342,29 @@ ParamRegistry make_builtin() {
                       0, 1e30)));
   t.add(rebuild(param("gas_block.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Gas velocity",
                       "Initial velocity of the gas in this box.")));
+  t.add(rebuild(choices(param("solid_block.#.shape", T::Choice, "box", "", "Solid shape",
+                             "Shape of this body of solid (physics.model = solid): box (min, max), "
+                             "sphere (center, radius; a disc in 2D) or shell (center, radius, "
+                             "inner_radius; a ring in 2D). Sites lie on a lattice of spacing dp."),
+                       {"box", "sphere", "shell"})));
   t.add(rebuild(param("solid_block.#.min", T::Vec3, "0, 0, 0", "m", "Solid block min",
-                      "Lower corner of a box of solid (physics.model = solid).")));
+                      "Lower corner of a box of solid (shape = box).")));
   t.add(rebuild(param("solid_block.#.max", T::Vec3, "1, 1, 1", "m", "Solid block max",
-                      "Upper corner of a box of solid.")));
+                      "Upper corner of a box of solid (shape = box).")));
+  t.add(rebuild(param("solid_block.#.center", T::Vec3, "0, 0, 0", "m", "Solid centre",
+                      "Centre of a sphere or shell of solid.")));
+  t.add(rebuild(range(param("solid_block.#.radius", T::Real, "0.1", "m", "Solid radius",
+                            "Outer radius of a sphere or shell of solid."),
+                      1e-9, 1e9)));
+  t.add(rebuild(range(param("solid_block.#.inner_radius", T::Real, "0", "m", "Solid inner radius",
+                            "Inner radius of a shell (ring) of solid; must be below radius."),
+                      0, 1e9)));
+  t.add(rebuild(choices(param("solid_block.#.motion", T::Choice, "free", "", "Solid motion",
+                             "free: the body moves under its stresses; prescribed: its particles keep "
+                             "their initial velocity for ever (a clamp with velocity 0, or a driven "
+                             "grip). Prescribed particles still carry stress and push on their "
+                             "neighbours."),
+                       {"free", "prescribed"})));
   t.add(rebuild(range(param("solid_block.#.dp", T::Real, "0.01", "m", "Solid spacing",
                             "Lattice spacing of this solid box; mass = rho0 dp^dim, h = "
                             "solid.h_over_dp dp."),

@@ -298,7 +298,8 @@ struct SolidForces {
       }
     for (int a = 0; a < D; ++a)
       for (int b = 0; b < D; ++b) seps += sfull[a][b] * eps[a][b];
-    pv.a[i] = acc + model.gravity;
+    // Prescribed particles (kind 1: clamps, grips) keep their velocity; their stress still evolves.
+    pv.a[i] = pv.kind[i] ? Vec<T, D>::zero() : acc + model.gravity;
     pv.drho[i] = pv.L ? -rhoi * tr : work;  // corrected: -rho div v with the corrected gradient
     pv.du[i] = pi / (rhoi * rhoi) * work + visc + seps / rhoi;
     if (!(mt.mu > T(0)))

@@ -1,6 +1,9 @@
-// [solid_block.N] boxes -> solid particles. Each box [min, max] holds the sites min + (k + 1/2) dp
-// per axis, k = 0 .. round(extent/dp) - 1; a particle's mass is rho0 dp^dim with rho0 its material's
-// reference density, its (fixed) smoothing length solid.h_over_dp * dp.
+// [solid_block.N] bodies -> solid particles. A box [min, max] holds the sites min + (k + 1/2) dp per
+// axis, k = 0 .. round(extent/dp) - 1. A sphere or shell (centre c, radius R, inner radius R_i) takes
+// the sites of the box [c - R, c + R] on the same rule whose distance r from c has R_i <= r < R
+// (R_i = 0 for a sphere); in 2D they are a disc and a ring. A particle's mass is rho0 dp^dim with rho0
+// its material's reference density, its (fixed) smoothing length solid.h_over_dp * dp; a body with
+// motion = prescribed gets kind 1 (the solver keeps its velocity).
 #include "scene/solid_scene.h"
 
 #include "params/param_registry.h"
@@ -23,6 +26,44 @@ namespace {
 }
 
 bool exists(const std::string& p) { return std::ifstream(p).good(); }
+
+// The lattice box of one [solid_block.N] and the test that keeps a site of it.
+struct BodyShape {
+  enum Kind { Box, Sphere, Shell } kind = Box;
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+  double r_out = 0, r_in = 0, dp = 0;
+  bool contains(const double* x, int dim) const {
+    if (kind == Box) return true;
+    double r2 = 0;
+    for (int d = 0; d < dim; ++d) r2 += (x[d] - c[d]) * (x[d] - c[d]);
+    return r2 < r_out * r_out && r2 >= r_in * r_in;
+  }
+};
+
+BodyShape body_shape(const ParamSet& ps, const std::string& s, int dim) {
+  BodyShape b;
+  b.dp = ps.real(s + ".dp");
+  const std::string shape = ps.text(s + ".shape");
+  if (shape == "box") {
+    const auto lo = ps.vec3(s + ".min"), hi = ps.vec3(s + ".max");
+    for (int d = 0; d < dim; ++d) {
+      if (!(hi[d] > lo[d]))
+        fail(ps.where(s + ".max"), "empty geometry: " + s + ".max must exceed " + s + ".min on every axis");
+      b.lo[d] = lo[d], b.hi[d] = hi[d];
+    }
+    return b;
+  }
+  b.kind = shape == "sphere" ? BodyShape::Sphere : BodyShape::Shell;
+  b.r_out = ps.real(s + ".radius");
+  b.r_in = b.kind == BodyShape::Shell ? ps.real(s + ".inner_radius") : 0.0;
+  if (b.kind == BodyShape::Shell && !(b.r_in < b.r_out))
+    fail(ps.where(s + ".inner_radius"),
+         s + ".inner_radius = " + format_number(b.r_in) + " must be below " + s + ".radius = " +
+             format_number(b.r_out));
+  const auto c = ps.vec3(s + ".center");
+  for (int d = 0; d < dim; ++d) b.c[d] = c[d], b.lo[d] = c[d] - b.r_out, b.hi[d] = c[d] + b.r_out;
+  return b;
+}
 
 }  // namespace
 
@@ -55,15 +96,9 @@ SolidInitial build_solid_scene(const ParamSet& ps) {
   }
   double total = 0;
   for (int b : boxes) {
-    const std::string s = "solid_block." + std::to_string(b);
-    const auto lo = ps.vec3(s + ".min"), hi = ps.vec3(s + ".max");
-    const double dp = ps.real(s + ".dp");
+    const BodyShape body = body_shape(ps, "solid_block." + std::to_string(b), dim);
     double n = 1;
-    for (int d = 0; d < dim; ++d) {
-      if (!(hi[d] > lo[d]))
-        fail(ps.where(s + ".max"), "empty geometry: " + s + ".max must exceed " + s + ".min on every axis");
-      n *= std::max(1.0, std::round((hi[d] - lo[d]) / dp));
-    }
+    for (int d = 0; d < dim; ++d) n *= std::max(1.0, std::round((body.hi[d] - body.lo[d]) / body.dp));
     total += n;
   }
   if (total > 2147483648.0)
@@ -95,24 +130,33 @@ SolidInitial build_solid_scene(const ParamSet& ps) {
       g.materials.push_back(it->second);
     }
     const Material& mat = g.materials[mi];
-    const auto lo = ps.vec3(s + ".min"), hi = ps.vec3(s + ".max"), vel = ps.vec3(s + ".velocity");
-    const double dp = ps.real(s + ".dp");
+    const BodyShape body = body_shape(ps, s, dim);
+    const auto vel = ps.vec3(s + ".velocity");
+    const uint8_t kind = ps.text(s + ".motion") == "prescribed" ? 1 : 0;
+    const double dp = body.dp;
     long cnt[3] = {1, 1, 1};
-    for (int d = 0; d < dim; ++d) cnt[d] = std::max(1L, std::lround((hi[d] - lo[d]) / dp));
+    for (int d = 0; d < dim; ++d) cnt[d] = std::max(1L, std::lround((body.hi[d] - body.lo[d]) / dp));
     const double m = mat.rho0 * std::pow(dp, dim);
+    const std::size_t before = g.mass.size();
     for (long kz = 0; kz < cnt[2]; ++kz)
       for (long ky = 0; ky < cnt[1]; ++ky)
         for (long kx = 0; kx < cnt[0]; ++kx) {
           const long k[3] = {kx, ky, kz};
+          double x[3] = {0, 0, 0};
+          for (int d = 0; d < dim; ++d) x[d] = body.lo[d] + (static_cast<double>(k[d]) + 0.5) * dp;
+          if (!body.contains(x, dim)) continue;
           for (int d = 0; d < dim; ++d) {
-            g.position.push_back(lo[d] + (static_cast<double>(k[d]) + 0.5) * dp);
+            g.position.push_back(x[d]);
             g.velocity.push_back(vel[d]);
           }
           g.density.push_back(mat.rho0);
           g.mass.push_back(m);
           g.h.push_back(h_over_dp * dp);
           g.material.push_back(static_cast<uint8_t>(mi));
+          g.kind.push_back(kind);
         }
+    if (g.mass.size() == before)
+      fail(ps.where(s + ".dp"), "no lattice site of spacing dp lies inside " + s + "; decrease " + s + ".dp");
   }
   return g;
 }

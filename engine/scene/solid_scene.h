@@ -1,5 +1,5 @@
 #pragma once
-// Solid scenes (physics.model = solid): [solid_block.N] boxes, each on its own lattice of spacing dp,
+// Solid scenes (physics.model = solid): [solid_block.N] boxes, spheres or shells, each on its own lattice of spacing dp,
 // of a material named from the library (solid.materials, default assets/materials.ini) and with an
 // initial velocity. Everything in double; the solver converts.
 #include "materials/material_library.h"
@@ -21,6 +21,7 @@ struct SolidInitial {
   std::vector<double> mass;         // n, rho0 dp^dim
   std::vector<double> h;            // n, solid.h_over_dp * dp (fixed)
   std::vector<uint8_t> material;    // n, index into materials
+  std::vector<uint8_t> kind;        // n, 0 free, 1 prescribed motion (keeps its initial velocity)
   std::size_t size() const { return mass.size(); }
 };
 

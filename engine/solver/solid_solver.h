@@ -17,6 +17,7 @@
 #include "render_data/fill_from_store.h"
 #include "scene/solid_scene.h"
 #include "simulation.h"
+#include "solver/solid_material_convert.h"
 #include "solver/store_reports.h"
 
 #include <algorithm>
@@ -132,6 +133,21 @@ class SolidSolver final : public Simulation {
 
   void apply_params(const ParamSet& params) override { configure_live(params); }
 
+  std::vector<Material> materials() const override { return materials_; }
+
+  // Between steps, like apply_params; the EOS kind and the yield model may change too (a model
+  // without a limit skips the yield pass until one with a limit is set).
+  void set_material(std::size_t index, const Material& m) override {
+    if (index >= materials_.size())
+      throw std::invalid_argument("set_material: material index " + std::to_string(index) + " is out of range (" +
+                                  std::to_string(materials_.size()) + " materials)");
+    materials_[index] = m;
+    model_.mat[index] = to_solid_material<T>(m);
+    any_yield_ = false;
+    for (int k = 0; k < model_.n_materials; ++k)
+      if (model_.mat[k].yield != kSolidNoLimit) any_yield_ = true;
+  }
+
   void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
     capture_fields_into(store_, f, names, time_, steps_, double(dt_));
   }
@@ -150,23 +166,10 @@ class SolidSolver final : public Simulation {
     model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
     model_.h_over_dp = T(params.real("solid.h_over_dp"));
     model_.n_materials = int(init.materials.size());
+    materials_ = init.materials;
     for (std::size_t k = 0; k < init.materials.size(); ++k) {
-      const Material& m = init.materials[k];
-      SolidMaterial<T>& s = model_.mat[k];
-      s = SolidMaterial<T>{};
-      s.eos = m.eos == EosKind::Murnaghan ? kSolidMurnaghan : kSolidTillotson;
-      s.murnaghan = MurnaghanEos<T>{T(m.murnaghan.rho0), T(m.murnaghan.K0), T(m.murnaghan.n)};
-      const TillotsonEos<double>& t = m.tillotson;
-      s.tillotson = TillotsonEos<T>{T(t.rho0), T(t.A),     T(t.B),     T(t.E0),   T(t.E_iv), T(t.E_cv),
-                                    T(t.a),    T(t.b),     T(t.alpha), T(t.beta), T(t.cs_min)};
-      s.mu = T(m.shear_modulus);
-      s.yield = m.yield == YieldKind::VonMises ? kSolidVonMises
-                : m.yield == YieldKind::Lundborg ? kSolidLundborg
-                                                 : kSolidNoLimit;
-      s.Y0 = T(m.von_mises.Y0);
-      const LundborgStrength<double>& l = m.lundborg;
-      s.lundborg = LundborgStrength<T>{T(l.Y0), T(l.mu_i), T(l.Y_M), T(l.Y_d0), T(l.mu_d)};
-      if (s.yield != kSolidNoLimit) any_yield_ = true;
+      model_.mat[k] = to_solid_material<T>(init.materials[k]);
+      if (model_.mat[k].yield != kSolidNoLimit) any_yield_ = true;
     }
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
@@ -232,7 +235,7 @@ class SolidSolver final : public Simulation {
     pv_.h = field<T>("smoothing_length", "m", "smoothing length h (fixed; kernel support 2h)", true);
     pv_.m = field<T>("mass", "kg", "particle mass", true);
     pv_.mat = field<uint8_t>("material", "", "material index (order of first use in the scene)", true);
-    pv_.kind = field<uint8_t>("kind", "", "0 for every solid particle", true);
+    pv_.kind = field<uint8_t>("kind", "", "0 free, 1 prescribed motion (keeps its initial velocity)", true);
     id_ = field<uint32_t>("id", "", "particle number in the initial layout", true);
     pv_.p = field<T>("pressure", "Pa", "pressure (material EOS)", false);
     pv_.c = field<T>("sound_speed", "m/s", "longitudinal sound speed sqrt(c_eos^2 + 4/3 mu/rho)", false);
@@ -292,7 +295,7 @@ class SolidSolver final : public Simulation {
       h[i] = T(init.h[i]);
       id[i] = uint32_t(i);
     }
-    // Everything else (u, S, kind, the stage buffers) starts at zero.
+    // Everything else (u, S, the stage buffers) starts at zero.
     for (const FieldInfo& f : store_.fields())
       store_.upload_raw(f.name, std::vector<unsigned char>(
                                     (f.scalar == ScalarType::UInt8 ? 1 : f.scalar == ScalarType::Float64 ? 8 : 4) *
@@ -305,6 +308,7 @@ class SolidSolver final : public Simulation {
     exec_.upload(const_cast<T*>(pv_.h), h.data(), sb);
     exec_.upload(const_cast<T*>(pv_.m), m.data(), sb);
     exec_.upload(const_cast<uint8_t*>(pv_.mat), init.material.data(), n_);
+    exec_.upload(const_cast<uint8_t*>(pv_.kind), init.kind.data(), n_);
     exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
   }
 
@@ -348,6 +352,7 @@ class SolidSolver final : public Simulation {
   LevelGrid<T, D> grid_{};
   SolidView<T, D> pv_{};
   uint32_t* id_ = nullptr;
+  std::vector<Material> materials_;
   bool any_yield_ = false, art_on_ = false;
   T dt_ = T(0);
   double dt_limit_ = 0, time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, dt_fixed_ = 0;
