@@ -181,6 +181,8 @@ CliParse parse_cli(int argc, const char* const* argv) {
                                     "With --benchmark: also time each rung while recording, report the overhead");
   app.add_flag("--no-interop", o.no_interop,
                                   "Viewer/rendering: copy particles through the host instead of CUDA-GL interop");
+  app.add_flag("--gl-draw", o.gl_draw,
+               "Viewer/rendering on CUDA: draw GL point sprites instead of the CUDA splat rasterizer");
   auto* spf = app.add_option("--steps-per-frame", o.steps_per_frame, "Viewer: steps between drawn frames (default 4)")
                   ->type_name("N");
   auto* render_every = app.add_option("--render-every", o.render_every,

@@ -34,6 +34,7 @@ struct CliOptions {
 
   // Viewer and rendering (builds with the viewer; see docs/viewer.md).
   bool no_interop = false;          // --no-interop: host copy instead of CUDA-GL interop
+  bool gl_draw = false;             // --gl-draw: GL sprites instead of the CUDA splat rasterizer
   long steps_per_frame = 4;         // --steps-per-frame N (viewer)
   long render_every = 0;            // --render-every K: headless PNG frames every K steps; 0 = none
   std::string render_dir;           // --render-dir DIR

@@ -129,6 +129,7 @@ int run(const CliOptions& o) {
     b.width = o.width;
     b.height = o.height;
     b.interop = !o.no_interop;
+    b.splat = !o.gl_draw;
     return run_render_benchmark(b);
   }
 
@@ -215,6 +216,7 @@ int run(const CliOptions& o) {
       v.scenes_dir = scenes_dir();
       v.backend = backend;
       v.interop = !o.no_interop;
+      v.splat = !o.gl_draw;
       v.steps_per_frame = o.steps_per_frame;
       v.width = o.width;
       v.height = o.height;
@@ -257,6 +259,7 @@ int run(const CliOptions& o) {
     r.width = o.width;
     r.height = o.height;
     r.interop = !o.no_interop;
+    r.splat = !o.gl_draw;
     r.colour_by = o.colour_by;
     r.colormap = o.colormap;
     r.look = viewer::LookOptions{o.walls, o.sprites, o.view};

@@ -41,7 +41,7 @@ int run_render_benchmark(const RenderBenchmarkOptions& opt) {
     std::size_t count = 0;
     const ParamSet scene = benchmark_scene(bo, target, &count);
     auto sim = make_simulation(scene, opt.backend);
-    viewer::SceneView view(*sim, scene, opt.interop);
+    viewer::SceneView view(*sim, scene, opt.interop, opt.splat);
     StepLoop loop(*sim, StopRule{});
     // Warm-up: first kernels, shader compilation, buffer allocation.
     loop.advance(2);

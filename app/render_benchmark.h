@@ -16,6 +16,7 @@ struct RenderBenchmarkOptions {
   std::vector<std::string> sets;
   int width = 1280, height = 720;
   bool interop = true;
+  bool splat = true;  // CUDA splat rasterizer where possible (--gl-draw: false)
   long steps_per_frame = 4;
 };
 

@@ -15,6 +15,7 @@ class Framebuffer {
   // (Re)allocates for the size if it changed; needs a current context.
   void resize(int width, int height);
   void bind() const;  // as the draw and read framebuffer, with the viewport set
+  unsigned id() const { return fbo_; }
   int width() const { return w_; }
   int height() const { return h_; }
   Image read() const;                      // top row first

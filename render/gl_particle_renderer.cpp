@@ -72,6 +72,19 @@ unsigned GlParticleRenderer::colormap_texture(const std::string& name) {
   return tex;
 }
 
+void GlParticleRenderer::set_common_uniforms(const GlProgram& p, const Camera& cam, const ViewSettings& s, int width,
+                                             int height, float radius) const {
+  const glm::mat4 view = cam.view(), proj = cam.proj(float(width) / float(std::max(height, 1)));
+  p.use();
+  glUniformMatrix4fv(p.uniform("u_view"), 1, GL_FALSE, glm::value_ptr(view));
+  glUniformMatrix4fv(p.uniform("u_proj"), 1, GL_FALSE, glm::value_ptr(proj));
+  glUniform1f(p.uniform("u_radius"), radius);
+  glUniform1f(p.uniform("u_viewport_height"), float(height));
+  glUniform1i(p.uniform("u_walls"), int(s.walls));
+  glUniform1i(p.uniform("u_clip_on"), s.clip && !cam.two_d() ? 1 : 0);
+  glUniform4f(p.uniform("u_clip"), s.clip_normal.x, s.clip_normal.y, s.clip_normal.z, s.clip_offset);
+}
+
 void GlParticleRenderer::draw(const Camera& cam, const ViewSettings& s, int width, int height) {
   glClearColor(s.background.r, s.background.g, s.background.b, 1.f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -79,21 +92,10 @@ void GlParticleRenderer::draw(const Camera& cam, const ViewSettings& s, int widt
   glDepthFunc(GL_LESS);
   glEnable(GL_PROGRAM_POINT_SIZE);
   glDisable(GL_BLEND);
-  const glm::mat4 view = cam.view(), proj = cam.proj(float(width) / float(std::max(height, 1)));
-  // The light comes from over the viewer's left shoulder (view space).
+  // The light comes from over the viewer's left shoulder (view space); cuda_splat.cu uses the same.
   const glm::vec3 light = glm::normalize(glm::vec3(-0.4f, 0.6f, 0.7f));
-  auto common = [&](const GlProgram& p, float radius) {
-    p.use();
-    glUniformMatrix4fv(p.uniform("u_view"), 1, GL_FALSE, glm::value_ptr(view));
-    glUniformMatrix4fv(p.uniform("u_proj"), 1, GL_FALSE, glm::value_ptr(proj));
-    glUniform1f(p.uniform("u_radius"), radius);
-    glUniform1f(p.uniform("u_viewport_height"), float(height));
-    glUniform1i(p.uniform("u_walls"), int(s.walls));
-    glUniform1i(p.uniform("u_clip_on"), s.clip && !cam.two_d() ? 1 : 0);
-    glUniform4f(p.uniform("u_clip"), s.clip_normal.x, s.clip_normal.y, s.clip_normal.z, s.clip_offset);
-  };
   if (n_ > 0) {
-    common(*particles_, s.radius);
+    set_common_uniforms(*particles_, cam, s, width, height, s.radius);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_1D, colormap_texture(s.colormap));
     glUniform1i(particles_->uniform("u_colormap"), 0);
@@ -103,16 +105,21 @@ void GlParticleRenderer::draw(const Camera& cam, const ViewSettings& s, int widt
     glBindVertexArray(vao_);
     glDrawArrays(GL_POINTS, 0, GLsizei(n_));
   }
-  if (s.show_collider && s.collider_radius > 0) {
-    const float v[5] = {s.collider_center.x, s.collider_center.y, s.collider_center.z, 0.f, 0.f};
-    glBindBuffer(GL_ARRAY_BUFFER, vbo_collider_);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof v, v);
-    common(*collider_, s.collider_radius);
-    glDisable(GL_DEPTH_TEST);  // always visible, also inside the fluid
-    glBindVertexArray(vao_collider_);
-    glDrawArrays(GL_POINTS, 0, 1);
-    glEnable(GL_DEPTH_TEST);
-  }
+  draw_collider(cam, s, width, height);
+  glBindVertexArray(0);
+}
+
+void GlParticleRenderer::draw_collider(const Camera& cam, const ViewSettings& s, int width, int height) {
+  if (!(s.show_collider && s.collider_radius > 0)) return;
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  const float v[5] = {s.collider_center.x, s.collider_center.y, s.collider_center.z, 0.f, 0.f};
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_collider_);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof v, v);
+  set_common_uniforms(*collider_, cam, s, width, height, s.collider_radius);
+  glDisable(GL_DEPTH_TEST);  // always visible, also inside the fluid
+  glBindVertexArray(vao_collider_);
+  glDrawArrays(GL_POINTS, 0, 1);
+  glEnable(GL_DEPTH_TEST);
   glBindVertexArray(0);
 }
 

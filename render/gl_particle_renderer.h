@@ -18,6 +18,9 @@ class GlParticleRenderer final : public Renderer {
   void set_particle_count(std::size_t n) override;
   std::size_t particle_count() const override { return n_; }
   void draw(const Camera& cam, const ViewSettings& s, int width, int height) override;
+  // Only the collider ring (when shown), over what is in the framebuffer: the overlay on the CUDA
+  // splat rasterizer's frames (cuda_splat.h).
+  void draw_collider(const Camera& cam, const ViewSettings& s, int width, int height);
 
   // The buffers the uploaders fill; `generation` changes whenever they are reallocated, so an
   // interop uploader knows to register them again.
@@ -27,6 +30,8 @@ class GlParticleRenderer final : public Renderer {
 
  private:
   unsigned colormap_texture(const std::string& name);
+  void set_common_uniforms(const GlProgram& p, const Camera& cam, const ViewSettings& s, int width, int height,
+                           float radius) const;
 
   std::unique_ptr<GlProgram> particles_, collider_;
   unsigned vao_ = 0, vbo_pos_ = 0, vbo_col_ = 0;

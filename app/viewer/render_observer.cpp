@@ -59,7 +59,7 @@ RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const Ren
   std::string why;
   ctx_ = render::create_offscreen_context(&why);
   if (!ctx_) throw std::runtime_error("headless rendering: no offscreen OpenGL context: " + why);
-  view_ = std::make_unique<SceneView>(sim, scene, opt.interop);
+  view_ = std::make_unique<SceneView>(sim, scene, opt.interop, opt.splat);
   view_->colour() = colour;
   view_->settings().colormap = opt.colormap;
   view_->apply_look(opt.look);

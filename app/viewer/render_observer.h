@@ -25,6 +25,7 @@ struct RenderFrameOptions {
   double fps = 30;    // --render-fps: the video's frame rate
   int width = 1280, height = 720;
   bool interop = true;
+  bool splat = true;  // CUDA splat rasterizer where possible (--gl-draw: false)
   std::string colour_by = "velocity";
   std::string colormap = "viridis";
   LookOptions look;

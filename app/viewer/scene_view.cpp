@@ -9,12 +9,13 @@
 
 namespace ejecta::viewer {
 
-SceneView::SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop)
-    : sim_(&sim), allow_interop_(allow_interop) {
+SceneView::SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop, bool allow_splat)
+    : sim_(&sim), allow_interop_(allow_interop), allow_splat_(allow_splat) {
   attach(sim, scene);
 }
 
-SceneView::SceneView(const FrameData& first, const ParamSet& scene) : sim_(nullptr), allow_interop_(false) {
+SceneView::SceneView(const FrameData& first, const ParamSet& scene)
+    : sim_(nullptr), allow_interop_(false), allow_splat_(false) {
   uploader_ = render::make_host_uploader(renderer_);
   path_ = uploader_->path();
   note_ = "not used in playback";
@@ -58,9 +59,15 @@ RenderRange SceneView::show(const FrameData& frame) {
 void SceneView::attach(Simulation& sim, const ParamSet& scene) {
   sim_ = &sim;
   uploader_.reset();
+  splat_.reset();
   uploader_ = render::make_uploader(renderer_, sim, allow_interop_, &note_);
   path_ = uploader_->path();
-  if (path_ != "host copy") note_.clear();
+  if (path_ != "host copy") {
+    note_.clear();
+    std::string why;
+    if (allow_splat_) splat_ = render::make_splat_renderer(sim, &why);
+    if (splat_) path_ = "CUDA splat (interop)";
+  }
   const HostParticles h = sim.download();
   const int dim = h.dim;
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
@@ -78,7 +85,8 @@ void SceneView::attach(Simulation& sim, const ParamSet& scene) {
 
 RenderRange SceneView::update() {
   const auto t0 = std::chrono::steady_clock::now();
-  const RenderRange r = uploader_->upload(*sim_, RenderRequest{colour_.field, colour_.component});
+  const RenderRequest req{colour_.field, colour_.component};
+  const RenderRange r = splat_ ? splat_->fill(*sim_, req) : uploader_->upload(*sim_, req);
   upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   take_range(r);
   const ColliderSphere c = sim_->collider();
@@ -117,7 +125,12 @@ void SceneView::draw(int width, int height) {
   }
   fb_.resize(width, height);
   fb_.bind();
-  renderer_.draw(camera_, settings_, width, height);
+  if (splat_) {
+    splat_->draw(camera_, settings_, width, height, fb_.id());
+    renderer_.draw_collider(camera_, settings_, width, height);
+  } else {
+    renderer_.draw(camera_, settings_, width, height);
+  }
 }
 
 void SceneView::apply_look(const LookOptions& look) {

@@ -5,6 +5,7 @@
 #include "io/frame.h"
 #include "params/param_set.h"
 #include "render/camera.h"
+#include "render/cuda_splat.h"
 #include "render/gl_framebuffer.h"
 #include "render/gl_particle_renderer.h"
 #include "render/particle_upload.h"
@@ -29,7 +30,9 @@ struct LookOptions {
 
 class SceneView {
  public:
-  SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop);
+  // allow_splat: on the CUDA backend with interop, draw through the CUDA splat rasterizer
+  // (render/cuda_splat.h) instead of GL point sprites; false (--gl-draw) keeps the sprites.
+  SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop, bool allow_splat = true);
   // Playback: no simulation; frames of a recording (`scene` is the recorded one), drawn through the
   // host copy by show(). The camera is fitted to `first`.
   SceneView(const FrameData& first, const ParamSet& scene);
@@ -49,7 +52,8 @@ class SceneView {
   render::Camera& camera() { return camera_; }
   render::ViewSettings& settings() { return settings_; }
   ColourChoice& colour() { return colour_; }
-  const std::string& upload_path() const { return path_; }    // "CUDA-GL interop" / "host copy"
+  // "CUDA-GL interop", "host copy" or "CUDA splat (interop)"
+  const std::string& upload_path() const { return path_; }
   const std::string& interop_note() const { return note_; }   // why not interop, "" if it is used
   double last_upload_ms() const { return upload_ms_; }
   // Bounds of all particles at attach (walls included): what fit-to-scene frames.
@@ -62,9 +66,10 @@ class SceneView {
   void reset_camera(const render::Bounds& b, int dim, const ParamSet& scene);
   void take_range(const RenderRange& r);
   Simulation* sim_;  // null in playback
-  bool allow_interop_;
+  bool allow_interop_, allow_splat_;
   render::GlParticleRenderer renderer_;
   std::unique_ptr<render::ParticleUploader> uploader_;
+  std::unique_ptr<render::SplatRenderer> splat_;  // when set, it fills and draws the particles
   render::Framebuffer fb_;
   render::Camera camera_;
   render::ViewSettings settings_;

@@ -13,7 +13,7 @@ void rebuild(ViewerState& s) {
   s.sim = make_simulation(s.model->params(), s.opt.backend);
   s.loop = std::make_unique<StepLoop>(*s.sim, StopRule{});
   if (s.view) s.view->attach(*s.sim, s.model->params());
-  else s.view = std::make_unique<SceneView>(*s.sim, s.model->params(), s.opt.interop);
+  else s.view = std::make_unique<SceneView>(*s.sim, s.model->params(), s.opt.interop, s.opt.splat);
   s.model->reset_done();
   s.history.clear();
   s.picked = -1;

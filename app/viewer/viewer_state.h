@@ -22,6 +22,7 @@ struct ViewerOptions {
   std::string scenes_dir;  // where the scene selector looks (*.ini)
   Backend backend = Backend::Cpu;
   bool interop = true;
+  bool splat = true;  // CUDA splat rasterizer where possible (--gl-draw: false)
   long steps_per_frame = 4;
   int width = 1280, height = 800;
   std::string command_line;
