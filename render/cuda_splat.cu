@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 #include <glm/gtc/type_ptr.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
