@@ -32,7 +32,6 @@ void check(cudaError_t e, const char* what) {
 }
 
 constexpr unsigned long long kEmpty = ~0ull;
-constexpr float kSmallRadiusPx = 6.f;  // wider particles are splatted by whole blocks
 
 struct Frame {
   float V[16], P[16];  // column-major, as glm
@@ -46,6 +45,7 @@ struct Frame {
   float range_min, range_max;
   float background[3];
   int colormap_n;
+  float wide_px;  // particles with a larger radius in pixels are splatted by whole blocks
 };
 
 struct Projected {
@@ -114,7 +114,7 @@ __global__ void splat_small(Frame f, const float4* pos, std::size_t n, unsigned 
   if (i >= n) return;
   const Projected q = project(f, pos[i]);
   if (!q.visible) return;
-  if (q.rpx > kSmallRadiusPx) {
+  if (q.rpx > f.wide_px) {
     const uint32_t k = atomicAdd(big_count, 1u);
     if (k < big_capacity) big[k] = uint32_t(i);
     return;
@@ -227,6 +227,8 @@ class CudaSplatRenderer final : public SplatRenderer {
     return sim.fill_render_data(req, RenderBuffers{reinterpret_cast<float*>(pos_), col_, n, true});
   }
 
+  void set_wide_radius_px(float r) override { wide_px_ = r; }
+
   void draw(const Camera& cam, const ViewSettings& s, int width, int height, unsigned fbo) override {
     ensure_target(width, height);
     Frame f = frame(cam, s, width, height);
@@ -285,6 +287,7 @@ class CudaSplatRenderer final : public SplatRenderer {
     f.background[0] = s.background.r, f.background[1] = s.background.g, f.background[2] = s.background.b;
     upload_colormap(s.colormap);
     f.colormap_n = cmap_n_;
+    f.wide_px = wide_px_;
     return f;
   }
 
@@ -346,6 +349,7 @@ class CudaSplatRenderer final : public SplatRenderer {
   unsigned tex_ = 0, read_fbo_ = 0;
   cudaGraphicsResource_t res_ = nullptr;
   int w_ = 0, h_ = 0;
+  float wide_px_ = 6.f;
 };
 
 }  // namespace

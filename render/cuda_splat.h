@@ -29,6 +29,9 @@ class SplatRenderer {
   // Draws the particles into colour attachment 0 of framebuffer `fbo` (width x height): background,
   // particles. Depth is not written to `fbo` (overlays drawn after it ignore depth).
   virtual void draw(const Camera& cam, const ViewSettings& s, int width, int height, unsigned fbo) = 0;
+  // Particles wider than this radius (pixels) are splatted by whole blocks (default 6). Tests set it
+  // out of reach to check that both paths draw the same pixels.
+  virtual void set_wide_radius_px(float r) = 0;
 };
 
 // nullptr with the reason in `why` where it cannot be used: not a CUDA build, the CPU backend, or

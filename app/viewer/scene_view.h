@@ -55,6 +55,7 @@ class SceneView {
   // "CUDA-GL interop", "host copy" or "CUDA splat (interop)"
   const std::string& upload_path() const { return path_; }
   const std::string& interop_note() const { return note_; }   // why not interop, "" if it is used
+  render::SplatRenderer* splat() { return splat_.get(); }     // null where GL sprites draw
   double last_upload_ms() const { return upload_ms_; }
   // Bounds of all particles at attach (walls included): what fit-to-scene frames.
   const render::Bounds& bounds() const { return bounds_; }
