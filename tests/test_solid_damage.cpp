@@ -94,6 +94,7 @@ struct BarRun {
   double peak_stress = 0, peak_strain = 0;
   double onset_stress = -1;            // mean bar stress when damage first appears
   double flaws = 0;                    // flaws in the bar
+  long steps = 0;
 };
 
 // Pulls the bar with grips at -/+ v. The bar starts in the homogeneous stretch v_x = eps_dot (x -
@@ -141,6 +142,7 @@ BarRun pull_bar(std::vector<std::string> overrides, double v, double until_strai
   };
   test::run_until(*sim, until_strain / eps_dot, sample);
   if (damage) r.damage = by_id(*sim, {"damage"})["damage"];
+  r.steps = sim->steps();
   return r;
 }
 
@@ -148,8 +150,8 @@ BarRun pull_bar(std::vector<std::string> overrides, double v, double until_strai
 // nominal grip strain is larger by the compliance of the 10-row bar's free surfaces, about 10%).
 // Onset (Benz & Asphaug 1995, sec. 3.3): flaw j of the bar's volume V activates at eps_j = (j /
 // (k V))^(1/m), so damage starts at eps_1 = (1 / (k V))^(1/m), and a crack crosses its particle in
-// R_s / c_g (d(D^(1/3))/dt = c_g / R_s), during which the grips add eps_dot R_s / c_g (1e-5 eps_1
-// here): eps_on = eps_1 + eps_dot R_s / c_g. Tolerance 10%: the particle holding flaw 1 sees the
+// R_s / c_g (d(D^(1/3))/dt = c_g / R_s), during which the grips add eps_dot R_s / c_g (1.1e-5, 1%
+// of eps_1 here): eps_on = eps_1 + eps_dot R_s / c_g. Tolerance 10%: the particle holding flaw 1 sees the
 // local stress, not the bar mean (lattice and surface-row variations of a few per cent).
 // Failure (the peak stress): a particle carries load until most of its flaws are active (D <= n_act
 // / n_tot), and its flaws reach up to eps_J = eps_1 J^(1/m) (J the bar's flaws, ~N ln N). Without
@@ -181,7 +183,7 @@ TEST(SolidDamage, TensionBarFailsNearTheWeibullStrain) {
     for (std::size_t c = 0; c < kCols; ++c) dmax = std::max(dmax, r.damage[row * kCols + c]);
     if (dmax >= 1.0) ++rows_cut;
   }
-  std::printf("tension bar: %d of %zu rows hold a fully damaged particle\n", rows_cut, kRows);
+  std::printf("tension bar: %d of %zu rows hold a fully damaged particle; %ld steps\n", rows_cut, kRows, r.steps);
   EXPECT_EQ(rows_cut, int(kRows));
 }
 
@@ -264,7 +266,7 @@ void check_damage_bounds(const std::string& integrator, const FrameData* start, 
 TEST(SolidDamage, NeverDecreasesAndRespectsItsCaps_Leapfrog) { check_damage_bounds("leapfrog", nullptr, 100000); }
 TEST(SolidDamage, NeverDecreasesAndRespectsItsCaps_Rk23) {
   const FrameData start = fast_bar_frame(4.5e-3);
-  check_damage_bounds("rk23", &start, 400);
+  check_damage_bounds("rk23", &start, 200);
 }
 
 // The carried stress of a damaged particle is (1 - D) S and, in tension, (1 - D) p (Benz & Asphaug
@@ -346,13 +348,13 @@ void check_damage_restart(const std::vector<std::string>& extra, long before, lo
 }
 
 TEST(SolidDamageRestart, NPlusNEqualsTwoN_Leapfrog) { check_damage_restart({}, 300, 150); }
-TEST(SolidDamageRestart, NPlusNEqualsTwoN_PredictorCorrector) {
-  check_damage_restart({"time.integrator=predictor_corrector"}, 300, 150);
+TEST(SolidDamageRestart, NPlusNEqualsTwoN_PredictorCorrectorFloat) {
+  check_damage_restart({"time.integrator=predictor_corrector", "scene.precision=float"}, 300, 150);
 }
 TEST(SolidDamageRestart, NPlusNEqualsTwoN_Rk23) {
-  // From the leapfrog state at t = 4.5e-3 s (in double: the float run reads it rounded).
+  // From the leapfrog state at t = 4.5e-3 s (RK23 needs about 3x more steps than leapfrog here).
   const FrameData start = fast_bar_frame(4.5e-3);
-  check_damage_restart({"time.integrator=rk23"}, 150, 100, &start);
+  check_damage_restart({"time.integrator=rk23"}, 130, 60, &start);
 }
 
 std::string error_of(const std::string& ini) {
@@ -407,7 +409,7 @@ struct ShearRun {
   std::vector<bool> interior;
 };
 
-constexpr double kGdot = 1.0, kMuSoft = 5e6, kY0 = 1e4;
+constexpr double kGdot = 4.0, kMuSoft = 5e6, kY0 = 1e4;
 
 ShearRun shear(const std::string& integrator, const std::string& extra_material, std::vector<std::string> o = {}) {
   const std::string lib = temp_library(
@@ -470,12 +472,12 @@ TEST(SolidPlasticStrain, SimpleShearGivesWilkinsEquivalentStrain_Rk23) { check_p
 
 // Melt weakening through the solver (Collins, Melosh & Ivanov 2004, after Ohnaka 1995): in the
 // same loading shear every interior particle sits on its own surface sqrt(3 J2) = Y0 tanh(xi (T_m/T
-// - 1)), T = T_ref + u / c_v with its internal energy u. c_v = 2e-5 J/(kg K) (not a real substance)
+// - 1)), T = T_ref + u / c_v with its internal energy u. c_v = 8e-5 J/(kg K) (not a real substance)
 // lets the heating of the shear (plastic and viscous work, u ~ 3e-3 J/kg, nearly uniform) raise T by
 // about 150 K, so the factor falls in time (from 0.947 at T_ref).
 TEST(SolidMelt, YieldSurfaceFollowsTheTemperature) {
-  const double Tm = 1000, xi = 1.2, cv = 2e-5, Tref = 400;
-  const ShearRun r = shear("leapfrog", "melt.T_melt = 1000\nmelt.xi = 1.2\nspecific_heat = 2e-5\n",
+  const double Tm = 1000, xi = 1.2, cv = 8e-5, Tref = 400;
+  const ShearRun r = shear("leapfrog", "melt.T_melt = 1000\nmelt.xi = 1.2\nspecific_heat = 8e-5\n",
                            {"solid.reference_temperature=400"});
   double worst = 0, fmin = 1, fmax = 0, tmin = 1e30, tmax = 0;
   for (std::size_t i = 0; i < r.interior.size(); ++i) {

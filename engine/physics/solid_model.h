@@ -17,6 +17,8 @@
 //  - artificial stress (Monaghan 2000, J. Comput. Phys. 159, 290; Gray et al. 2001, sec. 4):
 //      R^a'a' = -eps_s sigma^a'a'/rho^2 for each positive principal stress (0 otherwise), rotated back,
 //      f_ij = W(r_ij)/W(dp), n = 4 (1D and 2D).
+//  - Grady-Kipp damage D (solid_damage.h): the stress carried is sigma = -p_D I + (1 - D) S with
+//      p_D = (1 - D) p for p < 0 (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2); S stays undamaged.
 // Fixed smoothing lengths; a pair uses h_ij = (h_i + h_j)/2, so every pair term is antisymmetric and
 // momentum is conserved to round-off. 1D and 2D carry the in-plane components of S with the 1/3 of the
 // three-dimensional deviator: 2D is plane strain (eps_zz = 0) and 1D uniaxial strain, so the implied
