@@ -473,8 +473,8 @@ TEST(SolidPlasticStrain, SimpleShearGivesWilkinsEquivalentStrain_Rk23) { check_p
 // Melt weakening through the solver (Collins, Melosh & Ivanov 2004, after Ohnaka 1995): in the
 // same loading shear every interior particle sits on its own surface sqrt(3 J2) = Y0 tanh(xi (T_m/T
 // - 1)), T = T_ref + u / c_v with its internal energy u. c_v = 8e-5 J/(kg K) (not a real substance)
-// lets the heating of the shear (plastic and viscous work, u ~ 3e-3 J/kg, nearly uniform) raise T by
-// about 150 K, so the factor falls in time (from 0.947 at T_ref).
+// lets the heating of the shear (plastic and viscous work, u ~ 2e-2 J/kg, nearly uniform) raise T by
+// about 300 K, so the factor falls in time (0.947 at T_ref, about 0.48 at the end).
 TEST(SolidMelt, YieldSurfaceFollowsTheTemperature) {
   const double Tm = 1000, xi = 1.2, cv = 8e-5, Tref = 400;
   const ShearRun r = shear("leapfrog", "melt.T_melt = 1000\nmelt.xi = 1.2\nspecific_heat = 8e-5\n",
