@@ -607,5 +607,39 @@ TEST(SolidDamage, FieldsAreColourable) {
   EXPECT_NO_THROW(sim->fill_render_data(RenderRequest{"plastic_strain", -1}, out));
 }
 
+// Lundborg with its damaged branch through the solver (Collins, Melosh & Ivanov 2004, MAPS 39, 217,
+// sec. 3): the fast-grip bar of a brittle Lundborg material (Y0 = 3e4 Pa, mu_i = 0.5, Y_M = 1e6 Pa,
+// Y_d0 = 0, mu_d = 0.5; intact, it fails before it yields). After every step each particle's sqrt(3 J2) <= Y = (1 - D) Y_i(p_D) + D
+// Y_d(p_D) with the D of the return (the damage of the step before: damage advances after the
+// stages) and p_D its damaged pressure; damaged particles sit on a surface well below the intact one.
+TEST(SolidDamage, LundborgUsesTheDamagedBranch) {
+  const LundborgStrength<double> lb{3e4, 0.5, 1e6, 0, 0.5};
+  const std::string lib = temp_library(
+      "lundborg", "\n[brittle_lundborg]\neos = murnaghan\nrho0 = 1000\nmurnaghan.K0 = 3.3333333333333333e6\n"
+                  "murnaghan.n = 1\nshear_modulus = 5e6\nyield = lundborg\nlundborg.Y0 = 3e4\nlundborg.mu_i = 0.5\n"
+                  "lundborg.Y_M = 1e6\nlundborg.Y_d0 = 0\nlundborg.mu_d = 0.5\nweibull.k = 2e28\nweibull.m = 9\n");
+  auto sim = fast_bar({"solid.materials=" + lib, "solid_block.1.material=brittle_lundborg"}, nullptr);
+  std::remove(lib.c_str());
+  std::vector<double> prev(kBarN + 100, 0.0);
+  long damaged_on_surface = 0;
+  double worst = 0;
+  while (sim->time() < 2.7e-3 / 0.2) {
+    sim->step();
+    auto f = by_id(*sim, {"damage", "density", "deviatoric_stress"});
+    for (std::size_t i = 0; i < kBarN; ++i) {
+      const double D = prev[i], p = kK0 * (f["density"][i] / kRho0 - 1), pd = p < 0 ? (1 - D) * p : p;
+      const double Y = lb.yield(pd, D), vm = von_mises_2d(f["deviatoric_stress"], i);
+      worst = std::max(worst, (vm - Y) / 3e4);
+      if (D > 0.3 && vm >= Y * (1 - 1e-9) && Y < 0.8 * lb.intact(pd)) ++damaged_on_surface;
+      prev[i] = f["damage"][i];
+    }
+  }
+  std::printf("Lundborg + damage: worst (sqrt(3 J2) - Y)/Y0 = %.3g; %ld particle-steps of damaged particles on their "
+              "damaged surface\n",
+              worst, damaged_on_surface);
+  EXPECT_LT(worst, 1e-9);
+  EXPECT_GT(damaged_on_surface, 10);
+}
+
 }  // namespace
 }  // namespace ejecta
