@@ -405,9 +405,16 @@ std::string replace(std::string s, const std::string& from, const std::string& t
 
 TEST(MaterialLibrary, LoadsEveryMaterial) {
   const MaterialLibrary lib = load_material_library(EJECTA_SOURCE_DIR "/assets/materials.ini");
-  for (const char* name : {"basalt", "granite", "iron", "ice", "aluminium", "water", "rubber", "elastic_nu0"})
+  for (const char* name : {"basalt", "granite", "iron", "ice", "aluminium", "water", "rubber", "elastic_nu0",
+                           "brittle_nu0"})
     ASSERT_TRUE(lib.count(name)) << name;
-  EXPECT_EQ(lib.size(), 8u);
+  EXPECT_EQ(lib.size(), 9u);
+  const Material& br = lib.at("brittle_nu0");  // the tension bar's test material
+  EXPECT_TRUE(br.damage);
+  EXPECT_EQ(br.weibull_k, 2e28);
+  EXPECT_EQ(br.weibull_m, 9.0);
+  EXPECT_EQ(br.shear_modulus, 5e6);
+  EXPECT_EQ(br.specific_heat, 0.0);  // not given: no melt weakening
   const Material& b = lib.at("basalt");
   EXPECT_EQ(b.eos, EosKind::Tillotson);
   EXPECT_EQ(b.tillotson.A, 26.7e9);

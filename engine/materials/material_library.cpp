@@ -36,7 +36,8 @@ const char* const kNumberKeys[] = {
     "tillotson.E_cv", "tillotson.a",    "tillotson.b",  "tillotson.alpha", "tillotson.beta",
     "tillotson.cs_min_frac", "murnaghan.K0", "murnaghan.n", "bulk_modulus", "shear_modulus",
     "von_mises.Y0",  "lundborg.Y0",     "lundborg.mu_i", "lundborg.Y_M", "lundborg.Y_d0",
-    "lundborg.mu_d", "weibull.k",       "weibull.m",    "melt.T_melt",   "melt.xi"};
+    "lundborg.mu_d", "weibull.k",       "weibull.m",    "melt.T_melt",   "melt.xi",
+    "specific_heat"};
 const char* const kWordKeys[] = {"eos", "yield"};
 
 std::string trim(const std::string& s) {
@@ -281,6 +282,12 @@ Material build(const std::string& file, const std::string& name, const Section& 
     m.melt = true;
     m.t_melt = b.number("melt.T_melt", why, positive, "> 0");
     m.melt_xi = b.number("melt.xi", why, positive, "> 0");
+    m.specific_heat = b.number("specific_heat",
+                               "melt weakening (the temperature is T = solid.reference_temperature + u / "
+                               "specific_heat)",
+                               positive, "> 0");
+  } else if (b.has("specific_heat")) {
+    m.specific_heat = b.number("specific_heat", "", positive, "> 0");
   }
   return m;
 }

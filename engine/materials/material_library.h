@@ -17,6 +17,9 @@
 //   lundborg.Y0, .mu_i, .Y_M, .Y_d0, .mu_d                (required with yield = lundborg)
 //   weibull.k, weibull.m                                  (optional, both or neither: tensile damage)
 //   melt.T_melt, melt.xi                                  (optional, both or neither: melt weakening)
+//   specific_heat                                         (J/(kg K); required with melt.*: the
+//                                                          temperature is T = solid.reference_temperature
+//                                                          + u / specific_heat)
 // Errors are MaterialError with "file:line: [material] ..." and, for an unknown key, a suggestion.
 #include "physics/eos_murnaghan.h"
 #include "physics/eos_tillotson.h"
@@ -58,6 +61,7 @@ struct Material {
 
   bool melt = false;  // melt weakening Y tanh(xi (T_m/T - 1))
   double t_melt = 0, melt_xi = 0;
+  double specific_heat = 0;  // c_v (J/(kg K)); 0 = not given
 };
 
 using MaterialLibrary = std::map<std::string, Material>;

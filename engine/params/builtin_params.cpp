@@ -219,6 +219,17 @@ ParamRegistry make_builtin() {
                       "Kernel-gradient correction of the velocity gradient (strain and rotation "
                       "rates, continuity; Randles & Libersky 1996, Bonet & Lok 1999): exact for a "
                       "linear velocity field, also at free surfaces.")));
+  t.add(rebuild(param("solid.damage", T::Bool, "true", "", "Tensile damage",
+                      "Grady-Kipp tensile damage (Benz & Asphaug 1994, 1995) in every body whose "
+                      "material has weibull.k and weibull.m; false: no flaws, no damage.")));
+  t.add(rebuild(range(param("solid.damage_seed", T::Int, "1", "", "Flaw seed",
+                            "Seed of the random assignment of Weibull flaws to particles (each body "
+                            "mixes in its number N): the same seed gives the same flaws."),
+                      0, 2147483647)));
+  t.add(range(param("solid.reference_temperature", T::Real, "293", "K", "Reference temperature",
+                    "Temperature at zero specific internal energy, T = T_ref + u / specific_heat, "
+                    "for the melt weakening of materials with melt.T_melt, melt.xi."),
+              0, 1e5));
 
   t.group = "Blast";
   t.add(rebuild(range(param("blast.energy", T::Real, "0", "J", "Blast energy",

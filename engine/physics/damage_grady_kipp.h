@@ -1,7 +1,8 @@
 #pragma once
 // Grady-Kipp tensile damage with Weibull flaws, as in SPH by Benz & Asphaug (1994, Icarus 107, 98;
 // 1995, Comput. Phys. Commun. 87, 253), after Grady & Kipp (1980, Int. J. Rock Mech. Min. Sci. 17,
-// 147). Small functions; the solver that will call them owns the per-particle arrays.
+// 147). Small functions; the solid solver calls them from physics/solid_damage.h and owns the
+// per-particle arrays (the flaws are assigned by scene/solid_scene.cpp).
 //
 // Flaws: the number of flaws per unit volume active at tensile strain eps is n(eps) = k eps^m
 // (Weibull 1939). For a body of volume V resolved by N particles, Benz & Asphaug (1995) draw flaws

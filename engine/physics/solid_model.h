@@ -17,6 +17,8 @@
 //  - artificial stress (Monaghan 2000, J. Comput. Phys. 159, 290; Gray et al. 2001, sec. 4):
 //      R^a'a' = -eps_s sigma^a'a'/rho^2 for each positive principal stress (0 otherwise), rotated back,
 //      f_ij = W(r_ij)/W(dp), n = 4 (1D and 2D).
+//  - Grady-Kipp damage D (solid_damage.h): the stress carried is sigma = -p_D I + (1 - D) S with
+//      p_D = (1 - D) p for p < 0 (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2); S stays undamaged.
 // Fixed smoothing lengths; a pair uses h_ij = (h_i + h_j)/2, so every pair term is antisymmetric and
 // momentum is conserved to round-off. 1D and 2D carry the in-plane components of S with the 1/3 of the
 // three-dimensional deviator: 2D is plane strain (eps_zz = 0) and 1D uniaxial strain, so the implied
@@ -24,6 +26,7 @@
 #include "core/types.h"
 #include "core/vec.h"
 #include "neighbors/level_grid.h"
+#include "physics/damage_grady_kipp.h"
 #include "physics/diagnostic_sums.h"
 #include "physics/eos_murnaghan.h"
 #include "physics/eos_tillotson.h"
@@ -75,6 +78,13 @@ struct SolidMaterial {
   int yield;  // SolidYieldKind
   T Y0;
   LundborgStrength<T> lundborg;
+  // Grady-Kipp tensile damage (physics/solid_damage.h): on with weibull.k, weibull.m (the flaws
+  // themselves are the solver's); K the bulk modulus (crack speed 0.4 c_l), E Young's modulus.
+  bool damage;
+  T K, E;
+  // Melt weakening of the yield strength, T = T_ref + u / c_v (physics/yield_strength.h).
+  bool melt;
+  T t_melt, melt_xi, cv;
   EJ_INLINE T pressure(T rho, T u) const {
     return eos == kSolidMurnaghan ? murnaghan.pressure(rho) : tillotson.pressure(rho, u);
   }
@@ -93,6 +103,7 @@ struct SolidModel {
   int n_materials;
   SolidMaterial<T> mat[kMaxSolidMaterials];
   Vec<T, D> gravity;
+  T T_ref;  // temperature at u = 0 (solid.reference_temperature), for melt weakening
 };
 
 template <class T, int D>
@@ -115,7 +126,17 @@ struct SolidView {
   const T* m;
   const uint8_t* mat;
   const uint8_t* kind;
+  T* damage;       // Grady-Kipp damage D in [0, 1] (nullptr when no particle has flaws)
+  T* eps_p;        // accumulated equivalent plastic strain
+  T* eps_p_step;   // its value at the start of the current step
 };
+
+// The weakening of a damaged particle (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2): the stress
+// carried is (1 - D) S and, for tension (p < 0), (1 - D) p. The stored S is the undamaged one.
+template <class T, int D>
+EJ_INLINE T solid_damage_of(const SolidView<T, D>& pv, std::size_t i) {
+  return pv.damage ? pv.damage[i] : T(0);
+}
 
 // Pressure, longitudinal sound speed and the artificial stress of each particle.
 template <class T, int D>
@@ -125,14 +146,16 @@ struct SolidEosPass {
   EJ_INLINE void operator()(std::size_t i) const {
     const SolidMaterial<T>& mt = model.mat[pv.mat[i]];
     const T rho = pv.rho[i];
-    const T p = mt.pressure(rho, pv.u[i]);
+    const T dmg = solid_damage_of(pv, i);
+    const T p = damaged_pressure(mt.pressure(rho, pv.u[i]), dmg);
     const T c0 = mt.sound_speed(rho, pv.u[i]);
     pv.p[i] = p;
     pv.c[i] = sqrt(c0 * c0 + T(4) / T(3) * mt.mu / rho);
     if (!pv.R) return;
     SymTensor<T, D> r;
     for (int k = 0; k < SymIndex<D>::N; ++k) r[k] = T(0);
-    const SymTensor<T, D>& s = pv.S[i];
+    SymTensor<T, D> s = pv.S[i];
+    for (int k = 0; k < SymIndex<D>::N; ++k) s[k] *= T(1) - dmg;
     const T q = -model.art_eps / (rho * rho);
     if (D == 1) {
       const T sxx = s[0] - p;
@@ -215,10 +238,12 @@ struct SolidForces {
     using S = SymIndex<D>;
     const Vec<T, D> xi = pv.x[i], vi = pv.v[i];
     const T hi = pv.h[i], rhoi = pv.rho[i], ci = pv.c[i], pi = pv.p[i];
-    const SymTensor<T, D> Si = pv.S[i];
+    const SymTensor<T, D> Si = pv.S[i];        // stored (undamaged): the Jaumann rotation acts on it
+    const T keep_i = T(1) - solid_damage_of(pv, i);  // carried stress (1 - D) S (p is damaged already)
     T Ai[D][D];  // sigma_i / rho_i^2
     for (int a = 0; a < D; ++a)
-      for (int b = 0; b < D; ++b) Ai[a][b] = (Si[S::of(a, b)] - (a == b ? pi : T(0))) / (rhoi * rhoi);
+      for (int b = 0; b < D; ++b)
+        Ai[a][b] = (keep_i * Si[S::of(a, b)] - (a == b ? pi : T(0))) / (rhoi * rhoi);
     Vec<T, D> acc = Vec<T, D>::zero();
     T grad[D][D];
     for (int a = 0; a < D; ++a)
@@ -234,6 +259,7 @@ struct SolidForces {
       const T F = k.F(r);
       const T mj = pv.m[j], rhoj = pv.rho[j], pj = pv.p[j];
       const SymTensor<T, D> Sj = pv.S[j];
+      const T keep_j = T(1) - solid_damage_of(pv, j);
       const Vec<T, D> vij = vi - pv.v[j];
       const T vx = dot(vij, xij);
       T Pi = T(0);
@@ -253,7 +279,7 @@ struct SolidForces {
       for (int a = 0; a < D; ++a) {
         T s = T(0);
         for (int b = 0; b < D; ++b) {
-          T tab = Ai[a][b] + (Sj[S::of(a, b)] - (a == b ? pj : T(0))) / (rhoj * rhoj);
+          T tab = Ai[a][b] + (keep_j * Sj[S::of(a, b)] - (a == b ? pj : T(0))) / (rhoj * rhoj);
           if (a == b) tab -= Pi;
           if (pv.R) tab += fn * (pv.R[i][S::of(a, b)] + pv.R[j][S::of(a, b)]);
           s += tab * xij[b];
@@ -296,8 +322,8 @@ struct SolidForces {
         for (int c = 0; c < D; ++c) rot += sfull[a][c] * om[b][c] + om[a][c] * sfull[c][b];
         dS[S::of(a, b)] = T(2) * mt.mu * (eps[a][b] - (a == b ? tr / T(3) : T(0))) + rot;
       }
-    for (int a = 0; a < D; ++a)
-      for (int b = 0; b < D; ++b) seps += sfull[a][b] * eps[a][b];
+    for (int a = 0; a < D; ++a)  // work of the carried deviatoric stress (1 - D) S
+      for (int b = 0; b < D; ++b) seps += keep_i * sfull[a][b] * eps[a][b];
     // Prescribed particles (kind 1: clamps, grips) keep their velocity; their stress still evolves.
     pv.a[i] = pv.kind[i] ? Vec<T, D>::zero() : acc + model.gravity;
     pv.drho[i] = pv.L ? -rhoi * tr : work;  // corrected: -rho div v with the corrected gradient
@@ -310,6 +336,15 @@ struct SolidForces {
 };
 
 // The plastic limit, after every integrator stage: S -> f S with f = min(1, Y / sqrt(3 J2)).
+// Y: von Mises Y0, or Lundborg Y(p, D) with its damaged branch (Collins, Melosh & Ivanov 2004, MAPS
+// 39, 217, sec. 3; p the damaged pressure); times the melt factor tanh(xi (T_m/T - 1)) where the
+// material has melt.T_melt, melt.xi, with T = T_ref + u / c_v.
+// Equivalent plastic strain of the return (Wilkins 1964, Methods Comput. Phys. 3, 211): a trial
+// stress sqrt(3 J2) beyond Y flows plastically by d eps_p = (sqrt(3 J2) - Y) / (3 mu)
+// = (1 - f) sqrt(3 J2) / (3 mu). Every stage of every scheme starts the step from the state at its
+// start (the returned S_n; see staged_integrators.h), so the step's plastic increment is that of the
+// stage's return: eps_p = eps_p(step start) + d eps_p, the last stage's value standing (a rejected
+// RK23 step is then forgotten with it).
 template <class T, int D>
 struct SolidYieldLimit {
   SolidModel<T, D> model;
@@ -317,11 +352,16 @@ struct SolidYieldLimit {
   EJ_INLINE void operator()(std::size_t i) const {
     const SolidMaterial<T>& mt = model.mat[pv.mat[i]];
     if (mt.yield == kSolidNoLimit) return;
+    const T dmg = solid_damage_of(pv, i);
     T Y = mt.Y0;
-    if (mt.yield == kSolidLundborg) Y = mt.lundborg.yield(mt.pressure(pv.rho[i], pv.u[i]), T(0));
-    const T f = von_mises_return_factor(solid_j2<T, D>(pv.S[i]), Y);
+    if (mt.yield == kSolidLundborg) Y = mt.lundborg.yield(damaged_pressure(mt.pressure(pv.rho[i], pv.u[i]), dmg), dmg);
+    if (mt.melt) Y *= melt_weakening_factor(model.T_ref + pv.u[i] / mt.cv, mt.t_melt, mt.melt_xi);
+    const T j2 = solid_j2<T, D>(pv.S[i]);
+    const T f = von_mises_return_factor(j2, Y);
     if (f < T(1))
       for (int k = 0; k < SymIndex<D>::N; ++k) pv.S[i][k] *= f;
+    if (pv.eps_p)
+      pv.eps_p[i] = pv.eps_p_step[i] + (f < T(1) && mt.mu > T(0) ? (T(1) - f) * sqrt(T(3) * j2) / (T(3) * mt.mu) : T(0));
   }
 };
 

@@ -4,9 +4,14 @@
 // (R_i = 0 for a sphere); in 2D they are a disc and a ring. A particle's mass is rho0 dp^dim with rho0
 // its material's reference density, its (fixed) smoothing length solid.h_over_dp * dp; a body with
 // motion = prescribed gets kind 1 (the solver keeps its velocity).
+// Weibull flaws (physics/damage_grady_kipp.h, Benz & Asphaug 1995): each body of a material with
+// weibull.k, weibull.m draws its own, for its volume V = n dp^dim (2D: per unit thickness, 1D: per
+// unit cross-section, with k kept in m^-3), from the seed solid.damage_seed mixed with the body's
+// number N, so that a body's flaws do not change when other bodies are added.
 #include "scene/solid_scene.h"
 
 #include "params/param_registry.h"
+#include "physics/damage_grady_kipp.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +28,14 @@ namespace {
 
 [[noreturn]] void fail(const std::string& where, const std::string& message) {
   throw ParamError(where + ": " + message);
+}
+
+// splitmix64 (Steele, Lea & Flood 2014): one well-mixed seed per body from the scene's seed.
+std::uint64_t body_seed(std::uint64_t seed, int body) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * std::uint64_t(body + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
 }
 
 bool exists(const std::string& p) { return std::ifstream(p).good(); }
@@ -94,6 +107,9 @@ SolidInitial build_solid_scene(const ParamSet& ps) {
   } catch (const MaterialError& e) {
     fail(ps.where("solid.materials"), std::string("material library: ") + e.what());
   }
+  const bool damage_on = ps.flag("solid.damage");
+  const long long seed = ps.integer("solid.damage_seed");
+  std::vector<std::int64_t> flaw_count;  // per particle, while the bodies are laid out
   double total = 0;
   for (int b : boxes) {
     const BodyShape body = body_shape(ps, "solid_block." + std::to_string(b), dim);
@@ -157,6 +173,20 @@ SolidInitial build_solid_scene(const ParamSet& ps) {
         }
     if (g.mass.size() == before)
       fail(ps.where(s + ".dp"), "no lattice site of spacing dp lies inside " + s + "; decrease " + s + ".dp");
+    const std::size_t nb = g.mass.size() - before;
+    if (damage_on && mat.damage) {
+      const WeibullFlaws f = assign_weibull_flaws(nb, mat.weibull_k, mat.weibull_m, double(nb) * std::pow(dp, dim),
+                                                  body_seed(std::uint64_t(seed), b));
+      for (std::size_t i = 0; i < nb; ++i) flaw_count.push_back(f.count(i));
+      g.flaw_strain.insert(g.flaw_strain.end(), f.strains.begin(), f.strains.end());
+    } else {
+      flaw_count.insert(flaw_count.end(), nb, 0);
+    }
+  }
+  if (!g.flaw_strain.empty()) {
+    g.flaw_offset.resize(g.size() + 1);
+    g.flaw_offset[0] = 0;
+    for (std::size_t i = 0; i < g.size(); ++i) g.flaw_offset[i + 1] = g.flaw_offset[i] + flaw_count[i];
   }
   return g;
 }

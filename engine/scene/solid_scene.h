@@ -22,6 +22,11 @@ struct SolidInitial {
   std::vector<double> h;            // n, solid.h_over_dp * dp (fixed)
   std::vector<uint8_t> material;    // n, index into materials
   std::vector<uint8_t> kind;        // n, 0 free, 1 prescribed motion (keeps its initial velocity)
+  // Weibull flaws (Grady-Kipp damage), by particle number: particle i owns the activation strains
+  // flaw_strain[flaw_offset[i] .. flaw_offset[i+1]), ascending. Empty when no body has flaws (no
+  // material with weibull.k, m, or solid.damage = false); then the solver carries no damage.
+  std::vector<std::int64_t> flaw_offset;  // n + 1, or empty
+  std::vector<double> flaw_strain;
   std::size_t size() const { return mass.size(); }
 };
 

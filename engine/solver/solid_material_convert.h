@@ -21,6 +21,13 @@ SolidMaterial<T> to_solid_material(const Material& m) {
   s.Y0 = T(m.von_mises.Y0);
   const LundborgStrength<double>& l = m.lundborg;
   s.lundborg = LundborgStrength<T>{T(l.Y0), T(l.mu_i), T(l.Y_M), T(l.Y_d0), T(l.mu_d)};
+  s.damage = m.damage;
+  s.K = T(m.bulk_modulus);
+  s.E = m.bulk_modulus > 0 && m.shear_modulus > 0 ? T(youngs_modulus(m.bulk_modulus, m.shear_modulus)) : T(0);
+  s.melt = m.melt && m.specific_heat > 0;
+  s.t_melt = T(m.t_melt);
+  s.melt_xi = T(m.melt_xi);
+  s.cv = T(m.specific_heat > 0 ? m.specific_heat : 1);
   return s;
 }
 

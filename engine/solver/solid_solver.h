@@ -5,7 +5,10 @@
 // restore through capture_fields.h and the render data. One evaluation of the rates:
 //   sort by bucket and reorder -> EOS pass (p, longitudinal c_l, artificial stress) -> forces
 //   (momentum, continuity, energy, Hooke/Jaumann) -> one reduction (dt limits, first bad particle).
-// The von Mises / Lundborg limit is applied after every update of the state (after_stage()).
+// The von Mises / Lundborg limit is applied after every update of the state (after_stage()), with the
+// equivalent plastic strain of its return. Grady-Kipp damage (physics/solid_damage.h) advances once
+// per accepted step, after the integrator: an operator split, so RK23's rejected tries never touch it.
+// The Weibull flaws sit in a flat array by initial id (never reordered, no per-particle cap).
 // Equations and references: physics/solid_model.h and docs/physics.md ("Solids: the elastic model").
 #include "exec/device_array.h"
 #include "integrators/staged_integrators.h"
@@ -13,6 +16,7 @@
 #include "neighbors/level_index.h"
 #include "particles/capture_fields.h"
 #include "particles/particle_store.h"
+#include "physics/solid_damage.h"
 #include "physics/solid_model.h"
 #include "render_data/fill_from_store.h"
 #include "scene/solid_scene.h"
@@ -39,7 +43,7 @@ class SolidSolver final : public Simulation {
 
   SolidSolver(const ParamSet& params, const SolidInitial& init) : n_(init.size()), store_(exec_, init.size()) {
     configure(params, init);
-    allocate();
+    allocate(init);
     upload(init);
     integ_ = std::make_unique<StagedIntegrator<T, Exec>>(exec_, settings_);
     after_stage();
@@ -86,7 +90,12 @@ class SolidSolver final : public Simulation {
   void step() override {
     const auto t0 = std::chrono::steady_clock::now();
     const PhaseTimes before = times_;
+    // The plastic strain of this step is measured from its start (SolidYieldLimit).
+    exec_.for_each(n_, CopyFlat<T>{pv_.eps_p_step, pv_.eps_p});
     const StepReport r = integ_->step(*this, double(dt_));
+    if (pv_.damage)
+      exec_.for_each(n_, SolidDamageAdvance<T, D>{model_, pv_, id_, flaw_offset_.data(), flaw_strain_.data(),
+                                                  active_flaws_, T(r.dt_taken)});
     time_ += r.dt_taken;
     ++steps_;
     rejections_ += r.rejections;
@@ -201,6 +210,7 @@ class SolidSolver final : public Simulation {
     model_.alpha = T(params.real("solid.alpha"));
     model_.beta = T(params.real("solid.beta"));
     model_.art_eps = art_on_ ? T(params.real("solid.artificial_stress")) : T(0);
+    model_.T_ref = T(params.real("solid.reference_temperature"));
     const auto g = params.vec3("physics.gravity");
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
     cfl_ = params.real("time.cfl");
@@ -222,7 +232,7 @@ class SolidSolver final : public Simulation {
     return store_.template add<E>(FieldInfo{name, 1, units, what, ScalarType::Float32, persistent});
   }
 
-  void allocate() {
+  void allocate(const SolidInitial& init) {
     using V = Vec<T, D>;
     pv_.x = field<V>("position", "m", "particle position", true);
     pv_.v = field<V>("velocity", "m/s", "particle velocity", true);
@@ -248,6 +258,15 @@ class SolidSolver final : public Simulation {
     pv_.L = model_.correct ? field<Vec<T, D * D>>("gradient_correction", "", "kernel-gradient correction M^-1 (row-major)", false)
                            : nullptr;
     pv_.vsig = field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
+    pv_.eps_p = field<T>("plastic_strain", "", "accumulated equivalent plastic strain (Wilkins 1964 radial return)", true);
+    pv_.eps_p_step = field<T>("plastic_strain_step_start", "", "plastic_strain at the start of the current step", true);
+    if (!init.flaw_offset.empty()) {
+      pv_.damage = field<T>("damage", "", "Grady-Kipp tensile damage D (0 intact, 1 failed)", true);
+      flaw_count_ = field<uint32_t>("flaw_count", "", "number of Weibull flaws of the particle", true);
+      active_flaws_ = field<uint32_t>("active_flaws", "", "flaws active at the local tensile strain (last damage pass)", true);
+      flaw_offset_.resize(exec_, n_ + 1, &array_bytes_);
+      flaw_strain_.resize(exec_, init.flaw_strain.size(), &array_bytes_);
+    }
 
     struct Spec { const char* name; T* y; const T* rate; std::size_t comps; bool position; };
     const std::vector<Spec> specs = {{"position", flat(pv_.x), flat(pv_.v), D, true},
@@ -310,6 +329,14 @@ class SolidSolver final : public Simulation {
     exec_.upload(const_cast<uint8_t*>(pv_.mat), init.material.data(), n_);
     exec_.upload(const_cast<uint8_t*>(pv_.kind), init.kind.data(), n_);
     exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
+    if (pv_.damage) {
+      std::vector<uint32_t> count(n_);
+      for (std::size_t i = 0; i < n_; ++i) count[i] = uint32_t(init.flaw_offset[i + 1] - init.flaw_offset[i]);
+      std::vector<T> strain(init.flaw_strain.begin(), init.flaw_strain.end());
+      exec_.upload(flaw_count_, count.data(), sizeof(uint32_t) * n_);
+      exec_.upload(flaw_offset_.data(), init.flaw_offset.data(), sizeof(std::int64_t) * (n_ + 1));
+      exec_.upload(flaw_strain_.data(), strain.data(), sizeof(T) * strain.size());
+    }
   }
 
   T choose_dt(double dt_error) const {
@@ -352,6 +379,10 @@ class SolidSolver final : public Simulation {
   LevelGrid<T, D> grid_{};
   SolidView<T, D> pv_{};
   uint32_t* id_ = nullptr;
+  uint32_t* flaw_count_ = nullptr;
+  uint32_t* active_flaws_ = nullptr;
+  DeviceArray<std::int64_t, Exec> flaw_offset_;  // by initial id, n + 1
+  DeviceArray<T, Exec> flaw_strain_;             // activation strains, ascending per particle
   std::vector<Material> materials_;
   bool any_yield_ = false, art_on_ = false;
   T dt_ = T(0);
