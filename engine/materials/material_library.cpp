@@ -2,6 +2,8 @@
 // feed it one physical line at a time so that every message can name file:line.
 #include "materials/material_library.h"
 
+#include "materials/material_keys.h"
+
 #include "params/ini_line_reader.h"
 #include "params/param_registry.h"
 
@@ -31,34 +33,11 @@ const char* to_string(YieldKind k) {
 
 namespace {
 
-const char* const kNumberKeys[] = {
-    "rho0",          "tillotson.A",     "tillotson.B",  "tillotson.E0",  "tillotson.E_iv",
-    "tillotson.E_cv", "tillotson.a",    "tillotson.b",  "tillotson.alpha", "tillotson.beta",
-    "tillotson.cs_min_frac", "murnaghan.K0", "murnaghan.n", "bulk_modulus", "shear_modulus",
-    "von_mises.Y0",  "lundborg.Y0",     "lundborg.mu_i", "lundborg.Y_M", "lundborg.Y_d0",
-    "lundborg.mu_d", "weibull.k",       "weibull.m",    "melt.T_melt",   "melt.xi"};
-const char* const kWordKeys[] = {"eos", "yield"};
-
 std::string trim(const std::string& s) {
   const std::size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return "";
   const std::size_t e = s.find_last_not_of(" \t\r\n");
   return s.substr(b, e - b + 1);
-}
-
-std::string suggest(const std::string& key) {
-  std::string best;
-  std::size_t best_d = key.size() / 3 + 1;  // at most a third of the key wrong
-  auto consider = [&](const std::string& c) {
-    const std::size_t d = edit_distance(key, c);
-    if (d < best_d || (d == best_d && best.empty() && d <= 2)) best = c, best_d = d;
-    // A key written without its group ("A" for "tillotson.A") is suggested too.
-    const std::size_t dot = c.find('.');
-    if (best.empty() && dot != std::string::npos && c.substr(dot + 1) == key) best = c;
-  };
-  for (const char* c : kNumberKeys) consider(c);
-  for (const char* c : kWordKeys) consider(c);
-  return best;
 }
 
 struct Entry {
@@ -98,14 +77,6 @@ char* read_line(char* str, int num, void* stream) {
   return s.hand_over(str, num, line);
 }
 
-bool known_key(const std::string& k) {
-  for (const char* c : kNumberKeys)
-    if (k == c) return true;
-  for (const char* c : kWordKeys)
-    if (k == c) return true;
-  return false;
-}
-
 int on_pair(void* user, const char* section, const char* name, const char* value) {
   ReadState& s = *static_cast<ReadState*>(user);
   if (!s.error.empty()) return 1;
@@ -117,8 +88,8 @@ int on_pair(void* user, const char* section, const char* name, const char* value
     s.record(where + ": '" + key + "' is outside any material; put it under a [material] header");
     return 0;
   }
-  if (!known_key(key)) {
-    const std::string hint = suggest(key);
+  if (!find_material_key(key)) {
+    const std::string hint = suggest_material_key(key);
     s.record(where + ": [" + sec + "] unknown key '" + key + "'" +
                   (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
     return 0;

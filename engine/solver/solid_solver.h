@@ -13,6 +13,7 @@
 #include "neighbors/level_index.h"
 #include "particles/capture_fields.h"
 #include "particles/particle_store.h"
+#include "physics/solid_invariants.h"
 #include "physics/solid_model.h"
 #include "render_data/fill_from_store.h"
 #include "scene/solid_scene.h"
@@ -51,6 +52,7 @@ class SolidSolver final : public Simulation {
 
   void after_stage() {
     if (any_yield_) exec_.for_each(n_, SolidYieldLimit<T, D>{model_, pv_});
+    update_invariants();
   }
 
   double evaluate() {
@@ -66,6 +68,7 @@ class SolidSolver final : public Simulation {
     grid_ = cells_->grid();
     const auto t1 = mark();
     exec_.for_each(n_, SolidEosPass<T, D>{model_, pv_});
+    update_invariants();  // non-persistent fields are not reordered: again after the sort
     if (pv_.L) exec_.for_each_balanced(n_, SolidCorrection<T, D>{model_, grid_, pv_});
     const auto t2 = mark();
     exec_.for_each_balanced(n_, SolidForces<T, D>{model_, grid_, pv_});
@@ -158,9 +161,13 @@ class SolidSolver final : public Simulation {
     time_ = frame.time;
     steps_ = frame.step;
     dt_ = T(frame.dt);
+    update_invariants();
   }
 
  private:
+  // The derived (non-persistent) stress invariants, from the current deviatoric stress.
+  void update_invariants() { exec_.for_each(n_, SolidVonMisesStress<T, D>{pv_.S, von_mises_}); }
+
   void configure(const ParamSet& params, const SolidInitial& init) {
     const std::string kernel = params.text("particles.kernel");
     model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
@@ -248,6 +255,8 @@ class SolidSolver final : public Simulation {
     pv_.L = model_.correct ? field<Vec<T, D * D>>("gradient_correction", "", "kernel-gradient correction M^-1 (row-major)", false)
                            : nullptr;
     pv_.vsig = field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
+    von_mises_ = field<T>("von_mises_stress", "Pa",
+                          "von Mises equivalent stress sqrt(3 J2), out-of-plane deviator components included", false);
 
     struct Spec { const char* name; T* y; const T* rate; std::size_t comps; bool position; };
     const std::vector<Spec> specs = {{"position", flat(pv_.x), flat(pv_.v), D, true},
@@ -352,6 +361,7 @@ class SolidSolver final : public Simulation {
   LevelGrid<T, D> grid_{};
   SolidView<T, D> pv_{};
   uint32_t* id_ = nullptr;
+  T* von_mises_ = nullptr;
   std::vector<Material> materials_;
   bool any_yield_ = false, art_on_ = false;
   T dt_ = T(0);
