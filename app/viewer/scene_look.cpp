@@ -4,6 +4,7 @@
 #include "render/frame_render_data.h"
 #include "viewer/render_observer.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ejecta::viewer {

@@ -17,8 +17,21 @@ void rebuild(ViewerState& s) {
   if (s.recorder) toggle_recording(s);  // a recording belongs to one simulation
   s.sim = make_simulation(s.model->params(), s.opt.backend);
   s.loop = std::make_unique<StepLoop>(*s.sim, StopRule{});
-  if (s.view) s.view->attach(*s.sim, s.model->params());
-  else s.view = std::make_unique<SceneView>(*s.sim, s.model->params(), s.opt.interop);
+  if (s.view) {
+    // A Reset keeps the look: attach() sets the walls and camera of a new scene.
+    const render::WallMode walls = s.view->settings().walls;
+    s.view->attach(*s.sim, s.model->params());
+    if (!s.look_pending) {
+      s.view->settings().walls = walls;
+      if (s.sim->dim() == 3 && !s.camera_preset.empty()) {
+        const char* names[] = {"front", "side", "top", "iso"};
+        for (int k = 0; k < 4; ++k)
+          if (s.camera_preset == names[k]) s.view->camera().preset(render::ViewPreset(k));
+      }
+    }
+  } else {
+    s.view = std::make_unique<SceneView>(*s.sim, s.model->params(), s.opt.interop);
+  }
   s.model->reset_done();
   s.history.clear();
   s.picked = -1;

@@ -4,6 +4,7 @@
 #include "params/param_registry.h"
 
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -119,8 +120,11 @@ std::vector<MaterialKeyDesc> make_table() {
       "tillotson.cs_min_frac", G::Eos, "Sound speed floor", "", til, "optional (default 0.1)", "0.1",
       "Floor of the sound speed in units of sqrt(A/rho0), for expanded and tensile states.", is_tillotson,
       [](const Material& m) {
+        // Recovered from the floor make() computed; 12 digits so that a read-back reads the same.
         const double c0 = std::sqrt(m.tillotson.A / m.rho0);
-        return num(c0 > 0 ? m.tillotson.cs_min / c0 : 0.1);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.12g", c0 > 0 ? m.tillotson.cs_min / c0 : 0.1);
+        return std::string(buf);
       })));
   t.push_back(positive(number("murnaghan.K0", G::Eos, "Murnaghan K0", "Pa", mur, req, "1e9",
                               "Bulk modulus at zero pressure of p = K0/n ((rho/rho0)^n - 1).", is_murnaghan,

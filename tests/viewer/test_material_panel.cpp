@@ -83,7 +83,8 @@ TEST(MaterialPanel, EveryKeyYieldsAWidgetForAMaterialThatUsesIt) {
 }
 
 double max_of(const Simulation& sim, const char* field) {
-  const FieldData& f = sim.capture_frame({field}).fields[0];
+  const FrameData frame = sim.capture_frame({field});
+  const FieldData& f = frame.fields[0];
   std::vector<double> v(f.bytes.size() / sizeof(double));
   std::memcpy(v.data(), f.bytes.data(), f.bytes.size());
   double m = 0;

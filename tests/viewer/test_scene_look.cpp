@@ -93,14 +93,25 @@ TEST(SceneLook, ViewKeysReachTheViewerState) {
   EXPECT_FALSE(r.camera) << "2D: no camera direction";
   EXPECT_TRUE(r.note.empty()) << r.note;
 
-  // Defaults: velocity magnitude in viridis, walls dimmed in 2D.
+  // The shipped bar's own look: the x velocity, a signed component, in coolwarm.
   const ParamSet plain = test::shipped_scene("bar2d.ini", {"solid_block.1.dp=0.02", "solid_block.2.dp=0.02"});
-  const viewer::ResolvedLook d = resolve(plain, *sim);
+  const viewer::ResolvedLook bar = resolve(plain, *sim);
+  EXPECT_EQ(bar.colour.field, "velocity");
+  EXPECT_EQ(bar.colour.component, 0);
+  EXPECT_EQ(bar.colormap, "coolwarm");
+
+  // Without [view] keys: velocity magnitude in viridis, automatic range, walls dimmed in 2D.
+  ParamSet dam = read_scene_string(default_scene_ini(), "<default scene>");
+  dam.apply_override("particles.dp=0.01");
+  auto dam_sim = make_simulation(dam, Backend::Cpu);
+  const viewer::ResolvedLook d = resolve(dam, *dam_sim);
   EXPECT_EQ(d.colour.field, "velocity");
+  EXPECT_EQ(d.colour.component, -1);
   EXPECT_EQ(d.colormap, "viridis");
   EXPECT_TRUE(d.colour.auto_range);
   EXPECT_EQ(d.walls, render::WallMode::Dimmed);
   EXPECT_FALSE(d.clip);
+  EXPECT_TRUE(d.note.empty()) << d.note;
 
   // A component, an explicit map, a field the scene lacks (falls back, saying so).
   ParamSet q = plain;
