@@ -47,6 +47,7 @@ void draw_material_panel(ViewerState& s) {
   const std::vector<MaterialSection> sections = s.materials->sections();
   for (const MaterialSection& sec : sections) {
     const std::string head = sec.name + " (material " + std::to_string(sec.index) + ")";
+    ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (!ImGui::TreeNode(head.c_str())) continue;
     for (const MaterialWidgetGroup& g : sec.groups) {
       ImGui::Separator();

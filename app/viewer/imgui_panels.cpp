@@ -250,11 +250,12 @@ void draw_legend_window(const ColourChoice& c, const std::string& units, const s
   ImGui::SetNextWindowSize(ImVec2(120, 270), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
   ImGui::Begin("Legend", nullptr,
                ImGuiWindowFlags_NoScrollbar | (fixed ? ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings : 0));
-  const std::string title = c.field + (c.component >= 0 ? std::string(".") + "xyz"[c.component] : "") +
-                            (units.empty() ? "" : " [" + units + "]");
+  // Field and units on lines of their own, so that a long field name does not hide the units.
+  const std::string title = c.field + (c.component >= 0 ? std::string(".") + "xyz"[c.component] : "");
   ImGui::TextUnformatted(title.c_str());
+  ImGui::TextUnformatted(units.empty() ? "[dimensionless]" : ("[" + units + "]").c_str());
   const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float h = 180, w = 22;
+  const float h = 165, w = 22;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const int steps = 32;
   for (int i = 0; i < steps; ++i) {
