@@ -7,6 +7,7 @@
 #include "sim_test_util.h"
 #include "viewer/render_observer.h"
 #include "viewer/scene_look.h"
+#include "viewer/viewer_state.h"
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
@@ -246,6 +247,52 @@ double covered(const render::Image& img) {
       if (std::abs(p[0] - bg[0]) + std::abs(p[1] - bg[1]) + std::abs(p[2] - bg[2]) > 6) ++n;
     }
   return double(n) / (double(img.width) * img.height);
+}
+
+TEST(SceneLook, ViewerStateTakesTheLookKeepsItOverResetAndSavesIt) {
+  EJECTA_NEED_GL();
+  viewer::ViewerState s;
+  const ParamSet scene = impact_scene();
+  s.opt.scene = scene;
+  s.model = std::make_unique<viewer::ParamPanelModel>(scene);
+  viewer::rebuild(s);
+  EXPECT_EQ(s.view->colour().field, "von_mises_stress");
+  EXPECT_TRUE(s.view->settings().clip);
+  EXPECT_EQ(s.view->settings().colormap, "viridis");
+  EXPECT_EQ(render::colormap_names()[std::size_t(s.colormap_index)], "viridis") << "the panel's colormap box agrees";
+  EXPECT_EQ(s.camera_preset, "side");
+  EXPECT_NE(s.message.find("no damage field"), std::string::npos) << "said in the status bar: " << s.message;
+  ASSERT_TRUE(s.materials);
+  ASSERT_EQ(s.materials->sections().size(), 1u) << "slab and ball are both basalt";
+
+  // The user's choices and material edits survive a Reset of the same scene.
+  s.view->colour().field = "density";
+  s.view->settings().walls = render::WallMode::Shown;
+  s.materials->set(0, "shear_modulus", "2e10", s.sim.get());
+  viewer::rebuild(s);
+  EXPECT_EQ(s.view->colour().field, "density");
+  EXPECT_EQ(s.view->settings().walls, render::WallMode::Shown);
+  EXPECT_EQ(s.sim->materials()[0].shear_modulus, 2e10);
+
+  // Save scene as: the current look as [view] keys.
+  const fs::path path = fs::temp_directory_path() / ("ejecta-test-look-" + std::to_string(getpid()) + ".ini");
+  const std::string msg = viewer::save_scene(s, path.string());
+  EXPECT_NE(msg.find("saved"), std::string::npos) << msg;
+  const ParamSet saved = read_scene_file(path.string());
+  fs::remove(path);
+  EXPECT_EQ(saved.text("view.colour_by"), "density");
+  EXPECT_EQ(saved.text("view.camera"), "side");
+  EXPECT_EQ(saved.text("view.walls"), "shown");
+  EXPECT_TRUE(saved.flag("view.clip"));
+  EXPECT_EQ(saved.text("view.preset"), "crater");
+
+  // Loading a scene (the selector, Open) applies its look and library afresh.
+  s.model = std::make_unique<viewer::ParamPanelModel>(scene);
+  s.look_pending = true;
+  viewer::rebuild(s);
+  EXPECT_EQ(s.view->colour().field, "von_mises_stress");
+  EXPECT_EQ(s.sim->materials()[0].shear_modulus, 22.7e9);
+  s.view.reset();  // GL objects while the context is current
 }
 
 TEST(SceneLook, HeadlessFrameOfASolidSceneThroughItsClipPlane) {
