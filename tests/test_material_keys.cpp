@@ -127,6 +127,15 @@ TEST(MaterialKeys, EditsFollowTheReadersRules) {
   EXPECT_EQ(til.bulk_modulus, til.tillotson.A);
   EXPECT_EQ(material_to_ini(til).find("murnaghan"), std::string::npos);
   EXPECT_EQ(til.rho0, rubber.rho0);
+  // Damage and melt come and go in pairs; removing a required key is the reader's error.
+  const Material flawed = edit_material(rubber, "weibull.k", "1e30");
+  EXPECT_TRUE(flawed.damage);
+  EXPECT_EQ(flawed.weibull_k, 1e30);
+  EXPECT_EQ(flawed.weibull_m, std::stod(find_material_key("weibull.m")->example));
+  EXPECT_FALSE(edit_material(flawed, "weibull.m", "").damage);
+  EXPECT_TRUE(edit_material(rubber, "melt.xi", "2").melt);
+  EXPECT_THROW(edit_material(rubber, "rho0", ""), MaterialError);
+  EXPECT_THROW(edit_material(rubber, "shear_modulus", ""), MaterialError) << "yield = elastic needs mu > 0";
   // rho0 reaches the EOS.
   EXPECT_EQ(edit_material(rubber, "rho0", "1200").murnaghan.rho0, 1200);
 }

@@ -18,6 +18,16 @@ void set_material_key(ViewerState& s, std::size_t index, const std::string& key,
   }
 }
 
+void group_edit(ViewerState& s, std::size_t index, MaterialGroup g, bool add) {
+  try {
+    if (add) s.materials->add_group(index, g, s.sim.get());
+    else s.materials->remove_group(index, g, s.sim.get());
+    s.message = "[" + s.materials->materials()[index].name + "] " + to_string(g) + (add ? " added" : " removed");
+  } catch (const std::exception& e) {
+    s.message = e.what();
+  }
+}
+
 void material_widget(ViewerState& s, std::size_t index, const MaterialWidget& w) {
   const MaterialKeyDesc& d = *w.desc;
   const std::string label = d.label + "##mat" + std::to_string(index) + d.key;
@@ -53,6 +63,15 @@ void draw_material_panel(ViewerState& s) {
       ImGui::Separator();
       ImGui::TextDisabled("%s", to_string(g.group));
       for (const MaterialWidget& w : g.widgets) material_widget(s, sec.index, w);
+      if (g.group == MaterialGroup::Damage || g.group == MaterialGroup::Melt) {
+        const std::string label = std::string("Remove ") + to_string(g.group) + "##rm" + std::to_string(sec.index);
+        if (ImGui::SmallButton(label.c_str())) group_edit(s, sec.index, g.group, false);
+      }
+    }
+    for (MaterialGroup g : sec.addable) {
+      const std::string label = std::string("Add ") + to_string(g) + "##add" + std::to_string(sec.index);
+      if (ImGui::SmallButton(label.c_str())) group_edit(s, sec.index, g, true);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("With the table's example values (docs/materials.md); edit them after");
     }
     ImGui::TreePop();
   }

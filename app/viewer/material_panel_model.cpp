@@ -21,12 +21,14 @@ MaterialPanelModel::MaterialPanelModel(std::vector<Material> materials) : materi
 
 void MaterialPanelModel::build_section(std::size_t index) {
   const Material& m = materials_[index];
-  MaterialSection s{index, m.name, {}};
+  MaterialSection s{index, m.name, {}, {}};
   for (const MaterialKeyDesc& d : material_keys()) {
     if (!d.uses(m)) continue;
     if (s.groups.empty() || s.groups.back().group != d.group) s.groups.push_back(MaterialWidgetGroup{d.group, {}});
     s.groups.back().widgets.push_back(MaterialWidget{&d, material_widget_tooltip(d)});
   }
+  if (!m.damage) s.addable.push_back(MaterialGroup::Damage);
+  if (!m.melt) s.addable.push_back(MaterialGroup::Melt);
   sections_[index] = std::move(s);
 }
 
@@ -59,6 +61,25 @@ void MaterialPanelModel::set(std::size_t index, const std::string& key, const st
   materials_[index] = std::move(m);
   edited_.insert(index);
   build_section(index);
+}
+
+namespace {
+const MaterialKeyDesc& first_key_of(MaterialGroup g) {
+  if (g != MaterialGroup::Damage && g != MaterialGroup::Melt)
+    throw std::invalid_argument(std::string("only damage and melt can be added or removed, not ") + to_string(g));
+  for (const MaterialKeyDesc& d : material_keys())
+    if (d.group == g) return d;
+  throw std::logic_error("no key in the group");
+}
+}  // namespace
+
+void MaterialPanelModel::add_group(std::size_t index, MaterialGroup g, Simulation* sim) {
+  const MaterialKeyDesc& d = first_key_of(g);
+  set(index, d.key, d.example, sim);
+}
+
+void MaterialPanelModel::remove_group(std::size_t index, MaterialGroup g, Simulation* sim) {
+  set(index, first_key_of(g).key, "", sim);
 }
 
 bool MaterialPanelModel::reapply(Simulation& sim) const {

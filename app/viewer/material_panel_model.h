@@ -28,6 +28,8 @@ struct MaterialSection {
   std::size_t index;  // the solver's material index
   std::string name;
   std::vector<MaterialWidgetGroup> groups;
+  // The optional models (damage, melt) the material has not got: the panel offers to add them.
+  std::vector<MaterialGroup> addable;
 };
 
 class MaterialPanelModel {
@@ -47,6 +49,10 @@ class MaterialPanelModel {
   // hands the new material to `sim` (when not null). A switched eos or yield model rebuilds the
   // section's widgets.
   void set(std::size_t index, const std::string& key, const std::string& value, Simulation* sim);
+  // Turns an optional model (MaterialGroup::Damage or Melt) on, its keys at the table's example
+  // values, or off; live like set().
+  void add_group(std::size_t index, MaterialGroup g, Simulation* sim);
+  void remove_group(std::size_t index, MaterialGroup g, Simulation* sim);
   // Indices edited since construction, and the edited materials onto a rebuilt simulation of the
   // same scene (a reset keeps the edits); false, applying nothing, when its materials differ by name.
   const std::set<std::size_t>& edited() const { return edited_; }

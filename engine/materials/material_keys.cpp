@@ -242,8 +242,22 @@ Material edit_material(const Material& m, const std::string& key, const std::str
   std::map<std::string, std::string> values;
   for (const MaterialKeyDesc& d : material_keys())
     if (d.uses(m)) values[d.key] = d.value(m);
-  values[key] = value;
   auto group_of = [](const std::string& k) { return k.substr(0, k.find('.')); };
+  // Damage and melt weakening take both of their keys or neither: adding one brings its partner at
+  // its example value, removing one (value "") removes both.
+  const std::string group = group_of(key);
+  const bool paired = group == "weibull" || group == "melt";
+  if (value.empty()) {
+    values.erase(key);
+    if (paired)
+      for (const MaterialKeyDesc& d : material_keys())
+        if (group_of(d.key) == group) values.erase(d.key);
+  } else {
+    if (paired && !values.count(key))
+      for (const MaterialKeyDesc& d : material_keys())
+        if (group_of(d.key) == group) values[d.key] = d.example;
+    values[key] = value;
+  }
   if (key == "eos" || key == "yield") {
     const std::vector<std::string> prefixes =
         key == "eos" ? std::vector<std::string>{"tillotson", "murnaghan"}

@@ -47,7 +47,9 @@ std::string material_range_text(const MaterialKeyDesc& d);
 std::string material_to_ini(const Material& m);
 // A copy of `m` with key = value, validated and completed by the library reader itself (so every rule
 // and derived value is the reader's). Switching eos or yield fills the newly needed keys from the
-// table's example values. Throws MaterialError with the reader's message.
+// table's example values. An empty value removes the key (the reader's default applies, or it says
+// the key is required); damage (weibull.*) and melt (melt.*) keys come and go in pairs, a missing
+// partner at its example value. Throws MaterialError with the reader's message.
 Material edit_material(const Material& m, const std::string& key, const std::string& value);
 
 // Markdown page of the table (docs/materials.md).

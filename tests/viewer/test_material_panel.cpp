@@ -128,6 +128,19 @@ TEST(MaterialPanel, ShearModulusEditReachesTheSolver) {
   for (int i = 0; i < 10; ++i) sim->step();
   EXPECT_LT(max_of(*sim, "von_mises_stress"), 1000 * (1 + 1e-9)) << "the limit acts";
 
+  // Tensile damage on and off from the panel: its keys appear and go, live.
+  ASSERT_EQ(model.sections()[0].addable.size(), 2u) << "damage and melt";
+  EXPECT_EQ(model.find(0, "weibull.k"), nullptr);
+  model.add_group(0, MaterialGroup::Damage, sim.get());
+  EXPECT_NE(model.find(0, "weibull.k"), nullptr);
+  EXPECT_NE(model.find(0, "weibull.m"), nullptr);
+  EXPECT_TRUE(sim->materials()[0].damage);
+  EXPECT_EQ(model.sections()[0].addable, std::vector<MaterialGroup>{MaterialGroup::Melt});
+  model.remove_group(0, MaterialGroup::Damage, sim.get());
+  EXPECT_EQ(model.find(0, "weibull.m"), nullptr);
+  EXPECT_FALSE(sim->materials()[0].damage);
+  EXPECT_THROW(model.add_group(0, MaterialGroup::Yield, sim.get()), std::invalid_argument);
+
   // A reset of the same scene keeps the edits; materials of another scene are not touched.
   auto rebuilt = make_simulation(scene, Backend::Cpu);
   EXPECT_TRUE(model.reapply(*rebuilt));
