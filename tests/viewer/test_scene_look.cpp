@@ -3,6 +3,7 @@
 // [view] keys; and, with GL, a headless render of a small 3D solid scene through its clip plane.
 #include "binary_util.h"
 #include "gl_test_util.h"
+#include "io/h5_reader.h"
 #include "render/colormap.h"
 #include "sim_test_util.h"
 #include "viewer/render_observer.h"
@@ -293,6 +294,31 @@ TEST(SceneLook, ViewerStateTakesTheLookKeepsItOverResetAndSavesIt) {
   EXPECT_EQ(s.view->colour().field, "von_mises_stress");
   EXPECT_EQ(s.sim->materials()[0].shear_modulus, 22.7e9);
   s.view.reset();  // GL objects while the context is current
+}
+
+TEST(SceneLook, PlaybackTakesTheRecordedLook) {
+  EJECTA_NEED_GL();
+  const fs::path path = fs::temp_directory_path() / ("ejecta-test-look-" + std::to_string(getpid()) + ".h5");
+  test::record_steps(path.string(), impact_scene({"view.preset=none", "view.colour_by=velocity.z", "view.camera=top"}),
+                     2, 1);
+  {
+    const H5Reader reader(path.string());
+    const ParamSet recorded = read_scene_string(reader.info().scene_ini, "recorded");
+    const FrameData first = reader.read_frame(0);
+    viewer::SceneView view(first, recorded);
+    EXPECT_EQ(viewer::apply_scene_look(view, first, recorded), "");
+    EXPECT_EQ(view.colour().field, "velocity");
+    EXPECT_EQ(view.colour().component, 2);
+    EXPECT_EQ(view.settings().colormap, "coolwarm");
+    EXPECT_FALSE(view.settings().clip);
+    // The crater preset finds the impact axis in the recorded velocities.
+    const std::string note = viewer::apply_scene_look(view, first, impact_scene());
+    EXPECT_NE(note.find("no damage field"), std::string::npos) << note;
+    EXPECT_TRUE(view.settings().clip);
+    EXPECT_NEAR(view.settings().clip_normal.x, -1.f, 1e-6f);
+    EXPECT_NEAR(view.settings().clip_offset, -0.13f, 0.011f);
+  }
+  fs::remove(path);
 }
 
 TEST(SceneLook, HeadlessFrameOfASolidSceneThroughItsClipPlane) {
