@@ -138,10 +138,18 @@ ResolvedLook resolve_look(const ParamSet& scene, const std::vector<FieldInfo>& f
                                 : render::WallMode::Dimmed;
   r.sprites = scene.text("view.sprites") == "discs" ? render::SpriteMode::Discs : render::SpriteMode::Spheres;
 
+  glm::vec3 forward(0.f);
   if (three_d) {
     const std::string cam = scene.text("view.camera");
     r.camera_name = cam != "auto" ? cam : crater ? "side" : "iso";
     r.camera = preset_of(r.camera_name);
+    forward = camera_forward(*r.camera);
+    const auto d = scene.vec3("view.camera_direction");
+    const glm::vec3 dir{float(d[0]), float(d[1]), float(d[2])};
+    if (glm::length(dir) > 0) {
+      r.camera_direction = glm::normalize(dir);
+      forward = *r.camera_direction;
+    }
   }
 
   // Clip plane: the scene's, or (crater) through the impact axis, facing the camera, so that the
@@ -154,7 +162,7 @@ ResolvedLook resolve_look(const ParamSet& scene, const std::vector<FieldInfo>& f
     const glm::vec3 centre = 0.5f * (bounds.lo + bounds.hi);
     const ImpactAxis a = axis ? *axis : ImpactAxis{centre, {0, 0, -1}};
     if (!axis) note("view.preset = crater: nothing moves; the clip plane passes through the middle of the scene");
-    const glm::vec3 f = camera_forward(r.camera ? *r.camera : render::ViewPreset::Side);
+    const glm::vec3 f = forward;
     glm::vec3 m = f - glm::dot(f, a.direction) * a.direction;  // the camera direction across the axis
     if (glm::length(m) < 1e-3f) m = std::fabs(a.direction.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
     r.clip_normal = -glm::normalize(m - glm::dot(m, a.direction) * a.direction);
@@ -170,7 +178,7 @@ ResolvedLook resolve_look(const ParamSet& scene, const std::vector<FieldInfo>& f
 }
 
 void store_look(ParamSet& scene, const ColourChoice& colour, const render::ViewSettings& v,
-                const std::string& camera_name, const std::string& where) {
+                const std::string& camera_name, const std::string& where, const render::Camera* camera) {
   scene.set("view.colour_by", colour_spec(colour), where);
   const bool auto_map = v.colormap == auto_colormap(colour.field, colour.component) &&
                         scene.text("view.colormap") == "auto";
@@ -187,6 +195,10 @@ void store_look(ParamSet& scene, const ColourChoice& colour, const render::ViewS
   scene.set("view.walls", walls[int(v.walls)], where);
   scene.set("view.sprites", v.mode == render::SpriteMode::Discs ? "discs" : "spheres", where);
   if (!camera_name.empty()) scene.set("view.camera", camera_name, where);
+  if (camera && !camera->two_d()) {
+    const glm::vec3 d = camera->direction();
+    scene.set("view.camera_direction", format_number(d.x) + ", " + format_number(d.y) + ", " + format_number(d.z), where);
+  }
 }
 
 }  // namespace ejecta::viewer
@@ -203,6 +215,7 @@ void apply_resolved_look(SceneView& view, const ResolvedLook& r) {
   v.clip_normal = r.clip_normal;
   v.clip_offset = r.clip_offset;
   if (r.camera && !view.camera().two_d()) view.camera().preset(*r.camera);
+  if (r.camera_direction && !view.camera().two_d()) view.camera().look_along(*r.camera_direction);
 }
 
 std::string apply_scene_look(SceneView& view, const Simulation& sim, const ParamSet& scene) {

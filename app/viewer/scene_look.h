@@ -34,6 +34,7 @@ struct ResolvedLook {
   glm::vec3 clip_normal{1, 0, 0};
   float clip_offset = 0;
   std::optional<render::ViewPreset> camera;  // 3D only
+  std::optional<glm::vec3> camera_direction;  // 3D only, unit; applied after the preset
   std::string camera_name;                   // "iso", "side", ... ("" in 2D)
   std::string note;  // for the status bar: fallbacks taken ("" when none)
 };
@@ -54,9 +55,11 @@ ResolvedLook resolve_look(const ParamSet& scene, const std::vector<FieldInfo>& f
 std::string colour_spec(const ColourChoice& c);
 
 // The viewer's current look as [view] keys into `scene` (for "save scene as"): colour, colormap,
-// range, clip, walls, sprites, and the camera preset last chosen ("" keeps the scene's).
+// range, clip, walls, sprites, the camera preset last chosen ("" keeps the scene's) and, 3D, the
+// camera's direction (null: 2D, none).
 void store_look(ParamSet& scene, const ColourChoice& colour, const render::ViewSettings& v,
-                const std::string& camera_name, const std::string& where);
+                const std::string& camera_name, const std::string& where,
+                const render::Camera* camera = nullptr);
 
 }  // namespace ejecta::viewer
 

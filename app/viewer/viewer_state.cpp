@@ -20,14 +20,12 @@ void rebuild(ViewerState& s) {
   if (s.view) {
     // A Reset keeps the look: attach() sets the walls and camera of a new scene.
     const render::WallMode walls = s.view->settings().walls;
+    const bool was_3d = !s.view->camera().two_d();
+    const glm::vec3 direction = s.view->camera().direction();
     s.view->attach(*s.sim, s.model->params());
     if (!s.look_pending) {
       s.view->settings().walls = walls;
-      if (s.sim->dim() == 3 && !s.camera_preset.empty()) {
-        const char* names[] = {"front", "side", "top", "iso"};
-        for (int k = 0; k < 4; ++k)
-          if (s.camera_preset == names[k]) s.view->camera().preset(render::ViewPreset(k));
-      }
+      if (was_3d) s.view->camera().look_along(direction);
     }
   } else {
     s.view = std::make_unique<SceneView>(*s.sim, s.model->params(), s.opt.interop);
@@ -58,7 +56,7 @@ void apply_scene_look(ViewerState& s) {
 std::string save_scene(ViewerState& s, const std::string& path) {
   try {
     ParamSet p = s.model->params();
-    store_look(p, s.view->colour(), s.view->settings(), s.camera_preset, "viewer");
+    store_look(p, s.view->colour(), s.view->settings(), s.camera_preset, "viewer", &s.view->camera());
     std::ofstream out(path);
     out << p.to_ini();
     if (!out) return "cannot write " + path;

@@ -339,6 +339,10 @@ ParamRegistry make_builtin() {
                       "3D camera direction: front (along +y), side (along +x), top (down -z), iso; auto: "
                       "iso (side with view.preset = crater). 2D scenes are always seen face on."),
                 {"auto", "front", "side", "top", "iso"}));
+  t.add(range(param("view.camera_direction", T::Vec3, "0, 0, 0", "", "Camera direction",
+                    "3D: the direction the camera looks along (eye to target), overriding view.camera; "
+                    "0, 0, 0: use view.camera. \"Save scene as\" writes the current one, orbit included."),
+              -1e3, 1e3));
   t.add(choices(param("view.walls", T::Choice, "auto", "", "Walls",
                       "Wall particles shown, dimmed or hidden; auto: hidden in 3D, dimmed in 2D."),
                 {"auto", "shown", "dimmed", "hidden"}));

@@ -145,6 +145,30 @@ TEST(SceneLook, ThreeDCameraClipAndWalls) {
   const viewer::ResolvedLook iso = resolve(impact_scene({"view.preset=none"}), *sim);
   EXPECT_EQ(*iso.camera, render::ViewPreset::Iso);
   EXPECT_FALSE(iso.clip);
+  EXPECT_FALSE(iso.camera_direction);
+  // An explicit direction, normalised; the crater plane turns with it.
+  const viewer::ResolvedLook dir = resolve(impact_scene({"view.camera_direction=0, 2, -2"}), *sim);
+  ASSERT_TRUE(dir.camera_direction);
+  EXPECT_NEAR(dir.camera_direction->y, std::sqrt(0.5f), 1e-6f);
+  EXPECT_NEAR(dir.camera_direction->z, -std::sqrt(0.5f), 1e-6f);
+  EXPECT_NEAR(dir.clip_normal.y, -1.f, 1e-6f) << "the camera's direction across the (vertical) impact axis";
+}
+
+TEST(SceneLook, CameraLooksAlongADirection) {
+  render::Camera cam(false);
+  cam.fit(render::Bounds{glm::vec3(0.f), glm::vec3(1.f)});
+  for (const glm::vec3 d : {glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0.3f, -0.4f, -0.5f), glm::vec3(-1, 1, 0.2f)}) {
+    cam.look_along(d);
+    const glm::vec3 got = cam.direction(), want = glm::normalize(d);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(got[k], want[k], 1e-5f) << k;
+  }
+  cam.preset(render::ViewPreset::Side);
+  EXPECT_NEAR(cam.direction().x, 1.f, 1e-6f) << "scene_look.cpp's side direction is the camera's";
+  cam.preset(render::ViewPreset::Front);
+  EXPECT_NEAR(cam.direction().y, 1.f, 1e-6f);
+  const glm::vec3 iso = cam.direction();
+  cam.preset(render::ViewPreset::Iso);
+  EXPECT_NE(cam.direction(), iso);
 }
 
 TEST(SceneLook, CraterPresetCutsThroughTheImpactAxis) {
@@ -286,6 +310,7 @@ TEST(SceneLook, ViewerStateTakesTheLookKeepsItOverResetAndSavesIt) {
   EXPECT_EQ(saved.text("view.walls"), "shown");
   EXPECT_TRUE(saved.flag("view.clip"));
   EXPECT_EQ(saved.text("view.preset"), "crater");
+  EXPECT_NEAR(saved.vec3("view.camera_direction")[0], 1, 1e-6) << "the side camera's direction";
 
   // Loading a scene (the selector, Open) applies its look and library afresh.
   s.model = std::make_unique<viewer::ParamPanelModel>(scene);
