@@ -79,6 +79,36 @@ TEST(MaterialKeys, TheShippedLibraryReadsBackFromTheTable) {
   }
 }
 
+TEST(MaterialKeys, TheReaderEnforcesTheTablesRanges) {
+  const MaterialLibrary lib = parse_material_library(kEveryGroup, "every.ini");
+  int checked = 0;
+  for (const MaterialKeyDesc& d : material_keys()) {
+    if (d.word || d.min <= -1e300) continue;
+    for (const auto& [name, m] : lib) {
+      if (!d.uses(m)) continue;
+      const std::string bad = format_number(d.min_open ? d.min : d.min - 1);
+      try {
+        edit_material(m, d.key, bad);
+        ADD_FAILURE() << d.key << " = " << bad << " was accepted";
+      } catch (const MaterialError& e) {
+        EXPECT_NE(std::string(e.what()).find(d.key + " = " + bad + " must be " + material_range_text(d)),
+                  std::string::npos)
+            << e.what();
+      }
+      if (!d.min_open) {
+        try {  // the end itself is allowed (another rule may still object: mu = 0 with a yield model)
+          edit_material(m, d.key, format_number(d.min));
+        } catch (const MaterialError& e) {
+          EXPECT_EQ(std::string(e.what()).find("must be " + material_range_text(d)), std::string::npos) << e.what();
+        }
+      }
+      ++checked;
+      break;
+    }
+  }
+  EXPECT_GE(checked, 20);
+}
+
 TEST(MaterialKeys, ReaderSuggestsFromTheTable) {
   EXPECT_EQ(suggest_material_key("tillotson.Eiv"), "tillotson.E_iv");
   EXPECT_EQ(suggest_material_key("A"), "tillotson.A");
