@@ -152,6 +152,8 @@ CliParse parse_cli(int argc, const char* const* argv) {
   auto* list = app.add_flag("--list-params", o.list_params, "List every scene parameter and exit");
   app.add_flag("--markdown", o.markdown, "With --list-params: print the Markdown table (docs/parameters.md)")
       ->needs(list);
+  app.add_flag("--list-material-keys", o.list_material_keys,
+               "Print the material library keys (Markdown, docs/materials.md) and exit");
   app.add_flag("--version", o.version, "Print the version, the backends built in and whether CUDA was found");
   app.add_option("--threads", o.threads, "Number of OpenMP threads for the CPU backend")
       ->type_name("N")
@@ -203,15 +205,16 @@ CliParse parse_cli(int argc, const char* const* argv) {
                     ->type_name("W");
   auto* height = app.add_option("--height", o.height, "Height of rendered frames / the window [px] (default 720)")
                      ->type_name("H");
-  app.add_option("--colour-by", o.colour_by, "Field the particles are coloured by (default velocity; FIELD.x/.y/.z "
-                                             "for a component)")
+  app.add_option("--colour-by", o.colour_by, "Field the particles are coloured by (default: the scene's view.colour_by, "
+                                             "velocity; FIELD.x/.y/.z for a component)")
       ->type_name("FIELD[.c]");
-  app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm or greys (default viridis)")->type_name("NAME");
-  app.add_option("--walls", o.walls, "Wall particles: hidden, dimmed or shown (default: hidden in 3D, dimmed in 2D)")
+  app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm or greys (default: the scene's view.colormap; auto: "
+                                             "coolwarm for signed quantities, else viridis)")->type_name("NAME");
+  app.add_option("--walls", o.walls, "Wall particles: hidden, dimmed or shown (default: the scene's view.walls, hidden in 3D, dimmed in 2D)")
       ->check(CLI::IsMember({"hidden", "dimmed", "shown"}));
   app.add_option("--sprites", o.sprites, "Particles as lit spheres or flat discs (default spheres)")
       ->check(CLI::IsMember({"spheres", "discs"}));
-  app.add_option("--view", o.view, "3D camera preset: front, side, top or iso (default iso)")
+  app.add_option("--view", o.view, "3D camera preset: front, side, top or iso (default: the scene's view.camera, iso)")
       ->check(CLI::IsMember({"front", "side", "top", "iso"}));
   app.add_flag("--no-legend", o.no_legend, "Headless frames without the colour legend");
   app.add_flag("--benchmark-render", o.benchmark_render,

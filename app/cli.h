@@ -18,6 +18,7 @@ struct CliOptions {
   std::vector<long> benchmark_sizes;  // empty = the backend's ladder
   bool json = false;
   bool list_params = false;
+  bool list_material_keys = false;  // --list-material-keys: the material key table (Markdown)
   bool markdown = false;
   bool version = false;
   int threads = 0;  // 0 = OpenMP's default
@@ -42,8 +43,8 @@ struct CliOptions {
   std::string render_video;         // --render-video FILE.mp4 (through ffmpeg)
   double render_fps = 30;           // --render-fps: frame rate of --render-video
   int width = 1280, height = 720;   // --width/--height of rendered frames (and the window)
-  std::string colour_by = "velocity";  // --colour-by FIELD[.x|.y|.z]
-  std::string colormap = "viridis";    // --colormap NAME
+  std::string colour_by;  // --colour-by FIELD[.x|.y|.z]; "" = the scene's view.colour_by
+  std::string colormap;   // --colormap NAME; "" = the scene's view.colormap
   std::string walls;                // --walls hidden|dimmed|shown; "" = by dimension (3D hidden, 2D dimmed)
   std::string sprites = "spheres";  // --sprites spheres|discs
   std::string view;                 // --view front|side|top|iso (3D); "" = iso

@@ -8,6 +8,7 @@
 #include "file_commands.h"
 #include "headless.h"
 #include "io/h5_reader.h"
+#include "materials/material_keys.h"
 #include "params/param_set.h"
 #include "simulation.h"
 
@@ -97,6 +98,10 @@ int run(const CliOptions& o) {
 #else
     throw ParamError("--list-keys: this build has no viewer (configure with -DEJECTA_VIEWER=ON)");
 #endif
+  }
+  if (o.list_material_keys) {
+    std::fputs(material_keys_markdown().c_str(), stdout);
+    return 0;
   }
   if (o.list_params) {
     const ParamRegistry& reg = ParamRegistry::builtin();

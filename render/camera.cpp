@@ -40,6 +40,15 @@ void Camera::preset(ViewPreset p) {
   fit(bounds_);
 }
 
+void Camera::look_along(const glm::vec3& dir) {
+  if (two_d_ || !(glm::length(dir) > 0)) return;
+  const glm::vec3 d = glm::normalize(dir);
+  pitch_ = std::clamp(glm::degrees(std::asin(std::clamp(-d.z, -1.f, 1.f))), -89.f, 89.f);
+  // Straight up or down: keep the current yaw.
+  if (std::fabs(d.x) + std::fabs(d.y) > 1e-6f) yaw_ = glm::degrees(std::atan2(-d.y, d.x));
+  fit(bounds_);
+}
+
 void Camera::orbit(float dx, float dy) {
   if (two_d_) return;
   yaw_ -= 0.3f * dx;

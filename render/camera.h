@@ -22,6 +22,9 @@ class Camera {
   // fields of view); the viewer sets it before fitting.
   void set_aspect(float aspect) { aspect_ = aspect > 0 ? aspect : 1.f; }
   void preset(ViewPreset p);          // 3D: direction; 2D: just fit again
+  // 3D: looks along `dir` (from the eye to the target; pitch within +-89 degrees) and fits again.
+  void look_along(const glm::vec3& dir);
+  glm::vec3 direction() const { return forward(); }  // from the eye to the target
   void orbit(float dx, float dy);     // 3D only: yaw/pitch, 0.3 degrees per pixel
   void pan(float dx, float dy, int viewport_height);  // moves the target with the view plane
   void zoom(float factor);            // > 1 zooms in

@@ -1,10 +1,13 @@
 #include "viewer/imgui_panels.h"
 
 #include "render/colormap.h"
+#include "viewer/imgui_material_panel.h"
 #include "viewer/key_bindings.h"
+#include "viewer/scene_look.h"
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -27,6 +30,7 @@ void set_param(ViewerState& s, const std::string& key, const std::string& value)
   try {
     const Applied a = s.model->set(key, value, s.sim.get());
     s.message = a == Applied::Live ? key + " = " + value + " (applied)" : key + " = " + value + " (applied on Reset)";
+    if (key.rfind("view.", 0) == 0) apply_scene_look(s);  // the scene's look, now
   } catch (const std::exception& e) {
     s.message = e.what();
   }
@@ -116,6 +120,7 @@ void scene_controls(ViewerState& s) {
         try {
           s.model = std::make_unique<ParamPanelModel>(read_scene_file(s.opt.scenes_dir + "/" + f));
           s.opt.scene_name = f;
+          s.look_pending = true;
           s.reset_requested = true;
         } catch (const std::exception& e) {
           s.message = e.what();
@@ -129,6 +134,7 @@ void scene_controls(ViewerState& s) {
     try {
       s.model = std::make_unique<ParamPanelModel>(read_scene_file(s.open_path));
       s.opt.scene_name = s.open_path;
+      s.look_pending = true;
       s.reset_requested = true;
     } catch (const std::exception& e) {
       s.message = e.what();
@@ -136,11 +142,16 @@ void scene_controls(ViewerState& s) {
   }
   ImGui::InputText("##save", s.save_path, sizeof s.save_path);
   ImGui::SameLine();
-  if (ImGui::Button("Save scene as")) {
-    std::ofstream out(s.save_path);
-    out << s.model->params().to_ini();
-    s.message = out ? std::string("saved ") + s.save_path : std::string("cannot write ") + s.save_path;
-  }
+  if (ImGui::Button("Save scene as")) s.message = save_scene(s, s.save_path);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The scene with the current look as its [view] keys");
+}
+
+// A newly chosen colour quantity gets its default map: diverging for signed ones (scene_look.h).
+void select_auto_colormap(ViewerState& s) {
+  const ColourChoice& c = s.view->colour();
+  const auto& names = render::colormap_names();
+  const auto it = std::find(names.begin(), names.end(), auto_colormap(c.field, c.component));
+  if (it != names.end()) s.colormap_index = int(it - names.begin());
 }
 
 void colour_controls(ViewerState& s) {
@@ -152,6 +163,7 @@ void colour_controls(ViewerState& s) {
       if (ImGui::Selectable(f.name.c_str(), f.name == c.field)) {
         c.field = f.name;
         c.component = -1;
+        select_auto_colormap(s);
       }
     ImGui::EndCombo();
   }
@@ -159,7 +171,10 @@ void colour_controls(ViewerState& s) {
     if (f.name == c.field && f.components > 1) {
       const char* comps[] = {"magnitude", "x", "y", "z"};
       int k = c.component + 1;
-      if (ImGui::Combo("component", &k, comps, f.components + 1)) c.component = k - 1;
+      if (ImGui::Combo("component", &k, comps, f.components + 1)) {
+        c.component = k - 1;
+        select_auto_colormap(s);
+      }
     }
   const auto& names = render::colormap_names();
   if (ImGui::BeginCombo("colormap", names[s.colormap_index].c_str())) {
@@ -207,6 +222,7 @@ void draw_control_panel(ViewerState& s) {
     if (!ImGui::CollapsingHeader(g.name.c_str())) continue;
     for (const Widget& w : g.widgets) param_widget(s, w);
   }
+  draw_material_panel(s);
   ImGui::End();
 }
 
@@ -234,11 +250,12 @@ void draw_legend_window(const ColourChoice& c, const std::string& units, const s
   ImGui::SetNextWindowSize(ImVec2(120, 270), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
   ImGui::Begin("Legend", nullptr,
                ImGuiWindowFlags_NoScrollbar | (fixed ? ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings : 0));
-  const std::string title = c.field + (c.component >= 0 ? std::string(".") + "xyz"[c.component] : "") +
-                            (units.empty() ? "" : " [" + units + "]");
+  // Field and units on lines of their own, so that a long field name does not hide the units.
+  const std::string title = c.field + (c.component >= 0 ? std::string(".") + "xyz"[c.component] : "");
   ImGui::TextUnformatted(title.c_str());
+  ImGui::TextUnformatted(units.empty() ? "[dimensionless]" : ("[" + units + "]").c_str());
   const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float h = 180, w = 22;
+  const float h = 165, w = 22;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const int steps = 32;
   for (int i = 0; i < steps; ++i) {

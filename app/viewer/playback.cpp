@@ -1,6 +1,7 @@
 #include "viewer/playback.h"
 
 #include "render/colormap.h"
+#include "viewer/scene_look.h"
 #include "render/frame_render_data.h"
 #include "render/gl_context.h"
 #include "render/video_writer.h"
@@ -17,20 +18,20 @@ int run_playback_headless(const H5Reader& reader, const ParamSet& scene, const R
   if (frames == 0) throw ParamError("--playback: '" + name + "' holds no complete frame");
   const FrameData first = reader.read_frame(0);
   const std::vector<FieldInfo> fields = render::frame_fields(first);
-  const ColourChoice colour = parse_colour_by(opt.colour_by, fields);
+  if (!opt.colour_by.empty()) parse_colour_by(opt.colour_by, fields);  // a bad field fails before any GL
   std::unique_ptr<render::VideoWriter> video = prepare_render_outputs(opt);
   std::string why;
   auto ctx = render::create_offscreen_context(&why);
   if (!ctx) throw std::runtime_error("playback: no offscreen OpenGL context: " + why);
-  std::string units;
-  for (const FieldInfo& f : fields)
-    if (f.name == colour.field) units = f.units;
   {
     // GL objects go before their context.
     SceneView view(first, scene);
-    view.colour() = colour;
-    view.settings().colormap = opt.colormap;
-    view.apply_look(opt.look);
+    const std::string note = apply_scene_look(view, first, scene);
+    if (!note.empty()) std::fprintf(stderr, "ejecta: %s\n", note.c_str());
+    apply_command_line_look(view, fields, opt.colour_by, opt.colormap, opt.look);
+    std::string units;
+    for (const FieldInfo& f : fields)
+      if (f.name == view.colour().field) units = f.units;
     std::unique_ptr<FrameOverlay> overlay;
     if (opt.legend && opt.width >= 240 && opt.height >= 300) overlay = std::make_unique<FrameOverlay>();
     std::fprintf(stderr, "ejecta: playing back %zu frames of %s at %dx%d on %s\n", frames, name.c_str(), opt.width,

@@ -4,6 +4,7 @@
 #include "viewer/playback_window.h"
 
 #include "render/colormap.h"
+#include "viewer/scene_look.h"
 #include "render/frame_render_data.h"
 #include "render/gl_context.h"
 #include "viewer/imgui_panels.h"
@@ -37,11 +38,10 @@ int run_playback_window(const H5Reader& reader, const ViewerOptions& opt, std::s
   if (count == 0) throw ParamError("--playback: '" + opt.scene_name + "' holds no complete frame");
   FrameData frame = reader.read_frame(0);
   const std::vector<FieldInfo> fields = render::frame_fields(frame);
-  const ColourChoice colour = parse_colour_by(opt.colour_by, fields);
+  if (!opt.colour_by.empty()) parse_colour_by(opt.colour_by, fields);  // a bad field fails before any window
+  if (!opt.colormap.empty() && !std::count(render::colormap_names().begin(), render::colormap_names().end(), opt.colormap))
+    throw ParamError("--colormap: unknown colormap '" + opt.colormap + "'");
   const auto& maps = render::colormap_names();
-  const auto map_it = std::find(maps.begin(), maps.end(), opt.colormap);
-  if (map_it == maps.end()) throw ParamError("--colormap: unknown colormap '" + opt.colormap + "'");
-  int map_index = int(map_it - maps.begin());
 
   auto ctx = render::create_window_context(opt.width, opt.height, "Ejecta - playback " + opt.scene_name, why);
   if (!ctx) return -1;
@@ -50,13 +50,14 @@ int run_playback_window(const H5Reader& reader, const ViewerOptions& opt, std::s
   attach_window_input(win, &input);
 
   auto view = std::make_unique<SceneView>(frame, opt.scene);
-  view->colour() = colour;
-  view->apply_look(opt.look);
+  std::string message = apply_scene_look(*view, frame, opt.scene);
+  apply_command_line_look(*view, fields, opt.colour_by, opt.colormap, opt.look);
+  const auto map_it = std::find(maps.begin(), maps.end(), view->settings().colormap);
+  int map_index = map_it == maps.end() ? 0 : int(map_it - maps.begin());
   PlaybackModel pb(count);
   if (opt.start_running) pb.toggle_play();
   std::size_t loaded = 0;
   bool show_help = false;
-  std::string message;
   std::fprintf(stderr, "ejecta: playback of %zu frames of %s on %s\n", count, opt.scene_name.c_str(),
                ctx->description().c_str());
 

@@ -4,6 +4,7 @@
 #include "render/gl_context.h"
 #include "render/video_writer.h"
 #include "viewer/frame_overlay.h"
+#include "viewer/scene_look.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -33,7 +34,7 @@ ColourChoice parse_colour_by(const std::string& spec, const std::vector<FieldInf
 
 std::unique_ptr<render::VideoWriter> prepare_render_outputs(const RenderFrameOptions& opt) {
   try {
-    render::colormap(opt.colormap);
+    if (!opt.colormap.empty()) render::colormap(opt.colormap);
   } catch (const std::invalid_argument& e) {
     throw ParamError(std::string("--colormap: ") + e.what());
   }
@@ -53,18 +54,18 @@ std::unique_ptr<render::VideoWriter> prepare_render_outputs(const RenderFrameOpt
 
 RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const RenderFrameOptions& opt)
     : sim_(&sim), opt_(opt) {
-  const ColourChoice colour = parse_colour_by(opt.colour_by, sim.fields());
+  if (!opt.colour_by.empty()) parse_colour_by(opt.colour_by, sim.fields());  // a bad field fails before any GL
   // ffmpeg before the context: a missing ffmpeg is the likelier failure and the cheaper check.
   video_ = prepare_render_outputs(opt);
   std::string why;
   ctx_ = render::create_offscreen_context(&why);
   if (!ctx_) throw std::runtime_error("headless rendering: no offscreen OpenGL context: " + why);
   view_ = std::make_unique<SceneView>(sim, scene, opt.interop, opt.splat);
-  view_->colour() = colour;
-  view_->settings().colormap = opt.colormap;
-  view_->apply_look(opt.look);
+  look_note_ = apply_scene_look(*view_, sim, scene);
+  if (!look_note_.empty()) std::fprintf(stderr, "ejecta: %s\n", look_note_.c_str());
+  apply_command_line_look(*view_, sim.fields(), opt.colour_by, opt.colormap, opt.look);
   for (const FieldInfo& f : sim.fields())
-    if (f.name == colour.field) units_ = f.units;
+    if (f.name == view_->colour().field) units_ = f.units;
   // Frames smaller than the legend (120 x 270 px) get none.
   if (opt.legend && opt.width >= 240 && opt.height >= 300) overlay_ = std::make_unique<FrameOverlay>();
   const std::string to = opt.dir + (opt.dir.empty() || opt.video.empty() ? "" : " and ") + opt.video;

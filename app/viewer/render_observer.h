@@ -26,8 +26,10 @@ struct RenderFrameOptions {
   int width = 1280, height = 720;
   bool interop = true;
   bool splat = true;  // CUDA splat rasterizer where possible (--gl-draw: false)
-  std::string colour_by = "velocity";
-  std::string colormap = "viridis";
+  // The command line's look (--colour-by, --colormap, --walls, --sprites, --view) over the scene's
+  // [view] keys; "" keeps the scene's.
+  std::string colour_by;
+  std::string colormap;
   LookOptions look;
   bool legend = true;  // the colour legend in the frame's corner (--no-legend: particles only)
 };
@@ -47,6 +49,8 @@ class RenderObserver : public StepObserver {
   std::size_t frames() const { return frames_; }
   std::string context_description() const;
   const SceneView& view() const { return *view_; }
+  // The scene's look fallbacks ("" when none), also printed to stderr.
+  const std::string& look_note() const { return look_note_; }
 
  private:
   void write_frame();
@@ -57,6 +61,7 @@ class RenderObserver : public StepObserver {
   std::unique_ptr<FrameOverlay> overlay_;
   std::unique_ptr<render::VideoWriter> video_;
   std::string units_;
+  std::string look_note_;
   long steps_ = 0;
   std::size_t frames_ = 0;
 };

@@ -7,6 +7,7 @@
 #include "viewer/imgui_panels.h"
 #include "viewer/key_bindings.h"
 #include "viewer/render_observer.h"
+#include "viewer/scene_look.h"
 #include "viewer/window_input.h"
 
 #include <GL/glew.h>
@@ -89,10 +90,22 @@ void handle(ViewerState& s, Action a, GLFWwindow* win) {
     case Action::MoreSteps: s.steps_per_frame = std::min(10000L, s.steps_per_frame * 2); break;
     case Action::FewerSteps: s.steps_per_frame = std::max(1L, s.steps_per_frame / 2); break;
     case Action::FitView: s.view->fit(); break;
-    case Action::PresetFront: s.view->camera().preset(render::ViewPreset::Front); break;
-    case Action::PresetSide: s.view->camera().preset(render::ViewPreset::Side); break;
-    case Action::PresetTop: s.view->camera().preset(render::ViewPreset::Top); break;
-    case Action::PresetIso: s.view->camera().preset(render::ViewPreset::Iso); break;
+    case Action::PresetFront:
+      s.view->camera().preset(render::ViewPreset::Front);
+      s.camera_preset = "front";
+      break;
+    case Action::PresetSide:
+      s.view->camera().preset(render::ViewPreset::Side);
+      s.camera_preset = "side";
+      break;
+    case Action::PresetTop:
+      s.view->camera().preset(render::ViewPreset::Top);
+      s.camera_preset = "top";
+      break;
+    case Action::PresetIso:
+      s.view->camera().preset(render::ViewPreset::Iso);
+      s.camera_preset = "iso";
+      break;
     case Action::ToggleSprites:
       v.mode = v.mode == render::SpriteMode::Spheres ? render::SpriteMode::Discs : render::SpriteMode::Spheres;
       break;
@@ -204,16 +217,14 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
   s.model = std::make_unique<ParamPanelModel>(opt.scene);
   s.scene_files = scene_files(opt.scenes_dir);
   s.running = opt.start_running;
-  rebuild(s);
-  s.view->colour() = parse_colour_by(opt.colour_by, s.sim->fields());
+  rebuild(s);  // applies the scene's [view] look; the command line's look options override it
+  apply_command_line_look(*s.view, s.sim->fields(), opt.colour_by, opt.colormap, opt.look);
   {
     const auto& names = render::colormap_names();
-    const auto it = std::find(names.begin(), names.end(), opt.colormap);
-    if (it == names.end()) throw ParamError("--colormap: unknown colormap '" + opt.colormap + "'");
-    s.colormap_index = int(it - names.begin());
-    s.view->settings().colormap = opt.colormap;
+    const auto it = std::find(names.begin(), names.end(), s.view->settings().colormap);
+    s.colormap_index = it == names.end() ? 0 : int(it - names.begin());
   }
-  s.view->apply_look(opt.look);
+  if (!opt.look.view.empty() && s.sim->dim() == 3) s.camera_preset = opt.look.view;
   std::fprintf(stderr, "ejecta: viewer on %s; particles through %s%s\n", ctx->description().c_str(),
                s.view->upload_path().c_str(), s.view->interop_note().empty() ? "" : (" (interop " + s.view->interop_note() + ")").c_str());
 

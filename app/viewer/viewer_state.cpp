@@ -1,9 +1,14 @@
 #include "viewer/viewer_state.h"
 
 #include "ejecta_version.h"
+#include "render/colormap.h"
+#include "viewer/scene_look.h"
+
+#include <algorithm>
 
 #include <cstdio>
 #include <ctime>
+#include <fstream>
 #include <sstream>
 
 namespace ejecta::viewer {
@@ -12,11 +17,53 @@ void rebuild(ViewerState& s) {
   if (s.recorder) toggle_recording(s);  // a recording belongs to one simulation
   s.sim = make_simulation(s.model->params(), s.opt.backend);
   s.loop = std::make_unique<StepLoop>(*s.sim, StopRule{});
-  if (s.view) s.view->attach(*s.sim, s.model->params());
-  else s.view = std::make_unique<SceneView>(*s.sim, s.model->params(), s.opt.interop, s.opt.splat);
+  if (s.view) {
+    // A Reset keeps the look: attach() sets the walls and camera of a new scene.
+    const render::WallMode walls = s.view->settings().walls;
+    const bool was_3d = !s.view->camera().two_d();
+    const glm::vec3 direction = s.view->camera().direction();
+    s.view->attach(*s.sim, s.model->params());
+    if (!s.look_pending) {
+      s.view->settings().walls = walls;
+      if (was_3d) s.view->camera().look_along(direction);
+    }
+  } else {
+    s.view = std::make_unique<SceneView>(*s.sim, s.model->params(), s.opt.interop, s.opt.splat);
+  }
   s.model->reset_done();
   s.history.clear();
   s.picked = -1;
+  // Material edits survive a Reset of the same scene; a new scene starts from its library.
+  const bool keep = !s.look_pending && s.materials && s.materials->reapply(*s.sim);
+  if (!keep) s.materials = std::make_unique<MaterialPanelModel>(*s.sim);
+  if (s.look_pending) apply_scene_look(s);
+}
+
+void apply_scene_look(ViewerState& s) {
+  s.look_pending = false;
+  const std::string note = viewer::apply_scene_look(*s.view, *s.sim, s.model->params());
+  if (s.sim->dim() == 3) {
+    const std::string cam = s.model->params().text("view.camera");
+    const bool crater = s.model->params().text("view.preset") == "crater";
+    s.camera_preset = cam != "auto" ? cam : crater ? "side" : "iso";
+  }
+  const auto& names = render::colormap_names();
+  const auto it = std::find(names.begin(), names.end(), s.view->settings().colormap);
+  if (it != names.end()) s.colormap_index = int(it - names.begin());
+  if (!note.empty()) s.message = note;
+}
+
+std::string save_scene(ViewerState& s, const std::string& path) {
+  try {
+    ParamSet p = s.model->params();
+    store_look(p, s.view->colour(), s.view->settings(), s.camera_preset, "viewer", &s.view->camera());
+    std::ofstream out(path);
+    out << p.to_ini();
+    if (!out) return "cannot write " + path;
+    return "saved " + path + " (with its [view] look)";
+  } catch (const std::exception& e) {
+    return std::string("cannot save: ") + e.what();
+  }
 }
 
 void toggle_recording(ViewerState& s) {

@@ -6,6 +6,7 @@
 #include "render/video_writer.h"
 #include "run/step_loop.h"
 #include "viewer/diag_history.h"
+#include "viewer/material_panel_model.h"
 #include "viewer/panel_model.h"
 #include "viewer/scene_view.h"
 
@@ -31,14 +32,19 @@ struct ViewerOptions {
   long max_frames = 0;          // quit after this many frames (0 = when the window closes)
   std::string screenshot_path;  // with max_frames: the last frame, GUI included
   bool start_running = false;
-  std::string colour_by = "velocity";
-  std::string colormap = "viridis";
+  // Command-line look (--colour-by, --colormap, --walls, ...): "" keeps the scene's [view] keys.
+  std::string colour_by;
+  std::string colormap;
   LookOptions look;
 };
 
 struct ViewerState {
   ViewerOptions opt;
   std::unique_ptr<ParamPanelModel> model;
+  std::unique_ptr<MaterialPanelModel> materials;  // the running scene's materials (solid scenes)
+  // A newly loaded scene: the next rebuild() applies its [view] keys (a Reset keeps the look).
+  bool look_pending = true;
+  std::string camera_preset;  // the camera preset last chosen (scene or keys), for "save scene as"
   std::unique_ptr<Simulation> sim;
   std::unique_ptr<StepLoop> loop;
   std::unique_ptr<SceneView> view;  // needs the GL context
@@ -62,11 +68,17 @@ struct ViewerState {
   int colormap_index = 0;
   std::vector<std::string> scene_files;
   char save_path[256] = "scene.ini";
+  char materials_path[256] = "materials-edited.ini";
   char open_path[256] = "";
 };
 
 // Builds (or rebuilds after reset) the simulation, its StepLoop and the view from the model's params.
 void rebuild(ViewerState& s);
+// The scene's [view] keys onto the view (and the note of any fallback into s.message).
+void apply_scene_look(ViewerState& s);
+// "Save scene as": the current look into the panel model's [view] keys, then the scene as INI.
+// Returns the status message.
+std::string save_scene(ViewerState& s, const std::string& path);
 // Starts or stops the recording; errors go to s.message.
 void toggle_recording(ViewerState& s);
 // Starts (at the scene framebuffer's current size) or stops the video; errors go to s.message.

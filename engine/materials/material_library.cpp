@@ -2,6 +2,8 @@
 // feed it one physical line at a time so that every message can name file:line.
 #include "materials/material_library.h"
 
+#include "materials/material_keys.h"
+
 #include "params/ini_line_reader.h"
 #include "params/param_registry.h"
 
@@ -31,35 +33,11 @@ const char* to_string(YieldKind k) {
 
 namespace {
 
-const char* const kNumberKeys[] = {
-    "rho0",          "tillotson.A",     "tillotson.B",  "tillotson.E0",  "tillotson.E_iv",
-    "tillotson.E_cv", "tillotson.a",    "tillotson.b",  "tillotson.alpha", "tillotson.beta",
-    "tillotson.cs_min_frac", "murnaghan.K0", "murnaghan.n", "bulk_modulus", "shear_modulus",
-    "von_mises.Y0",  "lundborg.Y0",     "lundborg.mu_i", "lundborg.Y_M", "lundborg.Y_d0",
-    "lundborg.mu_d", "weibull.k",       "weibull.m",    "melt.T_melt",   "melt.xi",
-    "specific_heat"};
-const char* const kWordKeys[] = {"eos", "yield"};
-
 std::string trim(const std::string& s) {
   const std::size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return "";
   const std::size_t e = s.find_last_not_of(" \t\r\n");
   return s.substr(b, e - b + 1);
-}
-
-std::string suggest(const std::string& key) {
-  std::string best;
-  std::size_t best_d = key.size() / 3 + 1;  // at most a third of the key wrong
-  auto consider = [&](const std::string& c) {
-    const std::size_t d = edit_distance(key, c);
-    if (d < best_d || (d == best_d && best.empty() && d <= 2)) best = c, best_d = d;
-    // A key written without its group ("A" for "tillotson.A") is suggested too.
-    const std::size_t dot = c.find('.');
-    if (best.empty() && dot != std::string::npos && c.substr(dot + 1) == key) best = c;
-  };
-  for (const char* c : kNumberKeys) consider(c);
-  for (const char* c : kWordKeys) consider(c);
-  return best;
 }
 
 struct Entry {
@@ -99,14 +77,6 @@ char* read_line(char* str, int num, void* stream) {
   return s.hand_over(str, num, line);
 }
 
-bool known_key(const std::string& k) {
-  for (const char* c : kNumberKeys)
-    if (k == c) return true;
-  for (const char* c : kWordKeys)
-    if (k == c) return true;
-  return false;
-}
-
 int on_pair(void* user, const char* section, const char* name, const char* value) {
   ReadState& s = *static_cast<ReadState*>(user);
   if (!s.error.empty()) return 1;
@@ -118,8 +88,8 @@ int on_pair(void* user, const char* section, const char* name, const char* value
     s.record(where + ": '" + key + "' is outside any material; put it under a [material] header");
     return 0;
   }
-  if (!known_key(key)) {
-    const std::string hint = suggest(key);
+  if (!find_material_key(key)) {
+    const std::string hint = suggest_material_key(key);
     s.record(where + ": [" + sec + "] unknown key '" + key + "'" +
                   (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
     return 0;
@@ -161,9 +131,9 @@ class Builder {
   }
   std::string word(const std::string& key) const { return sec_.keys.at(key).value; }
 
-  // A number that must be present (because of `why`) and satisfy `ok` (described by `rule`).
-  double number(const std::string& key, const std::string& why, bool (*ok)(double) = nullptr,
-                const char* rule = nullptr) const {
+  // A number that must be present (because of `why`) and lie in the key table's range
+  // (material_keys.cpp: the one place ranges are written).
+  double number(const std::string& key, const std::string& why) const {
     auto it = sec_.keys.find(key);
     if (it == sec_.keys.end()) fail(sec_.line, "missing " + key + " (needed by " + why + ")");
     const std::string& text = it->second.value;
@@ -174,12 +144,13 @@ class Builder {
     const auto [ptr, ec] = std::from_chars(b, e, v);
     if (ec != std::errc() || ptr != e || !std::isfinite(v))
       fail(it->second.line, key + " = '" + text + "' is not a number");
-    if (ok && !ok(v)) fail(it->second.line, key + " = " + text + " must be " + rule);
+    const MaterialKeyDesc* d = find_material_key(key);
+    if (d && d->min > -1e300 && (d->min_open ? !(v > d->min) : !(v >= d->min)))
+      fail(it->second.line, key + " = " + text + " must be " + material_range_text(*d));
     return v;
   }
-  double optional(const std::string& key, double fallback, bool (*ok)(double) = nullptr,
-                  const char* rule = nullptr) const {
-    return has(key) ? number(key, "", ok, rule) : fallback;
+  double optional(const std::string& key, double fallback) const {
+    return has(key) ? number(key, "") : fallback;
   }
 
  private:
@@ -188,8 +159,6 @@ class Builder {
   const Section& sec_;
 };
 
-bool positive(double v) { return v > 0; }
-bool non_negative(double v) { return v >= 0; }
 
 Material build(const std::string& file, const std::string& name, const Section& sec) {
   Builder b(file, name, sec);
@@ -199,30 +168,30 @@ Material build(const std::string& file, const std::string& name, const Section& 
   m.line = sec.line;
   if (!b.has("eos")) b.fail(sec.line, "missing eos (tillotson or murnaghan)");
   const std::string eos = b.word("eos");
-  m.rho0 = b.number("rho0", "every material", positive, "> 0");
+  m.rho0 = b.number("rho0", "every material");
   if (eos == "tillotson") {
     m.eos = EosKind::Tillotson;
     const std::string why = "eos = tillotson";
-    const double A = b.number("tillotson.A", why, positive, "> 0");
+    const double A = b.number("tillotson.A", why);
     const double B = b.number("tillotson.B", why);
-    const double E0 = b.number("tillotson.E0", why, positive, "> 0");
-    const double Eiv = b.number("tillotson.E_iv", why, non_negative, ">= 0");
-    const double Ecv = b.number("tillotson.E_cv", why, positive, "> 0");
+    const double E0 = b.number("tillotson.E0", why);
+    const double Eiv = b.number("tillotson.E_iv", why);
+    const double Ecv = b.number("tillotson.E_cv", why);
     if (!(Ecv > Eiv))
       b.fail(b.line_of("tillotson.E_cv"), "tillotson.E_cv must exceed tillotson.E_iv");
     const double a = b.number("tillotson.a", why);
     const double bb = b.number("tillotson.b", why);
-    const double alpha = b.number("tillotson.alpha", why, non_negative, ">= 0");
-    const double beta = b.number("tillotson.beta", why, non_negative, ">= 0");
-    const double frac = b.optional("tillotson.cs_min_frac", 0.1, non_negative, ">= 0");
+    const double alpha = b.number("tillotson.alpha", why);
+    const double beta = b.number("tillotson.beta", why);
+    const double frac = b.optional("tillotson.cs_min_frac", 0.1);
     m.tillotson = TillotsonEos<double>::make(m.rho0, A, B, E0, Eiv, Ecv, a, bb, alpha, beta, frac);
-    m.bulk_modulus = b.optional("bulk_modulus", A, positive, "> 0");
+    m.bulk_modulus = b.optional("bulk_modulus", A);
   } else if (eos == "murnaghan") {
     m.eos = EosKind::Murnaghan;
-    const double K0 = b.number("murnaghan.K0", "eos = murnaghan", positive, "> 0");
-    const double n = b.number("murnaghan.n", "eos = murnaghan", positive, "> 0");
+    const double K0 = b.number("murnaghan.K0", "eos = murnaghan");
+    const double n = b.number("murnaghan.n", "eos = murnaghan");
     m.murnaghan = MurnaghanEos<double>::make(m.rho0, K0, n);
-    m.bulk_modulus = b.optional("bulk_modulus", K0, positive, "> 0");
+    m.bulk_modulus = b.optional("bulk_modulus", K0);
   } else {
     b.fail(b.line_of("eos"), "eos = '" + eos + "' is not one of: tillotson, murnaghan");
   }
@@ -231,7 +200,7 @@ Material build(const std::string& file, const std::string& name, const Section& 
     if (b.has(k) && til != (m.eos == EosKind::Tillotson))
       b.fail(b.line_of(k), std::string(k) + " does not apply to eos = " + to_string(m.eos));
   }
-  m.shear_modulus = b.optional("shear_modulus", 0.0, non_negative, ">= 0");
+  m.shear_modulus = b.optional("shear_modulus", 0.0);
 
   const std::string yield =
       b.has("yield") ? b.word("yield") : (m.shear_modulus > 0 ? "elastic" : "none");
@@ -247,17 +216,17 @@ Material build(const std::string& file, const std::string& name, const Section& 
       m.yield = YieldKind::Elastic;
     } else if (yield == "von_mises") {
       m.yield = YieldKind::VonMises;
-      m.von_mises.Y0 = b.number("von_mises.Y0", "yield = von_mises", positive, "> 0");
+      m.von_mises.Y0 = b.number("von_mises.Y0", "yield = von_mises");
     } else {
       m.yield = YieldKind::Lundborg;
       const std::string why = "yield = lundborg";
-      m.lundborg.Y0 = b.number("lundborg.Y0", why, non_negative, ">= 0");
-      m.lundborg.mu_i = b.number("lundborg.mu_i", why, non_negative, ">= 0");
-      m.lundborg.Y_M = b.number("lundborg.Y_M", why, positive, "> 0");
+      m.lundborg.Y0 = b.number("lundborg.Y0", why);
+      m.lundborg.mu_i = b.number("lundborg.mu_i", why);
+      m.lundborg.Y_M = b.number("lundborg.Y_M", why);
       if (!(m.lundborg.Y_M > m.lundborg.Y0))
         b.fail(b.line_of("lundborg.Y_M"), "lundborg.Y_M must exceed lundborg.Y0");
-      m.lundborg.Y_d0 = b.number("lundborg.Y_d0", why, non_negative, ">= 0");
-      m.lundborg.mu_d = b.number("lundborg.mu_d", why, non_negative, ">= 0");
+      m.lundborg.Y_d0 = b.number("lundborg.Y_d0", why);
+      m.lundborg.mu_d = b.number("lundborg.mu_d", why);
     }
   } else {
     b.fail(b.line_of("yield"),
@@ -274,20 +243,19 @@ Material build(const std::string& file, const std::string& name, const Section& 
   if (b.has("weibull.k") || b.has("weibull.m")) {
     const std::string why = "tensile damage (weibull.k and weibull.m go together)";
     m.damage = true;
-    m.weibull_k = b.number("weibull.k", why, positive, "> 0");
-    m.weibull_m = b.number("weibull.m", why, positive, "> 0");
+    m.weibull_k = b.number("weibull.k", why);
+    m.weibull_m = b.number("weibull.m", why);
   }
   if (b.has("melt.T_melt") || b.has("melt.xi")) {
     const std::string why = "melt weakening (melt.T_melt and melt.xi go together)";
     m.melt = true;
-    m.t_melt = b.number("melt.T_melt", why, positive, "> 0");
-    m.melt_xi = b.number("melt.xi", why, positive, "> 0");
+    m.t_melt = b.number("melt.T_melt", why);
+    m.melt_xi = b.number("melt.xi", why);
     m.specific_heat = b.number("specific_heat",
                                "melt weakening (the temperature is T = solid.reference_temperature + u / "
-                               "specific_heat)",
-                               positive, "> 0");
+                               "specific_heat)");
   } else if (b.has("specific_heat")) {
-    m.specific_heat = b.number("specific_heat", "", positive, "> 0");
+    m.specific_heat = b.number("specific_heat", "");
   }
   return m;
 }

@@ -3,7 +3,9 @@
 // (assets/materials.ini), one [section] per material. Host-side only; a solver copies the parts it
 // needs (TillotsonEos<T>, MurnaghanEos<T>, LundborgStrength<T>, ...) into its model struct.
 //
-// Keys of a section (SI units):
+// Keys of a section (SI units; the one table of them, with ranges and help, is material_keys.cpp,
+// from which the reader's unknown-key suggestions, the viewer's material panels and
+// docs/materials.md are generated):
 //   eos = tillotson | murnaghan                           (required)
 //   rho0                                                  (required, kg/m^3)
 //   tillotson.A, .B, .E0, .E_iv, .E_cv, .a, .b, .alpha, .beta   (required with eos = tillotson)

@@ -317,6 +317,50 @@ ParamRegistry make_builtin() {
                     "largest expected speed; Monaghan (1994) uses D of that order."),
               1e-3, 1e3));
 
+  // How the scene looks in the viewer and in headless frames (app/viewer/scene_look.h); the viewer's
+  // "save scene as" writes the current look back here. Command-line look options override them.
+  t.group = "View";
+  t.add(choices(param("view.preset", T::Choice, "none", "", "Look preset",
+                      "crater: a clip plane through the impact axis (the fastest body's line of motion), "
+                      "colour by damage (von_mises_stress, else pressure, where the scene has no damage "
+                      "field), side camera. view.* keys set in the scene override the preset's choices."),
+                {"none", "crater"}));
+  t.add(param("view.colour_by", T::String, "velocity", "", "Colour by",
+              "Particle field the particles are coloured by; FIELD.x, .y or .z for one component of a "
+              "vector (else its magnitude). A field the scene lacks falls back to the default, said in "
+              "the status bar."));
+  t.add(choices(param("view.colormap", T::Choice, "auto", "", "Colormap",
+                      "auto: coolwarm (diverging, zero in the middle) for signed quantities (pressure, "
+                      "components), viridis otherwise."),
+                {"auto", "viridis", "turbo", "coolwarm", "greys"}));
+  t.add(param("view.auto_range", T::Bool, "true", "", "Auto range",
+              "The colour range follows the data of each frame; off: view.range_min to view.range_max."));
+  t.add(param("view.range_min", T::Real, "0", "", "Range min",
+              "Lower end of the manual colour range, in the units of the colour field."));
+  t.add(param("view.range_max", T::Real, "1", "", "Range max",
+              "Upper end of the manual colour range, in the units of the colour field."));
+  t.add(param("view.clip", T::Bool, "false", "", "Clip plane",
+              "3D: hide the particles in front of a plane (dot(view.clip_normal, x) > view.clip_offset)."));
+  t.add(range(param("view.clip_normal", T::Vec3, "1, 0, 0", "", "Clip normal",
+                    "Normal of the clip plane, towards the hidden side (normalised when used)."),
+              -1e3, 1e3));
+  t.add(param("view.clip_offset", T::Real, "0", "m", "Clip offset",
+              "Signed distance of the clip plane from the origin along its normal."));
+  t.add(choices(param("view.camera", T::Choice, "auto", "", "Camera",
+                      "3D camera direction: front (along +y), side (along +x), top (down -z), iso; auto: "
+                      "iso (side with view.preset = crater). 2D scenes are always seen face on."),
+                {"auto", "front", "side", "top", "iso"}));
+  t.add(range(param("view.camera_direction", T::Vec3, "0, 0, 0", "", "Camera direction",
+                    "3D: the direction the camera looks along (eye to target), overriding view.camera; "
+                    "0, 0, 0: use view.camera. \"Save scene as\" writes the current one, orbit included."),
+              -1e3, 1e3));
+  t.add(choices(param("view.walls", T::Choice, "auto", "", "Walls",
+                      "Wall particles shown, dimmed or hidden; auto: hidden in 3D, dimmed in 2D."),
+                {"auto", "shown", "dimmed", "hidden"}));
+  t.add(choices(param("view.sprites", T::Choice, "spheres", "", "Sprites",
+                      "Particles drawn as lit spheres or flat discs."),
+                {"spheres", "discs"}));
+
   // Numbered sections: any number of [tank.N], [block.N], [obstacle.N], N = 1, 2, ...
   t.group = "Geometry";
   t.add(rebuild(param("tank.#.min", T::Vec3, "0, 0, 0", "m", "Tank min",

@@ -17,6 +17,7 @@
 #include "particles/capture_fields.h"
 #include "particles/particle_store.h"
 #include "physics/solid_damage.h"
+#include "physics/solid_invariants.h"
 #include "physics/solid_model.h"
 #include "render_data/fill_from_store.h"
 #include "scene/solid_scene.h"
@@ -55,6 +56,7 @@ class SolidSolver final : public Simulation {
 
   void after_stage() {
     if (any_yield_) exec_.for_each(n_, SolidYieldLimit<T, D>{model_, pv_});
+    update_invariants();
   }
 
   double evaluate() {
@@ -70,6 +72,7 @@ class SolidSolver final : public Simulation {
     grid_ = cells_->grid();
     const auto t1 = mark();
     exec_.for_each(n_, SolidEosPass<T, D>{model_, pv_});
+    update_invariants();  // non-persistent fields are not reordered: again after the sort
     if (pv_.L) exec_.for_each_balanced(n_, SolidCorrection<T, D>{model_, grid_, pv_});
     const auto t2 = mark();
     exec_.for_each_balanced(n_, SolidForces<T, D>{model_, grid_, pv_});
@@ -167,9 +170,13 @@ class SolidSolver final : public Simulation {
     time_ = frame.time;
     steps_ = frame.step;
     dt_ = T(frame.dt);
+    update_invariants();
   }
 
  private:
+  // The derived (non-persistent) stress invariants, from the current deviatoric stress.
+  void update_invariants() { exec_.for_each(n_, SolidVonMisesStress<T, D>{pv_.S, pv_.damage, von_mises_}); }
+
   void configure(const ParamSet& params, const SolidInitial& init) {
     const std::string kernel = params.text("particles.kernel");
     model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
@@ -267,6 +274,8 @@ class SolidSolver final : public Simulation {
       flaw_offset_.resize(exec_, n_ + 1, &array_bytes_);
       flaw_strain_.resize(exec_, init.flaw_strain.size(), &array_bytes_);
     }
+    von_mises_ = field<T>("von_mises_stress", "Pa",
+                          "von Mises equivalent stress sqrt(3 J2), out-of-plane deviator components included", false);
 
     struct Spec { const char* name; T* y; const T* rate; std::size_t comps; bool position; };
     const std::vector<Spec> specs = {{"position", flat(pv_.x), flat(pv_.v), D, true},
@@ -383,6 +392,7 @@ class SolidSolver final : public Simulation {
   uint32_t* active_flaws_ = nullptr;
   DeviceArray<std::int64_t, Exec> flaw_offset_;  // by initial id, n + 1
   DeviceArray<T, Exec> flaw_strain_;             // activation strains, ascending per particle
+  T* von_mises_ = nullptr;
   std::vector<Material> materials_;
   bool any_yield_ = false, art_on_ = false;
   T dt_ = T(0);
