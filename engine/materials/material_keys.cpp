@@ -262,6 +262,8 @@ Material edit_material(const Material& m, const std::string& key, const std::str
     if (paired && !values.count(key))
       for (const MaterialKeyDesc& d : material_keys())
         if (group_of(d.key) == group) values[d.key] = d.example;
+    // Melt weakening needs a temperature, so a specific heat comes with it.
+    if (group == "melt" && !values.count("specific_heat")) values["specific_heat"] = find_material_key("specific_heat")->example;
     values[key] = value;
   }
   if (key == "eos" || key == "yield") {

@@ -35,6 +35,7 @@ weibull.k = 4e35
 weibull.m = 9
 melt.T_melt = 1500
 melt.xi = 1.2
+specific_heat = 840
 
 [metal]
 eos = murnaghan

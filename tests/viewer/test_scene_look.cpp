@@ -181,8 +181,10 @@ TEST(SceneLook, CraterPresetCutsThroughTheImpactAxis) {
   EXPECT_NEAR(axis->point.y, 0.1f, 0.011f);
   EXPECT_NEAR(axis->direction.z, -1.f, 1e-6f);
 
-  // No damage field yet: von_mises_stress, said in the note.
-  const viewer::ResolvedLook r = resolve(p, *sim);
+  // No damage field (damage off): von_mises_stress, said in the note.
+  const ParamSet undamaged = impact_scene({"solid.damage=false"});
+  auto intact = make_simulation(undamaged, Backend::Cpu);
+  const viewer::ResolvedLook r = resolve(undamaged, *intact);
   EXPECT_EQ(r.colour.field, "von_mises_stress");
   EXPECT_EQ(r.colormap, "viridis");
   EXPECT_NE(r.note.find("no damage field"), std::string::npos) << r.note;
@@ -195,14 +197,12 @@ TEST(SceneLook, CraterPresetCutsThroughTheImpactAxis) {
   EXPECT_NEAR(r.clip_offset, -axis->point.x, 1e-6f);
 
   // With a damage field (the damage model's), damage; without stress, pressure.
-  std::vector<FieldInfo> with_damage = sim->fields();
-  with_damage.push_back(FieldInfo{"damage", 1, "", "tensile damage D", ScalarType::Float64, true});
-  const viewer::ResolvedLook dmg = resolve(p, *sim, with_damage);
+  const viewer::ResolvedLook dmg = resolve(p, *sim, sim->fields());
   EXPECT_EQ(dmg.colour.field, "damage");
   EXPECT_TRUE(dmg.note.empty()) << dmg.note;
   std::vector<FieldInfo> gas;
   for (const FieldInfo& f : sim->fields())
-    if (f.name != "von_mises_stress") gas.push_back(f);
+    if (f.name != "von_mises_stress" && f.name != "damage") gas.push_back(f);
   EXPECT_EQ(resolve(p, *sim, gas).colour.field, "pressure");
   EXPECT_EQ(resolve(p, *sim, gas).colormap, "coolwarm");
 
@@ -236,7 +236,7 @@ TEST(SceneLook, SavedLookReadsBackAsTheSameLook) {
   viewer::store_look(saved, c, v, "top", "viewer");
   const ParamSet back = read_scene_string(saved.to_ini(), "saved.ini");
   const viewer::ResolvedLook b = resolve(back, *sim);
-  EXPECT_EQ(b.colour.field, "von_mises_stress");
+  EXPECT_EQ(b.colour.field, "damage");
   EXPECT_EQ(b.colormap, "turbo");
   EXPECT_FALSE(b.colour.auto_range);
   EXPECT_EQ(b.colour.max, 5e8f);
@@ -281,12 +281,12 @@ TEST(SceneLook, ViewerStateTakesTheLookKeepsItOverResetAndSavesIt) {
   s.opt.scene = scene;
   s.model = std::make_unique<viewer::ParamPanelModel>(scene);
   viewer::rebuild(s);
-  EXPECT_EQ(s.view->colour().field, "von_mises_stress");
+  EXPECT_EQ(s.view->colour().field, "damage");
   EXPECT_TRUE(s.view->settings().clip);
   EXPECT_EQ(s.view->settings().colormap, "viridis");
   EXPECT_EQ(render::colormap_names()[std::size_t(s.colormap_index)], "viridis") << "the panel's colormap box agrees";
   EXPECT_EQ(s.camera_preset, "side");
-  EXPECT_NE(s.message.find("no damage field"), std::string::npos) << "said in the status bar: " << s.message;
+  EXPECT_EQ(s.message.find("no damage field"), std::string::npos) << "nothing to say in the status bar: " << s.message;
   ASSERT_TRUE(s.materials);
   ASSERT_EQ(s.materials->sections().size(), 1u) << "slab and ball are both basalt";
 
@@ -316,7 +316,7 @@ TEST(SceneLook, ViewerStateTakesTheLookKeepsItOverResetAndSavesIt) {
   s.model = std::make_unique<viewer::ParamPanelModel>(scene);
   s.look_pending = true;
   viewer::rebuild(s);
-  EXPECT_EQ(s.view->colour().field, "von_mises_stress");
+  EXPECT_EQ(s.view->colour().field, "damage");
   EXPECT_EQ(s.sim->materials()[0].shear_modulus, 22.7e9);
   s.view.reset();  // GL objects while the context is current
 }
@@ -338,7 +338,7 @@ TEST(SceneLook, PlaybackTakesTheRecordedLook) {
     EXPECT_FALSE(view.settings().clip);
     // The crater preset finds the impact axis in the recorded velocities.
     const std::string note = viewer::apply_scene_look(view, first, impact_scene());
-    EXPECT_NE(note.find("no damage field"), std::string::npos) << note;
+    EXPECT_EQ(note.find("no damage field"), std::string::npos) << note;
     EXPECT_TRUE(view.settings().clip);
     EXPECT_NEAR(view.settings().clip_normal.x, -1.f, 1e-6f);
     EXPECT_NEAR(view.settings().clip_offset, -0.13f, 0.011f);
@@ -364,14 +364,14 @@ TEST(SceneLook, HeadlessFrameOfASolidSceneThroughItsClipPlane) {
     obs.on_step(*sim);
     if (note) *note = obs.look_note();
     EXPECT_EQ(obs.frames(), 2u);
-    EXPECT_EQ(const_cast<viewer::SceneView&>(obs.view()).colour().field, "von_mises_stress");
+    EXPECT_EQ(const_cast<viewer::SceneView&>(obs.view()).colour().field, "damage");
     return covered(obs.view().read());
   };
   std::string note;
   // From the iso direction (the side view's silhouette is the same with and without the cut).
   const double cut = frame_coverage(impact_scene({"view.camera=iso"}), &note);
   const double whole = frame_coverage(impact_scene({"view.camera=iso", "view.clip=false"}), nullptr);
-  EXPECT_NE(note.find("no damage field"), std::string::npos) << note;
+  EXPECT_EQ(note.find("no damage field"), std::string::npos) << note;
   EXPECT_GT(whole, 0.02) << "the slab is drawn";
   EXPECT_GT(cut, 0.15 * whole) << "the far half stays";
   EXPECT_LT(cut, 0.9 * whole) << "the near half is clipped";
@@ -392,7 +392,7 @@ TEST(SceneLook, BinaryRendersTheCraterPresetHeadless) {
   const auto r = test::run_binary("--headless --backend cpu --steps 2 --render-every 2 --render-dir '" +
                                   (dir / "frames").string() + "' --width 320 --height 240 '" + scene.string() + "'");
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("no damage field in this scene; colouring by von_mises_stress"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("no damage field"), std::string::npos) << r.out;
   int w = 0, h = 0, comp = 0;
   unsigned char* data = stbi_load((dir / "frames" / "frame_000001.png").string().c_str(), &w, &h, &comp, 4);
   ASSERT_NE(data, nullptr);
