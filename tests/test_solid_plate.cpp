@@ -20,39 +20,76 @@ double plate_period(double E, double nu, double rho, double H, double L) {
   return 2 * M_PI / std::sqrt(w2);
 }
 
-// Zeros of the y momentum of the plate (the clamp is at rest, so it is the total P_y of the
-// diagnostics), interpolated linearly between steps. With the first-mode velocity at t = 0 and no
-// displacement, P_y(t) ~ cos(omega t): zeros at T/4, 3T/4, ...
-std::vector<double> plate_momentum_zeros(const std::vector<std::string>& overrides, double until) {
+// The plate's y momentum P_y (the clamp is at rest, so it is the total P_y of the diagnostics) and
+// its time integral Y = int P_y dt (trapezoids; M times the mean deflection). With the first-mode
+// velocity at t = 0 and no displacement, P_y ~ cos(omega t) and Y ~ sin(omega t): P_y changes sign
+// at T/4 (z_p), Y at T/2 (z_y); both interpolated linearly between steps.
+struct PlateZeros {
+  double z_p = 0, z_y = 0;
+};
+
+PlateZeros plate_zeros(const std::vector<std::string>& overrides, double until) {
   auto sim = make_simulation(test::shipped_scene("plate2d.ini", overrides), Backend::Cpu);
-  double t_prev = 0, v_prev = sim->diagnostics().momentum[1];
-  std::vector<double> zeros;
+  double t_prev = 0, p_prev = sim->diagnostics().momentum[1], y_prev = 0;
+  PlateZeros z;
   test::run_until(*sim, until, [&](const Simulation& s) {
-    const double v = s.diagnostics().momentum[1];
-    if ((v_prev > 0) != (v > 0)) zeros.push_back(t_prev + (s.time() - t_prev) * v_prev / (v_prev - v));
-    t_prev = s.time(), v_prev = v;
-    return true;
+    const double p = s.diagnostics().momentum[1];
+    const double y = y_prev + 0.5 * (p + p_prev) * (s.time() - t_prev);
+    if (z.z_p == 0 && (p_prev > 0) != (p > 0)) z.z_p = t_prev + (s.time() - t_prev) * p_prev / (p_prev - p);
+    if (z.z_y == 0 && t_prev > 0 && (y_prev > 0) != (y > 0))
+      z.z_y = t_prev + (s.time() - t_prev) * y_prev / (y_prev - y);
+    t_prev = s.time(), p_prev = p, y_prev = y;
+    return !(z.z_p > 0 && z.z_y > 0);
   });
   std::printf("plate:");
   for (const auto& o : overrides) std::printf(" %s", o.c_str());
-  std::printf(" %ld steps to t = %.4f s; zeros:", sim->steps(), sim->time());
-  for (double z : zeros) std::printf(" %.5f", z);
-  std::printf("\n");
+  std::printf(" %ld steps to t = %.4f s; P_y = 0 at %.5f s, Y = 0 at %.5f s\n", sim->steps(), sim->time(), z.z_p,
+              z.z_y);
   std::fflush(stdout);
-  return zeros;
+  return z;
 }
 
-TEST(SolidPlate, Explore) {
-  const double T = plate_period(1e7, 0.4, 1010, 0.02, 0.2);
-  std::printf("theory T = %.5f s\n", T);
-  for (const auto& o : std::vector<std::vector<std::string>>{{"time.cfl=0.6"},
-                                                             {"time.cfl=0.6", "solid.gradient_correction=true"},
-                                                             {"time.cfl=0.6", "solid.artificial_stress=0"}}) {
-    const auto z = plate_momentum_zeros(o, 0.9 * T);
-    if (z.size() >= 2)
-      std::printf("  T from 4 z1 = %.5f (%.2f%%), from 2 (z2 - z1) = %.5f (%.2f%%)\n", 4 * z[0], 100 * (4 * z[0] / T - 1),
-                  2 * (z[1] - z[0]), 100 * (2 * (z[1] - z[0]) / T - 1));
-  }
+// scenes/plate2d.ini: rubber (E = 1e7 Pa, nu = 0.4, rho0 = 1010 kg/m^3), L = 0.2 m from the clamp
+// face x = 0 (the last clamp column sits at -dp/2, the first plate column at +dp/2), H = 0.02 m.
+const double kE = 1e7, kNu = 0.4, kRho = 1010, kH = 0.02, kL = 0.2;
+
+// The shipped scene: H/dp = 10, h = 1.3 dp, gradient correction, artificial stress 0.3. Measured:
+// P_y = 0 at 0.03292 s, Y = 0 at 0.06586 s (12299 steps, 18 s on one core): T = 4 z_p = 0.13167 s and
+// 2 z_y = 0.13172 s against 0.11404 s (+15.5%; 2 (z2 - z1) from the second P_y zero: 0.13171 s). The SPH plate is too soft: the kernel deficit of the free-surface rows, which carry most
+// of the bending stiffness (the outer row of ten about half of I), and the artificial stress in the
+// tension half (+4.6% of the +18.8% without the correction; 0 stress: +14.1%). The error falls with
+// resolution (H/dp = 20: +9.6%; first-order extrapolation of 10 and 20 rows: 0.11835 s, +3.8%; the
+// DISABLED_ test below), so 5% needs about 40 rows, beyond a unit test's budget. This test holds the
+// 10-row result to its measured band: T above theory by less than 18% (a regression that softens the
+// plate, e.g. a wrong clamp, or one that makes it stiffer than theory fails), and a clean single mode
+// (the two estimates of T within 1%).
+TEST(SolidPlate, PeriodOfTheFirstModeAgainstThinPlateTheory) {
+  const double T = plate_period(kE, kNu, kRho, kH, kL);
+  const PlateZeros z = plate_zeros({}, 0.7 * T);
+  ASSERT_GT(z.z_p, 0);
+  ASSERT_GT(z.z_y, 0);
+  const double t1 = 4 * z.z_p, t2 = 2 * z.z_y;
+  std::printf("plate2d: theory T = %.5f s; SPH 4 z_p = %.5f s (%+.2f%%), 2 z_y = %.5f s (%+.2f%%)\n", T, t1,
+              100 * (t1 / T - 1), t2, 100 * (t2 / T - 1));
+  EXPECT_GT(t2, T);
+  EXPECT_LT(t2 / T - 1, 0.18);
+  EXPECT_LT(std::fabs(t1 / t2 - 1), 0.01);
+}
+
+// The convergence study behind the numbers above (H/dp = 10 and 20, first quarter period only);
+// about 4 minutes on one shared core, so not run by default (--gtest_also_run_disabled_tests).
+// First-order Richardson extrapolation T_inf = 2 T_20 - T_10 within 5% of thin-plate theory.
+TEST(SolidPlate, DISABLED_ExtrapolatedPeriodWithinFivePercentOfTheory) {
+  const double T = plate_period(kE, kNu, kRho, kH, kL);
+  const PlateZeros z10 = plate_zeros({}, 0.32 * T);
+  const PlateZeros z20 = plate_zeros({"solid_block.1.dp=0.001", "solid_block.2.dp=0.001"}, 0.32 * T);
+  ASSERT_GT(z10.z_p, 0);
+  ASSERT_GT(z20.z_p, 0);
+  const double t10 = 4 * z10.z_p, t20 = 4 * z20.z_p, tinf = 2 * t20 - t10;
+  std::printf("plate2d: T_10 = %.5f, T_20 = %.5f, extrapolated %.5f s (%+.2f%%) vs %.5f s\n", t10, t20, tinf,
+              100 * (tinf / T - 1), T);
+  EXPECT_LT(t20, t10);
+  EXPECT_LT(std::fabs(tinf / T - 1), 0.05);
 }
 
 }  // namespace
