@@ -131,8 +131,9 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   const ParamRegistry& reg = ParamRegistry::builtin();
   // 32 keys of the engine foundation, 29 of the gas model (physics.model, [gas], [blast],
   // [gas_block.N], time.rtol/atol/growth_max/dt_fixed), 5 of the viewer's collider sphere, 16 of the
-  // solid model ([solid] and [solid_block.N] with its shapes and motion).
-  EXPECT_EQ(reg.all().size(), 82u);
+  // solid model ([solid] and [solid_block.N] with its shapes and motion), 2 of the rings/plate work
+  // (solid.plane, solid_block.N.velocity_profile).
+  EXPECT_EQ(reg.all().size(), 84u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);
