@@ -319,8 +319,8 @@ struct SolidForces {
     pv.a[i] = pv.kind[i] ? Vec<T, D>::zero() : acc + model.gravity;
     pv.drho[i] = pv.L ? -rhoi * tr3 : fz * work;  // corrected: -rho div v with the corrected gradient
     // The artificial stress does work like the pair term it adds to the momentum equation: -1/2 its
-    // share, as for the viscosity, so that kinetic + internal energy is conserved (Monaghan 2000,
-    // sec. 4, energy equation with the artificial pressure term; Gray et al. 2001, eq. 2.9 form).
+    // share, as for the viscosity, so that kinetic + internal energy is conserved (the energy equation
+    // of Monaghan 2000 carries the artificial pressure term the same way).
     pv.du[i] = pi / (rhoi * rhoi) * fz * work + visc - T(0.5) * art + seps / rhoi;
     if (!(mt.mu > T(0)))
       for (int k = 0; k < S::N; ++k) dS[k] = T(0);
