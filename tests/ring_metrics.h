@@ -54,6 +54,13 @@ inline double min_separation_2d(const HostParticles& h, double r_max) {
   return m;
 }
 
+// Smallest distance between two particles of one body, searched below r_max.
+inline double min_separation_within_2d(const HostParticles& h, const std::vector<std::size_t>& body, double r_max) {
+  double m = r_max;
+  for_each_close_pair_2d(h.position, body, r_max, [&](std::size_t, std::size_t, double r) { m = std::min(m, r); });
+  return m;
+}
+
 // Number of pairs closer than r_close (collapsed pairs).
 inline std::size_t close_pairs_2d(const HostParticles& h, double r_close) {
   std::vector<std::size_t> all(h.n);
