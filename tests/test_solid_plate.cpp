@@ -60,7 +60,7 @@ const double kE = 1e7, kNu = 0.4, kRho = 1010, kH = 0.02, kL = 0.2;
 // bending stiffness (the outer row of ten about half of I), and the artificial stress in the tension
 // half (without the correction +18.8%, of which the artificial stress 4.6%: +14.1% without it). The
 // error falls with resolution (H/dp = 20: +9.6%; the first-order extrapolation of 10 and 20 rows,
-// 0.11835 s, is +3.8%: the DISABLED_ test below), so 5% at one resolution needs about 40 rows, beyond
+// 0.11840 s, is +3.8%: the DISABLED_ test below), so 5% at one resolution needs about 40 rows, beyond
 // a unit test's budget. This test holds the 10-row result to its measured band: T above theory by
 // less than 18% (a regression that softens the plate, e.g. a loose clamp, or one that makes it stiffer
 // than theory fails), and a clean single mode (the two estimates of T within 1%).
@@ -78,7 +78,7 @@ TEST(SolidPlate, PeriodOfTheFirstModeAgainstThinPlateTheory) {
 }
 
 // The convergence study behind the numbers above (H/dp = 10 and 20, first quarter period only);
-// about 4 minutes on one shared core, so not run by default (--gtest_also_run_disabled_tests).
+// 96 s on one core (measured), so not run by default (--gtest_also_run_disabled_tests).
 // First-order Richardson extrapolation T_inf = 2 T_20 - T_10 within 5% of thin-plate theory.
 TEST(SolidPlate, DISABLED_ExtrapolatedPeriodWithinFivePercentOfTheory) {
   const double T = plate_period(kE, kNu, kRho, kH, kL);
