@@ -215,6 +215,11 @@ ParamRegistry make_builtin() {
                             "0.3 is the usual value (1D and 2D)."),
                       0, 1)));
 
+  t.add(rebuild(choices(param("solid.plane", T::Choice, "strain", "", "2D plane",
+                             "2D solids: strain (eps_zz = 0, a body of infinite depth; a bar has "
+                             "c = sqrt(E/((1 - nu^2) rho))) or stress (sigma_zz = 0, a thin plate; "
+                             "c = sqrt(E/rho)). stress is refused in 1D and 3D."),
+                       {"strain", "stress"})));
   t.add(rebuild(param("solid.gradient_correction", T::Bool, "false", "", "Gradient correction",
                       "Kernel-gradient correction of the velocity gradient (strain and rotation "
                       "rates, continuity; Randles & Libersky 1996, Bonet & Lok 1999): exact for a "
@@ -428,6 +433,14 @@ ParamRegistry make_builtin() {
                       "Name of the material in the library (solid.materials).")));
   t.add(rebuild(param("solid_block.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Solid velocity",
                       "Initial velocity of this solid box.")));
+  t.add(rebuild(choices(param("solid_block.#.velocity_profile", T::Choice, "uniform", "", "Velocity profile",
+                             "uniform: every particle starts with velocity; cantilever: the first "
+                             "bending mode of a cantilever along x clamped at the box's min x, of length "
+                             "the box's x extent L (Landau & Lifshitz, Theory of Elasticity, sec. 25): "
+                             "v(x) = velocity f(x - min_x)/f(L), f(s) = (cosh ks - cos ks) - "
+                             "(cosh kL + cos kL)/(sinh kL + sin kL) (sinh ks - sin ks), kL = 1.8751; "
+                             "velocity is then the tip velocity (shape = box only)."),
+                       {"uniform", "cantilever"})));
   t.add(rebuild(param("obstacle.#.min", T::Vec3, "0, 0, 0", "m", "Obstacle min",
                       "Lower corner of a solid box filled with fixed wall particles.")));
   t.add(rebuild(param("obstacle.#.max", T::Vec3, "0.1, 0.1, 0.1", "m", "Obstacle max",

@@ -9,6 +9,7 @@
 //                  grad_i^b W_ij
 //  - energy               du_i/dt = p_i/rho_i^2 sum_j m_j v_ij . grad_i W_ij
 //                                   + 1/2 sum_j m_j Pi_ij v_ij . grad_i W_ij + S_i^ab eps_i^ab / rho_i
+//                                   - 1/2 sum_j m_j f_ij^n (R_i^ab + R_j^ab) v_ij^a grad_i^b W_ij
 //  - Hooke with the Jaumann rate (Libersky & Petschek 1991; Gray et al. 2001, eq. 2.7):
 //      dS^ab/dt = 2 mu (eps^ab - 1/3 d^ab eps^cc) + S^ac Omega^bc + Omega^ac S^cb,
 //      eps = (grad v + grad v^T)/2, Omega = (grad v - grad v^T)/2
@@ -23,6 +24,9 @@
 // momentum is conserved to round-off. 1D and 2D carry the in-plane components of S with the 1/3 of the
 // three-dimensional deviator: 2D is plane strain (eps_zz = 0) and 1D uniaxial strain, so the implied
 // out-of-plane components are S_zz = -(S_xx + S_yy) (2D) and S_yy = S_zz = -S_xx/2 (1D); they enter J2.
+// 2D plane stress (solid.plane = stress, model.plane_stress): sigma_zz = 0 fixes eps_zz (SolidForces);
+// rho is then the three-dimensional density (continuity with the 3D volumetric rate), also used as
+// the areal density in the kernel sums (the thickness change is not carried: relative error O(strain)).
 #include "core/types.h"
 #include "core/vec.h"
 #include "neighbors/level_grid.h"
@@ -100,6 +104,7 @@ struct SolidModel {
   T alpha, beta;     // Monaghan (1992) viscosity
   T art_eps;         // artificial stress epsilon (0: off); n = 4
   bool correct;      // kernel-gradient correction of the velocity gradient
+  bool plane_stress; // 2D only: sigma_zz = 0 instead of eps_zz = 0 (see SolidForces)
   int n_materials;
   SolidMaterial<T> mat[kMaxSolidMaterials];
   Vec<T, D> gravity;
@@ -248,7 +253,7 @@ struct SolidForces {
     T grad[D][D];
     for (int a = 0; a < D; ++a)
       for (int b = 0; b < D; ++b) grad[a][b] = T(0);
-    T work = 0, visc = 0, vsig_max = T(2) * ci;
+    T work = 0, visc = 0, art = 0, vsig_max = T(2) * ci;
     grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
       if (j == i) return;
       const T hj = pv.h[j];
@@ -281,7 +286,11 @@ struct SolidForces {
         for (int b = 0; b < D; ++b) {
           T tab = Ai[a][b] + (keep_j * Sj[S::of(a, b)] - (a == b ? pj : T(0))) / (rhoj * rhoj);
           if (a == b) tab -= Pi;
-          if (pv.R) tab += fn * (pv.R[i][S::of(a, b)] + pv.R[j][S::of(a, b)]);
+          if (pv.R) {
+            const T rab = fn * (pv.R[i][S::of(a, b)] + pv.R[j][S::of(a, b)]);
+            tab += rab;
+            art += mj * F * vij[a] * rab * xij[b];
+          }
           s += tab * xij[b];
         }
         acc[a] += mj * F * s;
@@ -314,20 +323,32 @@ struct SolidForces {
     T sfull[D][D];
     for (int a = 0; a < D; ++a)
       for (int b = 0; b < D; ++b) sfull[a][b] = Si[S::of(a, b)];
+    // Plane stress (2D, model.plane_stress): eps_zz follows from d sigma_zz/dt = 0 with sigma_zz =
+    // -p - S_xx - S_yy: dp/dt = rho c_eos^2 tr3 and d(S_xx + S_yy)/dt = 2 mu (tr - 2/3 tr3) (the
+    // Jaumann terms cancel in the in-plane trace) give tr3 = 2 mu tr / (rho c_l^2), rho c_l^2 =
+    // K + 4/3 mu, the three-dimensional volumetric rate; linear elastic: eps_zz = -lambda/(lambda +
+    // 2 mu) tr. Plane strain: tr3 = tr.
+    const T fz = (D == 2 && model.plane_stress) ? T(2) * mt.mu / (rhoi * ci * ci) : T(1);
+    const T tr3 = fz * tr;
     SymTensor<T, D> dS;
     T seps = T(0);
     for (int a = 0; a < D; ++a)
       for (int b = a; b < D; ++b) {
         T rot = T(0);
         for (int c = 0; c < D; ++c) rot += sfull[a][c] * om[b][c] + om[a][c] * sfull[c][b];
-        dS[S::of(a, b)] = T(2) * mt.mu * (eps[a][b] - (a == b ? tr / T(3) : T(0))) + rot;
+        dS[S::of(a, b)] = T(2) * mt.mu * (eps[a][b] - (a == b ? tr3 / T(3) : T(0))) + rot;
       }
     for (int a = 0; a < D; ++a)  // work of the carried deviatoric stress (1 - D) S
       for (int b = 0; b < D; ++b) seps += keep_i * sfull[a][b] * eps[a][b];
+    if (D == 2 && model.plane_stress)  // S_zz eps_zz
+      seps -= keep_i * (sfull[0][0] + sfull[D - 1][D - 1]) * (tr3 - tr);
     // Prescribed particles (kind 1: clamps, grips) keep their velocity; their stress still evolves.
     pv.a[i] = pv.kind[i] ? Vec<T, D>::zero() : acc + model.gravity;
-    pv.drho[i] = pv.L ? -rhoi * tr : work;  // corrected: -rho div v with the corrected gradient
-    pv.du[i] = pi / (rhoi * rhoi) * work + visc + seps / rhoi;
+    pv.drho[i] = pv.L ? -rhoi * tr3 : fz * work;  // corrected: -rho div v with the corrected gradient
+    // The artificial stress does work like the pair term it adds to the momentum equation: -1/2 its
+    // share, as for the viscosity, so that kinetic + internal energy is conserved (the energy equation
+    // of Monaghan 2000 carries the artificial pressure term the same way).
+    pv.du[i] = pi / (rhoi * rhoi) * fz * work + visc - T(0.5) * art + seps / rhoi;
     if (!(mt.mu > T(0)))
       for (int k = 0; k < S::N; ++k) dS[k] = T(0);
     pv.dS[i] = dS;

@@ -3,7 +3,8 @@
 // the sites of the box [c - R, c + R] on the same rule whose distance r from c has R_i <= r < R
 // (R_i = 0 for a sphere); in 2D they are a disc and a ring. A particle's mass is rho0 dp^dim with rho0
 // its material's reference density, its (fixed) smoothing length solid.h_over_dp * dp; a body with
-// motion = prescribed gets kind 1 (the solver keeps its velocity).
+// motion = prescribed gets kind 1 (the solver keeps its velocity). velocity_profile = cantilever scales
+// the velocity by the first cantilever bending mode along x (cantilever_mode1 below).
 // Weibull flaws (physics/damage_grady_kipp.h, Benz & Asphaug 1995): each body of a material with
 // weibull.k, weibull.m draws its own, for its volume V = n dp^dim (2D: per unit thickness, 1D: per
 // unit cross-section, with k kept in m^-3), from the seed solid.damage_seed mixed with the body's
@@ -78,6 +79,16 @@ BodyShape body_shape(const ParamSet& ps, const std::string& s, int dim) {
   return b;
 }
 
+// The first bending mode of a cantilever clamped at s = 0, free at s = L (Landau & Lifshitz, Theory
+// of Elasticity, sec. 25, the vibrations of rods): f(0) = f'(0) = 0 and f''(L) = f'''(L) = 0 give
+// cos(kL) cosh(kL) = -1, kL = 1.87510407. Returns f(s)/f(L) (1 at the tip).
+double cantilever_mode1(double s, double L) {
+  const double kL = 1.87510407, k = kL / L;
+  const double q = (std::cosh(kL) + std::cos(kL)) / (std::sinh(kL) + std::sin(kL));
+  auto f = [&](double z) { return (std::cosh(k * z) - std::cos(k * z)) - q * (std::sinh(k * z) - std::sin(k * z)); };
+  return f(s) / f(L);
+}
+
 }  // namespace
 
 std::string resolve_material_library(const std::string& path) {
@@ -148,6 +159,10 @@ SolidInitial build_solid_scene(const ParamSet& ps) {
     const Material& mat = g.materials[mi];
     const BodyShape body = body_shape(ps, s, dim);
     const auto vel = ps.vec3(s + ".velocity");
+    const bool cantilever = ps.text(s + ".velocity_profile") == "cantilever";
+    if (cantilever && body.kind != BodyShape::Box)
+      fail(ps.where(s + ".velocity_profile"),
+           s + ".velocity_profile = cantilever needs " + s + ".shape = box (the mode runs along x from min x)");
     const uint8_t kind = ps.text(s + ".motion") == "prescribed" ? 1 : 0;
     const double dp = body.dp;
     long cnt[3] = {1, 1, 1};
@@ -163,7 +178,8 @@ SolidInitial build_solid_scene(const ParamSet& ps) {
           if (!body.contains(x, dim)) continue;
           for (int d = 0; d < dim; ++d) {
             g.position.push_back(x[d]);
-            g.velocity.push_back(vel[d]);
+            g.velocity.push_back(cantilever ? vel[d] * cantilever_mode1(x[0] - body.lo[0], body.hi[0] - body.lo[0])
+                                            : vel[d]);
           }
           g.density.push_back(mat.rho0);
           g.mass.push_back(m);

@@ -191,6 +191,10 @@ class SolidSolver final : public Simulation {
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
     art_on_ = params.real("solid.artificial_stress") > 0;
     model_.correct = params.flag("solid.gradient_correction");
+    model_.plane_stress = params.text("solid.plane") == "stress";
+    if (model_.plane_stress && D != 2)
+      throw ParamError(params.where("solid.plane") + ": solid.plane = stress needs scene.dim = 2 (plane stress is "
+                       "a 2D approximation of a thin plate)");
     if (art_on_ && D == 3)
       throw ParamError(params.where("solid.artificial_stress") +
                        ": solid.artificial_stress is implemented in 1D and 2D only so far (3D needs the "
