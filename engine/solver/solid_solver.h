@@ -175,10 +175,6 @@ class SolidSolver final : public Simulation {
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
     art_on_ = params.real("solid.artificial_stress") > 0;
     model_.correct = params.flag("solid.gradient_correction");
-    if (art_on_ && D == 3)
-      throw ParamError(params.where("solid.artificial_stress") +
-                       ": solid.artificial_stress is implemented in 1D and 2D only so far (3D needs the "
-                       "principal axes of a 3 x 3 stress)");
     configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, hmin = std::numeric_limits<double>::max(), hmax = 0;
