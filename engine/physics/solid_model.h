@@ -193,7 +193,7 @@ struct SolidCorrection {
 
 // GPU cost notes: the pair tensor sigma_i/rho_i^2 + sigma_j/rho_j^2 - Pi I + f^n (R_i + R_j) is built
 // once per symmetric component (N = D(D+1)/2, not D^2) with one reciprocal of rho_j^2 instead of a
-// division per component; R_i is loaded once; the kernel-gradient correction is applied once after
+// division per component, and folded into the force at once (no pair tensor held); the kernel-gradient correction is applied once after
 // the loop (grad v is linear in it: sum_j w_j v_ij (M^-T x_ij) = (sum_j w_j v_ij x_ij) M^-1), and
 // f_ij = W(r)/W(dp) uses the dimensionless shape (the normalisation cancels; no second kernel at
 // h_ij). Each changes the results by round-off only.
@@ -212,9 +212,6 @@ struct SolidForces {
     const T irhoi2 = T(1) / (rhoi * rhoi);
     SymTensor<T, D> Ai;  // sigma_i / rho_i^2
     for (int k = 0; k < N; ++k) Ai[k] = (Si[k] - (k < D ? pi : T(0))) * irhoi2;
-    SymTensor<T, D> Ri;
-    for (int k = 0; k < N; ++k) Ri[k] = T(0);
-    if (pv.R) Ri = pv.R[i];
     // f_ij = W(r; h_ij) / W(dp_ij; h_ij) with dp_ij = h_ij / h_over_dp: the ratio of the dimensionless
     // shapes w(q) / w(1 / h_over_dp), evaluated through the kernel at h = 1.
     const SmoothingKernel<T, D> unit = model.kernel.at(T(1));
@@ -245,30 +242,35 @@ struct SolidForces {
         if (vs > vsig_max) vsig_max = vs;
       }
       const T irhoj2 = T(1) / (rhoj * rhoj);
-      SymTensor<T, D> tab;
-      {
-        const SymTensor<T, D> Sj = pv.S[j];
-        for (int c = 0; c < N; ++c) {
-          tab[c] = Ai[c] + (Sj[c] - (c < D ? pj : T(0))) * irhoj2;
-          if (c < D) tab[c] -= Pi;
-        }
-      }
+      T fn = T(0);
       if (pv.R) {
         const T f = unit.W(r * k.inv_h) * inv_wdp;
         const T f2 = f * f;
-        const T fn = f2 * f2;
-        const SymTensor<T, D> Rj = pv.R[j];
-        for (int c = 0; c < N; ++c) tab[c] += fn * (Ri[c] + Rj[c]);
+        fn = f2 * f2;
+      }
+      // s^a = sum_b tab^ab x_ij^b, each symmetric component tab^c (c = ab) computed once and used
+      // for both (a, b) and (b, a); R_i is re-read per pair (an L1 hit) rather than held in registers.
+      Vec<T, D> sv = Vec<T, D>::zero();
+      {
+        const SymTensor<T, D> Sj = pv.S[j];
+        for (int c = 0; c < N; ++c) {
+          T t = Ai[c] + (Sj[c] - (c < D ? pj : T(0))) * irhoj2;
+          if (c < D) t -= Pi;
+          if (pv.R) t += fn * (pv.R[i][c] + pv.R[j][c]);
+          if (c < D) {
+            sv[c] += t * xij[c];
+          } else if constexpr (D > 1) {  // off-diagonal slot c = (a, b): 2D xy (2); 3D xy, xz, yz (3, 4, 5)
+            const int a = D == 2 ? 0 : (c == 5 ? 1 : 0), b = D == 2 ? 1 : (c == 3 ? 1 : 2);
+            sv[a] += t * xij[b];
+            sv[b] += t * xij[a];
+          }
+        }
       }
       const T mF = mj * F;
-      for (int a = 0; a < D; ++a) {
-        T s = T(0);
-        for (int b = 0; b < D; ++b) s += tab[S::of(a, b)] * xij[b];
-        acc[a] += mF * s;
-      }
+      for (int a = 0; a < D; ++a) acc[a] += mF * sv[a];
       work += mF * vx;
       visc += T(0.5) * mF * Pi * vx;
-      const T wj = -mF / rhoj;
+      const T wj = -mF * rhoj * irhoj2;  // -m_j F / rho_j without a second division
       for (int a = 0; a < D; ++a)
         for (int b = 0; b < D; ++b) grad[a][b] += wj * vij[a] * xij[b];
     });
