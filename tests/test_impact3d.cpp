@@ -201,7 +201,7 @@ TEST(Impact3D, ConservesMomentumAndEnergyAndMatchesTheImpedanceMatch) {
 }
 
 
-// CPU and CUDA on the same small impact in double, 100 steps (t = 1.3e-4 s: the shock has run about
+// CPU and CUDA on the same small impact in double, 100 steps (t = 1.2e-4 s: the shock has run about
 // 0.9 m, and the von Mises limit, the Tillotson branches and the artificial stress are all active).
 // Same functors and the same neighbour order on both; only rounding differs (FMA contraction in
 // nvcc's code, the order of the dt reduction's ties). The bar (smooth, elastic, 500 steps) agreed to
