@@ -4,7 +4,9 @@
 #include "params/param_set.h"
 #include "progress.h"
 #include "run/step_loop.h"
+#include "scene/gas_scene.h"
 #include "scene/scene_builder.h"
+#include "scene/solid_scene.h"
 #include "simulation.h"
 
 #include <algorithm>
@@ -59,12 +61,53 @@ std::string number_text(double v) {
   return buf;
 }
 
-ParamSet rung_scene(const BenchmarkOptions& opt, double dp) {
-  ParamSet p = read_scene_string(kBenchmarkScene, "<benchmark scene>");
-  for (const auto& s : opt.sets) p.apply_override(s);
+// The scene of a rung: the base scene with its spacings scaled so that its first spacing is `dp`.
+// The built-in dam break has one spacing (particles.dp); a solid or gas scene file has one per block
+// ([solid_block.N].dp, [gas_block.N].dp), all scaled by the same factor so that the bodies keep
+// their relative resolution; a particles.dp scene file is scaled like the dam break.
+struct BaseScene {
+  ParamSet params;
+  std::vector<std::string> dp_keys;  // the spacings to scale
+  std::vector<double> dp0;           // their values in the scene
+  std::string title, ini;
+};
+
+BaseScene base_scene(const BenchmarkOptions& opt) {
+  BaseScene b;
+  if (opt.scene_path.empty()) {
+    b.params = read_scene_string(kBenchmarkScene, "<benchmark scene>");
+    b.title = "3D dam break (SPHERIC)";
+    b.ini = kBenchmarkScene;
+  } else {
+    b.params = read_scene_file(opt.scene_path);
+    b.title = b.params.text("scene.name") + " (" + opt.scene_path + ")";
+    b.ini = b.params.to_ini();
+  }
+  for (const auto& s : opt.sets) b.params.apply_override(s);
+  const std::string model = b.params.text("physics.model");
+  const char* blocks = model == "solid" ? "solid_block" : model == "gas" ? "gas_block" : nullptr;
+  if (blocks && !opt.scene_path.empty())
+    for (int k : b.params.indices(blocks)) b.dp_keys.push_back(std::string(blocks) + "." + std::to_string(k) + ".dp");
+  if (b.dp_keys.empty()) b.dp_keys.push_back("particles.dp");
+  for (const auto& k : b.dp_keys) b.dp0.push_back(b.params.real(k));
+  return b;
+}
+
+ParamSet rung_scene(const BenchmarkOptions& opt, const BaseScene& base, double dp) {
+  ParamSet p = base.params;
   p.set("scene.precision", to_string(opt.precision), "--precision");
-  p.set("particles.dp", number_text(dp), "benchmark");
+  for (std::size_t k = 0; k < base.dp_keys.size(); ++k)
+    p.set(base.dp_keys[k], number_text(k == 0 ? dp : base.dp0[k] * dp / base.dp0[0]), "benchmark");
   return p;
+}
+
+ParamSet rung_scene(const BenchmarkOptions& opt, double dp) { return rung_scene(opt, base_scene(opt), dp); }
+
+std::size_t scene_size(const ParamSet& p) {
+  const std::string model = p.text("physics.model");
+  if (model == "solid") return build_solid_scene(p).size();
+  if (model == "gas") return build_gas_scene(p).size();
+  return build_scene(p).size();
 }
 
 struct Resolution {
@@ -78,18 +121,26 @@ struct Resolution {
 // It starts coarse so that no trial is much larger than the target; each trial builds the particles
 // (cheap next to the timed steps).
 Resolution choose_dp(const BenchmarkOptions& opt, long target) {
+  const BaseScene base = base_scene(opt);
+  const bool builtin = opt.scene_path.empty();
   auto count = [&](double dp) {
     try {
-      return build_scene(rung_scene(opt, dp)).size();
+      return scene_size(rung_scene(opt, base, dp));
     } catch (const ParamError& e) {
       // The --set overrides were checked before; what fails here is the geometry at this spacing.
-      throw ParamError("--benchmark-sizes: cannot build about " + std::to_string(target) +
-                       " particles of the 3D dam break (trying particles.dp = " + format_number(dp) +
-                       "): " + e.what());
+      throw ParamError("--benchmark-sizes: cannot build about " + std::to_string(target) + " particles of " +
+                       base.title + " (trying " + base.dp_keys[0] + " = " + format_number(dp) + "): " + e.what());
     }
   };
   Resolution best;
-  double dp = 0.1, slope = -2.7;  // dN/N per ddp/dp; between -2 (walls) and -3 (fluid)
+  // The dam break starts coarse so that no trial is much larger than the target; a scene file starts
+  // at its own spacing (its own size was chosen to be buildable).
+  double dp = builtin ? 0.1 : base.dp0[0];
+  double slope = builtin ? -2.7 : -double(base.params.integer("scene.dim"));  // dN/N per ddp/dp
+  // Above 0.15 m the obstacle (0.161 m tall) and the column stop being resolved at all, so a tiny
+  // target gets the coarsest sensible dam break instead of a geometry error; a scene file may be
+  // coarsened 20 times.
+  const double dp_max = builtin ? 0.15 : 20 * base.dp0[0];
   double prev_log_dp = 0, prev_log_n = 0;
   for (int it = 0; it < 8; ++it) {
     const std::size_t n = count(dp);
@@ -98,12 +149,10 @@ Resolution choose_dp(const BenchmarkOptions& opt, long target) {
     if (std::fabs(double(n) / target - 1) < 0.005) break;
     const double log_dp = std::log(dp), log_n = std::log(double(std::max<std::size_t>(n, 1)));
     if (it > 0 && std::fabs(log_dp - prev_log_dp) > 1e-9)
-      slope = std::clamp((log_n - prev_log_n) / (log_dp - prev_log_dp), -3.5, -1.5);
+      slope = std::clamp((log_n - prev_log_n) / (log_dp - prev_log_dp), -3.5, -0.8);
     prev_log_dp = log_dp;
     prev_log_n = log_n;
-    // Above 0.15 m the obstacle (0.161 m tall) and the column stop being resolved at all, so a tiny
-    // target gets the coarsest sensible dam break instead of a geometry error.
-    dp = std::min(0.15, std::exp(log_dp + (std::log(double(target)) - log_n) / slope));
+    dp = std::min(dp_max, std::exp(log_dp + (std::log(double(target)) - log_n) / slope));
     if (dp == best.dp) break;
   }
   return best;
@@ -122,6 +171,7 @@ struct RecordBreakdown {
 };
 
 struct RungResult {
+  std::string scene;
   long target = 0;
   double dp = 0;
   std::size_t particles = 0, fluid = 0;
@@ -186,13 +236,13 @@ class TempRecording {
 // Times `steps` steps while recording every field every 100 steps, through the same recorder and
 // observer as `--record`. The initial frame and the final drain are inside the clock: they are part
 // of what recording costs a run.
-double time_recorded_steps(Simulation& sim, long steps, RecordBreakdown* out) {
+double time_recorded_steps(Simulation& sim, long steps, const std::string& scene_ini, RecordBreakdown* out) {
   TempRecording tmp;
   RunInfo info;
   info.dim = sim.dim();
   info.precision = to_string(sim.precision());
   info.backend = to_string(sim.backend());
-  info.scene_ini = kBenchmarkScene;
+  info.scene_ini = scene_ini;
   info.command_line = "ejecta --benchmark --benchmark-record";
   info.ejecta_version = EJECTA_VERSION;
   info.git_commit = EJECTA_GIT_COMMIT;
@@ -228,6 +278,7 @@ RungResult measure(const BenchmarkOptions& opt, long target) {
 
   RungResult r;
   r.target = target;
+  r.scene = base_scene(opt).params.text("scene.name");
   const Resolution res = choose_dp(opt, target);
   r.dp = res.dp;
   std::unique_ptr<Simulation> sim = make_simulation(rung_scene(opt, res.dp), opt.backend);
@@ -276,7 +327,7 @@ RungResult measure(const BenchmarkOptions& opt, long target) {
     sim->synchronize();
     r.record_baseline_seconds = seconds_since(t0);
     sim->restore_frame(start);
-    r.record_seconds = time_recorded_steps(*sim, steps, &r.record);
+    r.record_seconds = time_recorded_steps(*sim, steps, base_scene(opt).ini, &r.record);
     constexpr int kDiagnosticsCalls = 20;
     sim->synchronize();
     const auto t_diag = Clock::now();
@@ -297,7 +348,8 @@ RungResult measure(const BenchmarkOptions& opt, long target) {
 void print_json(const RungResult& r) {
   const double sps = r.steps_per_s();
   JsonObject j;
-  j.add("backend", to_string(r.backend))
+  j.add("scene", r.scene)
+      .add("backend", to_string(r.backend))
       .add("device", r.device)
       .add("precision", to_string(r.precision))
       .add("dim", r.dim)
@@ -336,8 +388,8 @@ void print_json(const RungResult& r) {
 constexpr const char* kRowFormat = "%10s %9s %8s %8s %12s %12s %12s %8s %8s %8s %8s %8s";
 constexpr const char* kRecordColumnFormat = " %8s";  // the record overhead, with --benchmark-record
 
-void print_table_header(const RungResult& r, bool record) {
-  std::printf("ejecta benchmark: 3D dam break (SPHERIC), backend %s, device %s, precision %s\n",
+void print_table_header(const BenchmarkOptions& opt, const RungResult& r, bool record) {
+  std::printf("ejecta benchmark: %s, backend %s, device %s, precision %s\n", base_scene(opt).title.c_str(),
               to_string(r.backend), r.device.c_str(), to_string(r.precision));
   std::printf(kRowFormat, "particles", "fluid", "steps", "steps/s", "part-steps/s", "real pairs/s", "cand pairs/s",
               "sort ms", "dens ms", "force ms", "integ ms", "B/part");
@@ -382,14 +434,14 @@ std::vector<long> default_ladder(Backend backend) {
 int run_benchmark(const BenchmarkOptions& opt) {
   const std::vector<long> sizes = opt.sizes.empty() ? default_ladder(opt.backend) : opt.sizes;
   // Bad --set overrides are reported as such up front, not as a failure of the first rung.
-  (void)rung_scene(opt, 0.1);
+  (void)rung_scene(opt, opt.scene_path.empty() ? 0.1 : base_scene(opt).dp0[0]);
   bool header = false;
   for (long target : sizes) {
     const RungResult r = measure(opt, target);
     if (opt.json) {
       print_json(r);
     } else {
-      if (!header) print_table_header(r, opt.record);
+      if (!header) print_table_header(opt, r, opt.record);
       header = true;
       print_table_row(r, opt.record);
     }

@@ -1,5 +1,6 @@
 #pragma once
-// `ejecta --benchmark`: times a ladder of SPHERIC 3D dam breaks of growing size on one backend.
+// `ejecta --benchmark [SCENE]`: times a ladder of sizes of one scene on one backend: the built-in
+// SPHERIC 3D dam break, or a scene file (e.g. scenes/impact3d.ini) with all its spacings scaled.
 #include "core/types.h"
 #include "params/param_set.h"
 
@@ -17,9 +18,12 @@ struct BenchmarkOptions {
   // --benchmark-record: each rung also times the same steps while recording all fields every 100
   // steps to a temporary file, and reports record_overhead_percent.
   bool record = false;
+  // A scene file to benchmark instead of the built-in dam break: each rung scales every spacing of it
+  // (particles.dp, or every [solid_block.N] / [gas_block.N] dp by one factor) to reach the size.
+  std::string scene_path;
 };
 
-// The benchmark's 3D dam break (SPHERIC) resolved to about `target` particles (with opt.sets and
+// The benchmark's scene (the 3D dam break unless opt.scene_path) resolved to about `target` particles (with opt.sets and
 // opt.precision applied); *count gets the exact total. The render benchmark draws the same scenes.
 ParamSet benchmark_scene(const BenchmarkOptions& opt, long target, std::size_t* count);
 

@@ -123,6 +123,7 @@ int run(const CliOptions& o) {
     b.sets = o.sets;
     b.json = o.json;
     b.record = o.benchmark_record;
+    b.scene_path = o.scene_path;
     return run_benchmark(b);
   }
   if (o.benchmark_render) {

@@ -212,7 +212,7 @@ ParamRegistry make_builtin() {
   t.add(rebuild(range(param("solid.artificial_stress", T::Real, "0", "", "Artificial stress",
                             "epsilon of the Monaghan (2000) / Gray, Monaghan & Swift (2001) "
                             "artificial stress against the tensile instability, with n = 4; 0 = off, "
-                            "0.3 is the usual value (1D and 2D)."),
+                            "0.3 is the usual value (1D, 2D and 3D)."),
                       0, 1)));
 
   t.add(rebuild(choices(param("solid.plane", T::Choice, "strain", "", "2D plane",

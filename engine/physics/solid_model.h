@@ -17,7 +17,7 @@
 //      mu_ij = h v_ij . x_ij / (r^2 + 0.01 h^2)
 //  - artificial stress (Monaghan 2000, J. Comput. Phys. 159, 290; Gray et al. 2001, sec. 4):
 //      R^a'a' = -eps_s sigma^a'a'/rho^2 for each positive principal stress (0 otherwise), rotated back,
-//      f_ij = W(r_ij)/W(dp), n = 4 (1D and 2D).
+//      f_ij = W(r_ij)/W(dp), n = 4; the principal axes in physics/artificial_stress.h (1D, 2D, 3D).
 //  - Grady-Kipp damage D (solid_damage.h): the stress carried is sigma = -p_D I + (1 - D) S with
 //      p_D = (1 - D) p for p < 0 (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2); S stays undamaged.
 // Fixed smoothing lengths; a pair uses h_ij = (h_i + h_j)/2, so every pair term is antisymmetric and
@@ -30,6 +30,7 @@
 #include "core/types.h"
 #include "core/vec.h"
 #include "neighbors/level_grid.h"
+#include "physics/artificial_stress.h"
 #include "physics/damage_grady_kipp.h"
 #include "physics/diagnostic_sums.h"
 #include "physics/eos_murnaghan.h"
@@ -157,25 +158,10 @@ struct SolidEosPass {
     pv.p[i] = p;
     pv.c[i] = sqrt(c0 * c0 + T(4) / T(3) * mt.mu / rho);
     if (!pv.R) return;
-    SymTensor<T, D> r;
-    for (int k = 0; k < SymIndex<D>::N; ++k) r[k] = T(0);
-    SymTensor<T, D> s = pv.S[i];
-    for (int k = 0; k < SymIndex<D>::N; ++k) s[k] *= T(1) - dmg;
-    const T q = -model.art_eps / (rho * rho);
-    if (D == 1) {
-      const T sxx = s[0] - p;
-      if (sxx > T(0)) r[0] = q * sxx;
-    } else if (D == 2) {
-      const T sxx = s[0] - p, syy = s[1] - p, sxy = s[2];
-      const T theta = T(0.5) * atan2(T(2) * sxy, sxx - syy);
-      const T cs = cos(theta), sn = sin(theta);
-      const T s1 = cs * cs * sxx + T(2) * cs * sn * sxy + sn * sn * syy;
-      const T s2 = sn * sn * sxx - T(2) * cs * sn * sxy + cs * cs * syy;
-      const T r1 = s1 > T(0) ? q * s1 : T(0), r2 = s2 > T(0) ? q * s2 : T(0);
-      r[0] = cs * cs * r1 + sn * sn * r2;
-      r[1] = sn * sn * r1 + cs * cs * r2;
-      r[2] = cs * sn * (r1 - r2);
-    }
+    SymTensor<T, D> sig = pv.S[i];  // total carried stress -p_D I + (1 - D) S
+    for (int k = 0; k < SymIndex<D>::N; ++k) sig[k] *= T(1) - dmg;
+    for (int a = 0; a < D; ++a) sig[a] -= p;
+    const SymTensor<T, D> r = artificial_stress<T, D>(sig, -model.art_eps / (rho * rho));
     pv.R[i] = r;
   }
 };
@@ -233,6 +219,12 @@ struct SolidCorrection {
   }
 };
 
+// GPU cost notes: the pair tensor sigma_i/rho_i^2 + sigma_j/rho_j^2 - Pi I + f^n (R_i + R_j) is built
+// once per symmetric component (N = D(D+1)/2, not D^2) with one reciprocal of rho_j^2 instead of a
+// division per component, and folded into the force at once (no pair tensor held); the kernel-gradient correction is applied once after
+// the loop (grad v is linear in it: sum_j w_j v_ij (M^-T x_ij) = (sum_j w_j v_ij x_ij) M^-1), and
+// f_ij = W(r)/W(dp) uses the dimensionless shape (the normalisation cancels; no second kernel at
+// h_ij). Each changes the results by round-off only.
 template <class T, int D>
 struct SolidForces {
   SolidModel<T, D> model;
@@ -241,16 +233,20 @@ struct SolidForces {
 
   EJ_INLINE void operator()(std::size_t i) const {
     using S = SymIndex<D>;
+    constexpr int N = S::N;
     const Vec<T, D> xi = pv.x[i], vi = pv.v[i];
     const T hi = pv.h[i], rhoi = pv.rho[i], ci = pv.c[i], pi = pv.p[i];
-    const SymTensor<T, D> Si = pv.S[i];        // stored (undamaged): the Jaumann rotation acts on it
+    const SymTensor<T, D> Si = pv.S[i];               // stored (undamaged): the Jaumann rotation acts on it
     const T keep_i = T(1) - solid_damage_of(pv, i);  // carried stress (1 - D) S (p is damaged already)
-    T Ai[D][D];  // sigma_i / rho_i^2
-    for (int a = 0; a < D; ++a)
-      for (int b = 0; b < D; ++b)
-        Ai[a][b] = (keep_i * Si[S::of(a, b)] - (a == b ? pi : T(0))) / (rhoi * rhoi);
+    const T irhoi2 = T(1) / (rhoi * rhoi);
+    SymTensor<T, D> Ai;  // sigma_i / rho_i^2
+    for (int k = 0; k < N; ++k) Ai[k] = (keep_i * Si[k] - (k < D ? pi : T(0))) * irhoi2;
+    // f_ij = W(r; h_ij) / W(dp_ij; h_ij) with dp_ij = h_ij / h_over_dp: the ratio of the dimensionless
+    // shapes w(q) / w(1 / h_over_dp), evaluated through the kernel at h = 1.
+    const SmoothingKernel<T, D> unit = model.kernel.at(T(1));
+    const T inv_wdp = pv.R ? T(1) / unit.W(T(1) / model.h_over_dp) : T(0);
     Vec<T, D> acc = Vec<T, D>::zero();
-    T grad[D][D];
+    T grad[D][D];  // sum_j w_j v_ij^a x_ij^b (the correction M^-1 is applied after the loop)
     for (int a = 0; a < D; ++a)
       for (int b = 0; b < D; ++b) grad[a][b] = T(0);
     T work = 0, visc = 0, art = 0, vsig_max = T(2) * ci;
@@ -263,53 +259,70 @@ struct SolidForces {
       const T r = sqrt(r2);
       const T F = k.F(r);
       const T mj = pv.m[j], rhoj = pv.rho[j], pj = pv.p[j];
-      const SymTensor<T, D> Sj = pv.S[j];
+      const T cj = pv.c[j];
       const T keep_j = T(1) - solid_damage_of(pv, j);
       const Vec<T, D> vij = vi - pv.v[j];
       const T vx = dot(vij, xij);
       T Pi = T(0);
       if (vx < T(0)) {
         const T muij = hij * vx / (r2 + T(0.01) * hij * hij);
-        const T cij = T(0.5) * (ci + pv.c[j]);
+        const T cij = T(0.5) * (ci + cj);
         Pi = (-model.alpha * cij * muij + model.beta * muij * muij) / (T(0.5) * (rhoi + rhoj));
-        const T vs = ci + pv.c[j] - model.beta * (r > T(0) ? vx / r : T(0));
+        const T vs = ci + cj - model.beta * (r > T(0) ? vx / r : T(0));
         if (vs > vsig_max) vsig_max = vs;
       }
+      const T irhoj2 = T(1) / (rhoj * rhoj);
       T fn = T(0);
       if (pv.R) {
-        const T f = k.W(r) / k.W(hij / model.h_over_dp);
+        const T f = unit.W(r * k.inv_h) * inv_wdp;
         const T f2 = f * f;
         fn = f2 * f2;
       }
-      for (int a = 0; a < D; ++a) {
-        T s = T(0);
-        for (int b = 0; b < D; ++b) {
-          T tab = Ai[a][b] + (keep_j * Sj[S::of(a, b)] - (a == b ? pj : T(0))) / (rhoj * rhoj);
-          if (a == b) tab -= Pi;
+      // s^a = sum_b tab^ab x_ij^b, each symmetric component tab^c (c = ab) computed once and used
+      // for both (a, b) and (b, a); R_i is re-read per pair (an L1 hit) rather than held in registers.
+      // The artificial stress's work, sum_ab v_ij^a R^ab x_ij^b, is gathered the same way.
+      Vec<T, D> sv = Vec<T, D>::zero();
+      {
+        const SymTensor<T, D> Sj = pv.S[j];
+        for (int c = 0; c < N; ++c) {
+          T t = Ai[c] + (keep_j * Sj[c] - (c < D ? pj : T(0))) * irhoj2;
+          if (c < D) t -= Pi;
+          T rc = T(0);
           if (pv.R) {
-            const T rab = fn * (pv.R[i][S::of(a, b)] + pv.R[j][S::of(a, b)]);
-            tab += rab;
-            art += mj * F * vij[a] * rab * xij[b];
+            rc = fn * (pv.R[i][c] + pv.R[j][c]);
+            t += rc;
           }
-          s += tab * xij[b];
+          if (c < D) {
+            sv[c] += t * xij[c];
+            art += mj * F * rc * vij[c] * xij[c];
+          } else if constexpr (D > 1) {  // off-diagonal slot c = (a, b): 2D xy (2); 3D xy, xz, yz (3, 4, 5)
+            const int a = D == 2 ? 0 : (c == 5 ? 1 : 0), b = D == 2 ? 1 : (c == 3 ? 1 : 2);
+            sv[a] += t * xij[b];
+            sv[b] += t * xij[a];
+            art += mj * F * rc * (vij[a] * xij[b] + vij[b] * xij[a]);
+          }
         }
-        acc[a] += mj * F * s;
       }
-      work += mj * vx * F;
-      visc += T(0.5) * mj * Pi * vx * F;
-      const T wj = -mj / rhoj * F;
-      Vec<T, D> g = xij;  // grad_i W / F, corrected: M^-T grad W
-      if (pv.L) {
-        const Vec<T, D* D>& L = pv.L[i];
+      const T mF = mj * F;
+      for (int a = 0; a < D; ++a) acc[a] += mF * sv[a];
+      work += mF * vx;
+      visc += T(0.5) * mF * Pi * vx;
+      const T wj = -mF * rhoj * irhoj2;  // -m_j F / rho_j without a second division
+      for (int a = 0; a < D; ++a)
+        for (int b = 0; b < D; ++b) grad[a][b] += wj * vij[a] * xij[b];
+    });
+    if (pv.L) {  // grad v = (sum_j w_j v_ij x_ij^T) M^-1, i.e. each pair with M^-T x_ij
+      const Vec<T, D * D> L = pv.L[i];
+      for (int a = 0; a < D; ++a) {
+        T row[D];
         for (int b = 0; b < D; ++b) {
           T sb = T(0);
-          for (int d = 0; d < D; ++d) sb += L[d * D + b] * xij[d];
-          g[b] = sb;
+          for (int d = 0; d < D; ++d) sb += grad[a][d] * L[d * D + b];
+          row[b] = sb;
         }
+        for (int b = 0; b < D; ++b) grad[a][b] = row[b];
       }
-      for (int a = 0; a < D; ++a)
-        for (int b = 0; b < D; ++b) grad[a][b] += wj * vij[a] * g[b];
-    });
+    }
     const SolidMaterial<T>& mt = model.mat[pv.mat[i]];
     T eps[D][D], om[D][D];
     T tr = T(0);

@@ -195,10 +195,6 @@ class SolidSolver final : public Simulation {
     if (model_.plane_stress && D != 2)
       throw ParamError(params.where("solid.plane") + ": solid.plane = stress needs scene.dim = 2 (plane stress is "
                        "a 2D approximation of a thin plate)");
-    if (art_on_ && D == 3)
-      throw ParamError(params.where("solid.artificial_stress") +
-                       ": solid.artificial_stress is implemented in 1D and 2D only so far (3D needs the "
-                       "principal axes of a 3 x 3 stress)");
     configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, hmin = std::numeric_limits<double>::max(), hmax = 0;
