@@ -25,6 +25,16 @@ inline std::string source_dir() {
   return env && *env ? env : EJECTA_SOURCE_DIR;
 }
 
+// The ParamError message of building the scene `ini` (named bad.ini in messages); "" if it builds.
+inline std::string scene_error(const std::string& ini) {
+  try {
+    make_simulation(read_scene_string(ini, "bad.ini"), Backend::Cpu);
+  } catch (const ParamError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 inline ParamSet shipped_scene(const std::string& name, const std::vector<std::string>& overrides = {}) {
   ParamSet p = read_scene_file(source_dir() + "/scenes/" + name);
   for (const auto& o : overrides) p.apply_override(o);

@@ -83,24 +83,16 @@ TEST(GasScenes, ShippedScenesStep) {
   }
 }
 
-std::string error_of(const std::string& ini) {
-  try {
-    make_simulation(read_scene_string(ini, "bad.ini"), Backend::Cpu);
-  } catch (const ParamError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(GasScenes, BadInputIsReported) {
-  const std::string no_gas = error_of("[physics]\nmodel = gas\n");
+  const std::string no_gas = test::scene_error("[physics]\nmodel = gas\n");
   EXPECT_NE(no_gas.find("gas_block.1"), std::string::npos) << no_gas;
-  const std::string range = error_of("[physics]\nmodel = gas\n[gas]\ngamma = 0.5\n");
+  const std::string range = test::scene_error("[physics]\nmodel = gas\n[gas]\ngamma = 0.5\n");
   EXPECT_NE(range.find("bad.ini:4"), std::string::npos) << range;
   EXPECT_NE(range.find("gas.gamma"), std::string::npos) << range;
-  const std::string integ = error_of("[time]\nintegrator = rk23\n");
+  const std::string integ = test::scene_error("[time]\nintegrator = rk23\n");
   EXPECT_NE(integ.find("physics.model = gas"), std::string::npos) << integ;
-  const std::string fixed = error_of("[physics]\nmodel = gas\n[gas]\nh_mode = fixed\n[gas_block.1]\nmin = 0, 0\nmax = 1, 1\n");
+  const std::string fixed = test::scene_error("[physics]\nmodel = gas\n[gas]\nh_mode = fixed\n[gas_block.1]\nmin = 0, 0\nmax = 1, 1\n");
   EXPECT_NE(fixed.find("gas.h"), std::string::npos) << fixed;
 }
 

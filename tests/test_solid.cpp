@@ -189,24 +189,16 @@ TEST(SolidRestart, NPlusNEqualsTwoN_Rk23Float) {
   check_solid_restart({"time.integrator=rk23", "scene.precision=float"});
 }
 
-std::string error_of(const std::string& ini) {
-  try {
-    make_simulation(read_scene_string(ini, "bad.ini"), Backend::Cpu);
-  } catch (const ParamError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(SolidScenes, BadInputIsReported) {
-  const std::string bad = error_of("[physics]\nmodel = solid\n[solid_block.1]\nmin = 0, 0\nmax = 1, 1\ndp = 0.1\n"
+  const std::string bad = test::scene_error("[physics]\nmodel = solid\n[solid_block.1]\nmin = 0, 0\nmax = 1, 1\ndp = 0.1\n"
                                    "material = basalx\n");
   EXPECT_NE(bad.find("bad.ini:7"), std::string::npos) << bad;
   EXPECT_NE(bad.find("unknown material 'basalx'"), std::string::npos) << bad;
   EXPECT_NE(bad.find("did you mean 'basalt'"), std::string::npos) << bad;
-  const std::string none = error_of("[physics]\nmodel = solid\n");
+  const std::string none = test::scene_error("[physics]\nmodel = solid\n");
   EXPECT_NE(none.find("solid_block.1"), std::string::npos) << none;
-  const std::string lib = error_of("[physics]\nmodel = solid\n[solid]\nmaterials = /nonexistent/m.ini\n"
+  const std::string lib = test::scene_error("[physics]\nmodel = solid\n[solid]\nmaterials = /nonexistent/m.ini\n"
                                    "[solid_block.1]\nmin = 0, 0\nmax = 1, 1\n");
   EXPECT_NE(lib.find("bad.ini:4"), std::string::npos) << lib;
 }
@@ -263,7 +255,7 @@ TEST(SolidScenes, DiscAndRingHoldTheLatticeSitesInside) {
       EXPECT_GE(r, Ri) << shape;
     }
   }
-  const std::string bad = error_of(std::string(base) + "shape = shell\ninner_radius = 0.05\n");
+  const std::string bad = test::scene_error(std::string(base) + "shape = shell\ninner_radius = 0.05\n");
   EXPECT_NE(bad.find("bad.ini:9"), std::string::npos) << bad;
   EXPECT_NE(bad.find("must be below"), std::string::npos) << bad;
 }

@@ -359,14 +359,6 @@ TEST(SolidDamageRestart, NPlusNEqualsTwoN_Rk23) {
   check_damage_restart({"time.integrator=rk23"}, 150, 100, &start);
 }
 
-std::string error_of(const std::string& ini) {
-  try {
-    make_simulation(read_scene_string(ini, "bad.ini"), Backend::Cpu);
-  } catch (const ParamError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 std::string temp_library(const std::string& tag, const std::string& extra) {
   std::ifstream in(test::source_dir() + "/assets/materials.ini");
@@ -381,17 +373,17 @@ std::string temp_library(const std::string& tag, const std::string& extra) {
 
 TEST(SolidDamage, BadKeysNameFileAndLine) {
   const std::string body = "[solid_block.1]\nmin = 0, 0\nmax = 0.1, 0.1\ndp = 0.01\nmaterial = brittle_nu0\n";
-  const std::string seed = error_of("[physics]\nmodel = solid\n[solid]\ndamage_seed = -3\n" + body);
+  const std::string seed = test::scene_error("[physics]\nmodel = solid\n[solid]\ndamage_seed = -3\n" + body);
   EXPECT_NE(seed.find("bad.ini:4"), std::string::npos) << seed;
   EXPECT_NE(seed.find("damage_seed"), std::string::npos) << seed;
-  const std::string flag = error_of("[physics]\nmodel = solid\n[solid]\n\ndamage = sometimes\n" + body);
+  const std::string flag = test::scene_error("[physics]\nmodel = solid\n[solid]\n\ndamage = sometimes\n" + body);
   EXPECT_NE(flag.find("bad.ini:5"), std::string::npos) << flag;
   EXPECT_NE(flag.find("damage"), std::string::npos) << flag;
   // A material with melt weakening but no specific heat: the library's file:line.
   const std::string lib = temp_library("melt", "\n[hot]\neos = murnaghan\nrho0 = 1000\nmurnaghan.K0 = 1e6\n"
                                                "murnaghan.n = 1\nshear_modulus = 1e6\nyield = von_mises\n"
                                                "von_mises.Y0 = 1e4\nmelt.T_melt = 1000\nmelt.xi = 1.2\n");
-  const std::string melt = error_of("[physics]\nmodel = solid\n[solid]\nmaterials = " + lib +
+  const std::string melt = test::scene_error("[physics]\nmodel = solid\n[solid]\nmaterials = " + lib +
                                     "\n[solid_block.1]\nmin = 0, 0\nmax = 0.1, 0.1\ndp = 0.01\nmaterial = hot\n");
   std::remove(lib.c_str());
   EXPECT_NE(melt.find("bad.ini:4"), std::string::npos) << melt;

@@ -12,13 +12,7 @@
 namespace ejecta::viewer {
 
 ColourChoice parse_colour_by(const std::string& spec, const std::vector<FieldInfo>& fields) {
-  ColourChoice c;
-  c.field = spec;
-  const auto dot = spec.rfind('.');
-  if (dot != std::string::npos && dot + 2 == spec.size() && std::string("xyz").find(spec[dot + 1]) != std::string::npos) {
-    c.field = spec.substr(0, dot);
-    c.component = int(std::string("xyz").find(spec[dot + 1]));
-  }
+  const ColourChoice c = split_colour_spec(spec);
   std::string known;
   for (const FieldInfo& f : fields) {
     if (f.name == c.field) {

@@ -25,13 +25,7 @@ const FieldInfo* find_field(const std::vector<FieldInfo>& fields, const std::str
 
 // "velocity.y" -> ("velocity", 1) when the field has that component; nullopt when it is not a field.
 std::optional<ColourChoice> colour_of(const std::string& spec, const std::vector<FieldInfo>& fields) {
-  ColourChoice c;
-  c.field = spec;
-  const auto dot = spec.rfind('.');
-  if (dot != std::string::npos && dot + 2 == spec.size() && std::string("xyz").find(spec[dot + 1]) != std::string::npos) {
-    c.field = spec.substr(0, dot);
-    c.component = int(std::string("xyz").find(spec[dot + 1]));
-  }
+  const ColourChoice c = split_colour_spec(spec);
   const FieldInfo* f = find_field(fields, c.field);
   if (!f || c.component >= f->components) return std::nullopt;
   return c;

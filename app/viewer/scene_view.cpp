@@ -9,6 +9,17 @@
 
 namespace ejecta::viewer {
 
+ColourChoice split_colour_spec(const std::string& spec) {
+  ColourChoice c;
+  c.field = spec;
+  const auto dot = spec.rfind('.');
+  if (dot != std::string::npos && dot + 2 == spec.size() && std::string("xyz").find(spec[dot + 1]) != std::string::npos) {
+    c.field = spec.substr(0, dot);
+    c.component = int(std::string("xyz").find(spec[dot + 1]));
+  }
+  return c;
+}
+
 SceneView::SceneView(Simulation& sim, const ParamSet& scene, bool allow_interop, bool allow_splat)
     : sim_(&sim), allow_interop_(allow_interop), allow_splat_(allow_splat) {
   attach(sim, scene);

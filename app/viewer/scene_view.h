@@ -23,6 +23,10 @@ struct ColourChoice {
   float min = 0, max = 1;  // the manual range (and, with auto_range, the last measured one)
 };
 
+// "velocity.y" -> ("velocity", 1); "density" -> ("density", -1). Whether the field exists is the
+// caller's check (parse_colour_by for the command line, the scene look for [view] colour_by).
+ColourChoice split_colour_spec(const std::string& spec);
+
 // The command line's look options (--walls, --sprites, --view); empty strings keep the defaults.
 struct LookOptions {
   std::string walls, sprites, view;

@@ -1,6 +1,7 @@
 // The material panels generated from the material key table, without GL: a widget for every key a
 // material uses (and none for the others), edits validated by the library reader and handed to the
 // solver between steps, kept over a reset of the same scene.
+#include "material_test_data.h"
 #include "sim_test_util.h"
 #include "viewer/material_panel_model.h"
 
@@ -12,40 +13,7 @@
 namespace ejecta {
 namespace {
 
-const char* const kEveryGroup = R"([rock]
-eos = tillotson
-rho0 = 2700
-tillotson.A = 26.7e9
-tillotson.B = 26.7e9
-tillotson.E0 = 487e6
-tillotson.E_iv = 4.72e6
-tillotson.E_cv = 18.2e6
-tillotson.a = 0.5
-tillotson.b = 1.5
-tillotson.alpha = 5
-tillotson.beta = 5
-shear_modulus = 22.7e9
-yield = lundborg
-lundborg.Y0 = 1e7
-lundborg.mu_i = 1.2
-lundborg.Y_M = 2.5e9
-lundborg.Y_d0 = 1e4
-lundborg.mu_d = 0.6
-weibull.k = 4e35
-weibull.m = 9
-melt.T_melt = 1500
-melt.xi = 1.2
-specific_heat = 840
-
-[metal]
-eos = murnaghan
-rho0 = 7800
-murnaghan.K0 = 1.6e11
-murnaghan.n = 4
-shear_modulus = 8e10
-yield = von_mises
-von_mises.Y0 = 3e8
-)";
+using test::kEveryGroup;
 
 std::vector<Material> every_group() {
   const MaterialLibrary lib = parse_material_library(kEveryGroup, "every.ini");
