@@ -6,8 +6,10 @@
 //   - sphere mode: n = (p, sqrt(1 - |p|^2)), depth of c + r n, colour base (0.3 + 0.7 n.l) + 0.25 spec;
 //     disc mode: the depth of the sphere's front c + (0, 0, r), colour base;
 //   - the nearest depth wins (GL_LESS; ties here go to the lower particle index);
-//   - a particle whose centre (with the front's depth) is outside the clip volume is not drawn, as GL
-//     clips points by their centre.
+//   - a particle in front of the near plane or beyond the far plane (by its front's depth), or whose
+//     footprint lies wholly off the screen, is not drawn; one whose centre is off the screen but whose
+//     footprint reaches into it is drawn in part, as NVIDIA's GL draws wide points (the GL spec clips
+//     points by their centre, which makes large spheres at the frame's edge pop in and out).
 #include "render/colormap.h"
 #include "render/cuda_splat.h"
 
@@ -72,11 +74,13 @@ __device__ inline Projected project(const Frame& f, const float4 x) {
   const float front[4] = {v[0], v[1], v[2] + f.radius, 1.f};
   mul(f.P, front, fr);
   const float zf = fr[2] / fr[3] * c[3];
-  if (!(c[3] > 0.f) || fabsf(c[0]) > c[3] || fabsf(c[1]) > c[3] || fabsf(zf) > c[3]) return q;
+  if (!(c[3] > 0.f) || fabsf(zf) > c[3]) return q;
   q.cx = (c[0] / c[3] * 0.5f + 0.5f) * float(f.width);
   q.cy = (c[1] / c[3] * 0.5f + 0.5f) * float(f.height);
   const float w = f.P[15] > 0.5f ? 1.f : -v[2];
   q.rpx = fmaxf(0.5f, f.radius * f.P[5] * 0.5f * float(f.height) / w);
+  if (q.cx + q.rpx < 0.f || q.cx - q.rpx > float(f.width) || q.cy + q.rpx < 0.f || q.cy - q.rpx > float(f.height))
+    return q;
   q.vc[0] = v[0], q.vc[1] = v[1], q.vc[2] = v[2];
   q.visible = true;
   return q;

@@ -87,9 +87,10 @@ TEST(InteropGpu, InteropFramesEqualFallbackFrames) {
 // (non-background) pixel sets overlap with IoU >= 0.97, and of the pixels drawn in both at most 3%
 // differ by more than 8/255 in a channel. Zoomed in 8x (3D), particles take the wide-particle path,
 // which must draw exactly what the one-thread-per-particle path draws (atomicMin does not depend on
-// the order). Against GL the zoomed frame is only reported: on the H200 (GL point sizes up to 2047)
-// the coverage agrees (IoU 0.98) but 64% of the shared pixels differ by more than 8/255, which is
-// not explained yet (docs/viewer.md); EJECTA_TEST_IMAGES=DIR writes both frames as PNG.
+// the order), and match GL's zoomed frame by the same bounds: there, spheres near the camera are
+// hundreds of pixels wide and many have their centre off the screen, which NVIDIA's GL draws (the
+// splat did not, at first: 64% of the shared pixels differed). EJECTA_TEST_IMAGES=DIR writes both
+// zoomed frames as PNG.
 struct FrameStats {
   std::size_t in_a = 0, in_b = 0, both = 0, off = 0, unequal = 0;
   double iou() const { return double(both) / double(std::max<std::size_t>(1, in_a + in_b - both)); }
@@ -170,9 +171,11 @@ TEST(InteropGpu, SplatFramesMatchSpriteFrames) {
     sprites.draw(800, 600);
     const render::Image wide = splat.read(), gl_wide = sprites.read();
     {
-      const FrameStats g = compare_frames(wide, gl_wide);  // reported, not asserted (see above)
+      const FrameStats g = compare_frames(wide, gl_wide);
       std::printf("%s zoomed 8x against GL sprites: IoU %.4f, %.2f%% of shared pixels off by > 8\n", scene_name,
                   g.iou(), 100 * g.off_fraction());
+      EXPECT_GE(g.iou(), 0.97) << scene_name << " zoomed";
+      EXPECT_LE(g.off_fraction(), 0.03) << scene_name << " zoomed";
       if (const char* dir = std::getenv("EJECTA_TEST_IMAGES")) {
         render::write_png(std::string(dir) + "/zoomed_splat.png", wide);
         render::write_png(std::string(dir) + "/zoomed_gl.png", gl_wide);
