@@ -104,6 +104,7 @@ struct SolidModel {
   T alpha, beta;     // Monaghan (1992) viscosity
   T art_eps;         // artificial stress epsilon (0: off); n = 4
   bool correct;      // kernel-gradient correction of the velocity gradient
+  bool correct_force;  // also the corrected gradient in the stress divergence (Bonet & Lok 1999; needs correct)
   bool plane_stress; // 2D only: sigma_zz = 0 instead of eps_zz = 0 (see SolidForces)
   int n_materials;
   SolidMaterial<T> mat[kMaxSolidMaterials];
@@ -233,6 +234,18 @@ struct SolidCorrection {
   }
 };
 
+// M^-T x (L = M^-1 row-major): the corrected direction of grad W = F x.
+template <class T, int D>
+EJ_INLINE Vec<T, D> solid_corrected_dir(const Vec<T, D * D>& L, const Vec<T, D>& x) {
+  Vec<T, D> g;
+  for (int b = 0; b < D; ++b) {
+    T sb = T(0);
+    for (int d = 0; d < D; ++d) sb += L[d * D + b] * x[d];
+    g[b] = sb;
+  }
+  return g;
+}
+
 template <class T, int D>
 struct SolidForces {
   SolidModel<T, D> model;
@@ -281,32 +294,29 @@ struct SolidForces {
         const T f2 = f * f;
         fn = f2 * f2;
       }
+      // grad_i W / F, corrected with i's matrix: M_i^-T grad W (the velocity gradient); with
+      // model.correct_force the stress divergence uses it too, with j's matrix for sigma_j (below).
+      const Vec<T, D> g = pv.L ? solid_corrected_dir<T, D>(pv.L[i], xij) : xij;
+      const Vec<T, D> gi = model.correct_force ? g : xij;
+      const Vec<T, D> gj = model.correct_force ? solid_corrected_dir<T, D>(pv.L[j], xij) : xij;
+      const T fi = model.correct_force ? rhoi / rhoj : T(1), fj = model.correct_force ? rhoj / rhoi : T(1);
       for (int a = 0; a < D; ++a) {
         T s = T(0);
         for (int b = 0; b < D; ++b) {
-          T tab = Ai[a][b] + (keep_j * Sj[S::of(a, b)] - (a == b ? pj : T(0))) / (rhoj * rhoj);
-          if (a == b) tab -= Pi;
+          T tab = a == b ? -Pi : T(0);
           if (pv.R) {
             const T rab = fn * (pv.R[i][S::of(a, b)] + pv.R[j][S::of(a, b)]);
             tab += rab;
             art += mj * F * vij[a] * rab * xij[b];
           }
-          s += tab * xij[b];
+          s += tab * xij[b] + fi * Ai[a][b] * gi[b] +
+               fj * (keep_j * Sj[S::of(a, b)] - (a == b ? pj : T(0))) / (rhoj * rhoj) * gj[b];
         }
         acc[a] += mj * F * s;
       }
       work += mj * vx * F;
       visc += T(0.5) * mj * Pi * vx * F;
       const T wj = -mj / rhoj * F;
-      Vec<T, D> g = xij;  // grad_i W / F, corrected: M^-T grad W
-      if (pv.L) {
-        const Vec<T, D* D>& L = pv.L[i];
-        for (int b = 0; b < D; ++b) {
-          T sb = T(0);
-          for (int d = 0; d < D; ++d) sb += L[d * D + b] * xij[d];
-          g[b] = sb;
-        }
-      }
       for (int a = 0; a < D; ++a)
         for (int b = 0; b < D; ++b) grad[a][b] += wj * vij[a] * g[b];
     });
@@ -348,7 +358,10 @@ struct SolidForces {
     // The artificial stress does work like the pair term it adds to the momentum equation: -1/2 its
     // share, as for the viscosity, so that kinetic + internal energy is conserved (the energy equation
     // of Monaghan 2000 carries the artificial pressure term the same way).
-    pv.du[i] = pi / (rhoi * rhoi) * fz * work + visc - T(0.5) * art + seps / rhoi;
+    // With the corrected force the pressure work is that of the corrected divergence, -p tr3 / rho,
+    // the transpose of the force (kinetic + internal energy then balance pair by pair).
+    const T pwork = model.correct_force ? -pi * tr3 / rhoi : pi / (rhoi * rhoi) * fz * work;
+    pv.du[i] = pwork + visc - T(0.5) * art + seps / rhoi;
     if (!(mt.mu > T(0)))
       for (int k = 0; k < S::N; ++k) dS[k] = T(0);
     pv.dS[i] = dS;
