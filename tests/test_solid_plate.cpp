@@ -88,7 +88,8 @@ TEST(SolidPlate, PeriodOfTheFirstModeAgainstThinPlateTheory) {
 }
 
 // The convergence study behind the numbers above (H/dp = 10 and 20, first quarter period only);
-// about 100 s on one core, so not run by default (--gtest_also_run_disabled_tests). Measured:
+// 188 s measured (sharing two cores with another run), so not run by default
+// (--gtest_also_run_disabled_tests). Measured:
 // T_10 = 0.12171 s, T_20 = 0.11689 s; the errors on Timoshenko fall 3.7-fold for half the spacing
 // (second order), and the second-order extrapolation (4 T_20 - T_10)/3 = 0.11528 s is Timoshenko's
 // 0.11513 s to 0.13% (thin-plate theory +1.1%). Criterion: within 1% of Timoshenko.

@@ -7,6 +7,10 @@
 //  - momentum, sigma = -p I + S (Gray, Monaghan & Swift 2001, CMAME 190, 6641, eq. 2.5 form):
 //      dv_i^a/dt = sum_j m_j (sigma_i^ab/rho_i^2 + sigma_j^ab/rho_j^2 - Pi_ij d^ab + f_ij^n (R_i^ab + R_j^ab))
 //                  grad_i^b W_ij
+//    with model.correct_force (solid.corrected_force; Bonet & Lok 1999) the stress term is instead
+//      sum_j m_j (sigma_i^ab g_i^b + sigma_j^ab g_j^b) / (rho_i rho_j), g_k = M_k^-T grad_i W_ij, the
+//      transpose of the corrected velocity gradient (momentum, angular momentum and energy conserved),
+//      and the pressure work in du/dt is -p_i tr(grad v)_i / rho_i
 //  - energy               du_i/dt = p_i/rho_i^2 sum_j m_j v_ij . grad_i W_ij
 //                                   + 1/2 sum_j m_j Pi_ij v_ij . grad_i W_ij + S_i^ab eps_i^ab / rho_i
 //                                   - 1/2 sum_j m_j f_ij^n (R_i^ab + R_j^ab) v_ij^a grad_i^b W_ij
