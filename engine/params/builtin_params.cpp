@@ -224,6 +224,12 @@ ParamRegistry make_builtin() {
                       "Kernel-gradient correction of the velocity gradient (strain and rotation "
                       "rates, continuity; Randles & Libersky 1996, Bonet & Lok 1999): exact for a "
                       "linear velocity field, also at free surfaces.")));
+  t.add(rebuild(param("solid.corrected_force", T::Bool, "false", "", "Corrected force",
+                      "With solid.gradient_correction: the stress divergence of the momentum "
+                      "equation uses the corrected kernel gradient too, a_i = sum_j m_j (sigma_i "
+                      "M_i^-T + sigma_j M_j^-T) grad_i W_ij / (rho_i rho_j) (Bonet & Lok 1999): the "
+                      "transpose of the corrected strain rate, conserving linear and angular "
+                      "momentum and energy; what thin bodies in bending need (free-surface rows).")));
   t.add(rebuild(param("solid.damage", T::Bool, "true", "", "Tensile damage",
                       "Grady-Kipp tensile damage (Benz & Asphaug 1994, 1995) in every body whose "
                       "material has weibull.k and weibull.m; false: no flaws, no damage.")));

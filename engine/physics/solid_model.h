@@ -7,6 +7,10 @@
 //  - momentum, sigma = -p I + S (Gray, Monaghan & Swift 2001, CMAME 190, 6641, eq. 2.5 form):
 //      dv_i^a/dt = sum_j m_j (sigma_i^ab/rho_i^2 + sigma_j^ab/rho_j^2 - Pi_ij d^ab + f_ij^n (R_i^ab + R_j^ab))
 //                  grad_i^b W_ij
+//    with model.correct_force (solid.corrected_force; Bonet & Lok 1999) the stress term is instead
+//      sum_j m_j (sigma_i^ab g_i^b + sigma_j^ab g_j^b) / (rho_i rho_j), g_k = M_k^-T grad_i W_ij, the
+//      transpose of the corrected velocity gradient (momentum, angular momentum and energy conserved),
+//      and the pressure work in du/dt is -p_i tr(grad v)_i / rho_i
 //  - energy               du_i/dt = p_i/rho_i^2 sum_j m_j v_ij . grad_i W_ij
 //                                   + 1/2 sum_j m_j Pi_ij v_ij . grad_i W_ij + S_i^ab eps_i^ab / rho_i
 //                                   - 1/2 sum_j m_j f_ij^n (R_i^ab + R_j^ab) v_ij^a grad_i^b W_ij
@@ -105,6 +109,7 @@ struct SolidModel {
   T alpha, beta;     // Monaghan (1992) viscosity
   T art_eps;         // artificial stress epsilon (0: off); n = 4
   bool correct;      // kernel-gradient correction of the velocity gradient
+  bool correct_force;  // also the corrected gradient in the stress divergence (Bonet & Lok 1999; needs correct)
   bool plane_stress; // 2D only: sigma_zz = 0 instead of eps_zz = 0 (see SolidForces)
   int n_materials;
   SolidMaterial<T> mat[kMaxSolidMaterials];
@@ -225,6 +230,19 @@ struct SolidCorrection {
 // the loop (grad v is linear in it: sum_j w_j v_ij (M^-T x_ij) = (sum_j w_j v_ij x_ij) M^-1), and
 // f_ij = W(r)/W(dp) uses the dimensionless shape (the normalisation cancels; no second kernel at
 // h_ij). Each changes the results by round-off only.
+
+// M^-T x (L = M^-1 row-major): the corrected direction of grad W = F x.
+template <class T, int D>
+EJ_INLINE Vec<T, D> solid_corrected_dir(const Vec<T, D * D>& L, const Vec<T, D>& x) {
+  Vec<T, D> g;
+  for (int b = 0; b < D; ++b) {
+    T sb = T(0);
+    for (int d = 0; d < D; ++d) sb += L[d * D + b] * x[d];
+    g[b] = sb;
+  }
+  return g;
+}
+
 template <class T, int D>
 struct SolidForces {
   SolidModel<T, D> model;
@@ -282,7 +300,32 @@ struct SolidForces {
       // for both (a, b) and (b, a); R_i is re-read per pair (an L1 hit) rather than held in registers.
       // The artificial stress's work, sum_ab v_ij^a R^ab x_ij^b, is gathered the same way.
       Vec<T, D> sv = Vec<T, D>::zero();
-      {
+      if (model.correct_force) {
+        // Corrected force (Bonet & Lok 1999, CMAME 180, 97, sec. 4): sigma_i/rho_i^2 pairs with
+        // M_i^-T grad W (times rho_i/rho_j) and sigma_j/rho_j^2 with M_j^-T grad W (times rho_j/rho_i),
+        // the transpose of the corrected strain rate; viscosity and artificial stress stay as they are.
+        const Vec<T, D> gi = solid_corrected_dir<T, D>(pv.L[i], xij), gj = solid_corrected_dir<T, D>(pv.L[j], xij);
+        const T fi = rhoi / rhoj, fj = rhoj / rhoi;
+        const SymTensor<T, D> Sj = pv.S[j];
+        for (int c = 0; c < N; ++c) {
+          const T ai = fi * Ai[c], aj = fj * (keep_j * Sj[c] - (c < D ? pj : T(0))) * irhoj2;
+          T t = c < D ? -Pi : T(0);
+          T rc = T(0);
+          if (pv.R) {
+            rc = fn * (pv.R[i][c] + pv.R[j][c]);
+            t += rc;
+          }
+          if (c < D) {
+            sv[c] += t * xij[c] + ai * gi[c] + aj * gj[c];
+            art += mj * F * rc * vij[c] * xij[c];
+          } else if constexpr (D > 1) {
+            const int a = D == 2 ? 0 : (c == 5 ? 1 : 0), b = D == 2 ? 1 : (c == 3 ? 1 : 2);
+            sv[a] += t * xij[b] + ai * gi[b] + aj * gj[b];
+            sv[b] += t * xij[a] + ai * gi[a] + aj * gj[a];
+            art += mj * F * rc * (vij[a] * xij[b] + vij[b] * xij[a]);
+          }
+        }
+      } else {
         const SymTensor<T, D> Sj = pv.S[j];
         for (int c = 0; c < N; ++c) {
           T t = Ai[c] + (keep_j * Sj[c] - (c < D ? pj : T(0))) * irhoj2;
@@ -361,7 +404,10 @@ struct SolidForces {
     // The artificial stress does work like the pair term it adds to the momentum equation: -1/2 its
     // share, as for the viscosity, so that kinetic + internal energy is conserved (the energy equation
     // of Monaghan 2000 carries the artificial pressure term the same way).
-    pv.du[i] = pi / (rhoi * rhoi) * fz * work + visc - T(0.5) * art + seps / rhoi;
+    // With the corrected force the pressure work is that of the corrected divergence, -p tr3 / rho,
+    // the transpose of the force (kinetic + internal energy then balance pair by pair).
+    const T pwork = model.correct_force ? -pi * tr3 / rhoi : pi / (rhoi * rhoi) * fz * work;
+    pv.du[i] = pwork + visc - T(0.5) * art + seps / rhoi;
     if (!(mt.mu > T(0)))
       for (int k = 0; k < S::N; ++k) dS[k] = T(0);
     pv.dS[i] = dS;

@@ -191,6 +191,10 @@ class SolidSolver final : public Simulation {
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
     art_on_ = params.real("solid.artificial_stress") > 0;
     model_.correct = params.flag("solid.gradient_correction");
+    model_.correct_force = params.flag("solid.corrected_force");
+    if (model_.correct_force && !model_.correct)
+      throw ParamError(params.where("solid.corrected_force") + ": solid.corrected_force = true needs "
+                       "solid.gradient_correction = true (the force is the transpose of the corrected strain rate)");
     model_.plane_stress = params.text("solid.plane") == "stress";
     if (model_.plane_stress && D != 2)
       throw ParamError(params.where("solid.plane") + ": solid.plane = stress needs scene.dim = 2 (plane stress is "
