@@ -40,11 +40,30 @@ SceneView::SceneView(const FrameData& first, const ParamSet& scene)
     }
   if (n == 0) lo = hi = glm::vec3(0.f);
   const FieldData* x = first.find("position");
-  reset_camera(render::Bounds{lo, hi}, x ? x->info.components : 2, scene);
+  reset_camera(render::Bounds{lo, hi}, x ? x->info.components : 2, scene, 0);
   settings_.show_collider = false;  // not recorded
 }
 
-void SceneView::reset_camera(const render::Bounds& b, int dim, const ParamSet& scene) {
+namespace {
+
+// The particle spacing for the sphere radius: the median of (m / rho)^(1/dim) over the free
+// particles (fluid, gas, solid), so that spheres touch on the initial lattice whatever the model
+// ([solid_block.N] and [gas_block.N] carry their own dp; particles.dp is the liquid's). 0 when it
+// cannot be measured.
+double measured_spacing(const HostParticles& h) {
+  std::vector<double> s;
+  for (std::size_t i = 0; i < h.n; ++i)
+    if ((h.kind.empty() || h.kind[i] == 0) && i < h.mass.size() && i < h.density.size() && h.density[i] > 0 &&
+        h.mass[i] > 0)
+      s.push_back(std::pow(h.mass[i] / h.density[i], 1.0 / std::max(1, h.dim)));
+  if (s.empty()) return 0;
+  std::nth_element(s.begin(), s.begin() + s.size() / 2, s.end());
+  return s[s.size() / 2];
+}
+
+}  // namespace
+
+void SceneView::reset_camera(const render::Bounds& b, int dim, const ParamSet& scene, double spacing) {
   bounds_ = b;
   const bool two_d = dim < 3;
   camera_ = render::Camera(two_d);
@@ -54,7 +73,7 @@ void SceneView::reset_camera(const render::Bounds& b, int dim, const ParamSet& s
   camera_.fit(bounds_);
   fit_pending_ = true;
   // Spheres touch their neighbours on the initial lattice.
-  settings_.radius = float(0.5 * scene.real("particles.dp"));
+  settings_.radius = float(0.5 * (spacing > 0 ? spacing : scene.real("particles.dp")));
 }
 
 RenderRange SceneView::show(const FrameData& frame) {
@@ -89,7 +108,7 @@ void SceneView::attach(Simulation& sim, const ParamSet& scene) {
       hi[d] = std::max(hi[d], v);
     }
   if (h.n == 0) lo = hi = glm::vec3(0.f);
-  reset_camera(render::Bounds{lo, hi}, dim, scene);
+  reset_camera(render::Bounds{lo, hi}, dim, scene, measured_spacing(h));
   const ColliderSphere c = sim.collider();
   settings_.show_collider = c.enabled;
 }

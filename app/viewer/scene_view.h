@@ -68,7 +68,8 @@ class SceneView {
   void apply_look(const LookOptions& look);
 
  private:
-  void reset_camera(const render::Bounds& b, int dim, const ParamSet& scene);
+  // spacing: the measured particle spacing (0: the scene's particles.dp) for the sphere radius.
+  void reset_camera(const render::Bounds& b, int dim, const ParamSet& scene, double spacing);
   void take_range(const RenderRange& r);
   Simulation* sim_;  // null in playback
   bool allow_interop_, allow_splat_;

@@ -287,6 +287,8 @@ TEST(SceneLook, ViewerStateTakesTheLookKeepsItOverResetAndSavesIt) {
   EXPECT_EQ(render::colormap_names()[std::size_t(s.colormap_index)], "viridis") << "the panel's colormap box agrees";
   EXPECT_EQ(s.camera_preset, "side");
   EXPECT_EQ(s.message.find("no damage field"), std::string::npos) << "nothing to say in the status bar: " << s.message;
+  // Spheres touch on the solid's own lattice (solid_block.N.dp), not on particles.dp.
+  EXPECT_NEAR(s.view->settings().radius, 0.5 * scene.real("solid_block.1.dp"), 1e-6 * scene.real("solid_block.1.dp"));
   ASSERT_TRUE(s.materials);
   ASSERT_EQ(s.materials->sections().size(), 1u) << "slab and ball are both basalt";
 
