@@ -25,6 +25,35 @@ inline std::string source_dir() {
   return env && *env ? env : EJECTA_SOURCE_DIR;
 }
 
+// Restart N + N = 2N: `before` steps, a captured frame, a fresh simulation restored from it and
+// `after` more steps must end bit for bit where `before + after` uninterrupted steps end: ids,
+// positions, velocities, densities, time, dt and the bytes of the named extra fields.
+inline void expect_exact_restart(const ParamSet& p, long before, long after, const std::vector<std::string>& extra) {
+  auto whole = make_simulation(p, Backend::Cpu);
+  StopRule two_n;
+  two_n.max_steps = before + after;
+  StepLoop(*whole, two_n).run();
+  auto first = make_simulation(p, Backend::Cpu);
+  StopRule one_n;
+  one_n.max_steps = before;
+  StepLoop(*first, one_n).run();
+  const FrameData frame = first->capture_frame();
+  first.reset();
+  auto resumed = make_simulation(p, Backend::Cpu);
+  resumed->restore_frame(frame);
+  one_n.max_steps = after;
+  StepLoop(*resumed, one_n).run();
+  const HostParticles a = whole->download(), b = resumed->download();
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.position, b.position) << "positions must be identical, not just close";
+  EXPECT_EQ(a.velocity, b.velocity);
+  EXPECT_EQ(a.density, b.density);
+  EXPECT_EQ(whole->time(), resumed->time());
+  EXPECT_EQ(whole->dt(), resumed->dt());
+  const FrameData fa = whole->capture_frame(extra), fb = resumed->capture_frame(extra);
+  for (std::size_t k = 0; k < fa.fields.size(); ++k) EXPECT_EQ(fa.fields[k].bytes, fb.fields[k].bytes) << extra[k];
+}
+
 // The ParamError message of building the scene `ini` (named bad.ini in messages); "" if it builds.
 inline std::string scene_error(const std::string& ini) {
   try {

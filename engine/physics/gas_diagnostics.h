@@ -17,49 +17,20 @@ namespace ejecta {
 constexpr uint32_t kBadInternalEnergy = kBadAcceleration + 1;
 
 template <class T>
-struct GasExtremes {
-  T min_h_vsig;  // min h / v_sig
-  T min_h_a;     // min h / |a|
-  T min_decay;   // min u / |du| (du < 0) and rho / |drho| (drho < 0)
-  T max_v2;
-  uint32_t bad_index, bad_field;
-};
-
+using GasExtremes = RateExtremes<T>;
 template <class T>
-struct CombineGasExtremes {
-  EJ_INLINE GasExtremes<T> operator()(const GasExtremes<T>& a, const GasExtremes<T>& b) const {
-    GasExtremes<T> r;
-    r.min_h_vsig = a.min_h_vsig < b.min_h_vsig ? a.min_h_vsig : b.min_h_vsig;
-    r.min_h_a = a.min_h_a < b.min_h_a ? a.min_h_a : b.min_h_a;
-    r.min_decay = a.min_decay < b.min_decay ? a.min_decay : b.min_decay;
-    r.max_v2 = a.max_v2 > b.max_v2 ? a.max_v2 : b.max_v2;
-    const bool take_a = a.bad_index <= b.bad_index;
-    r.bad_index = take_a ? a.bad_index : b.bad_index;
-    r.bad_field = take_a ? a.bad_field : b.bad_field;
-    return r;
-  }
-};
+using CombineGasExtremes = CombineRateExtremes<T>;
 
 template <class T, int D>
 struct MeasureGasExtremes {
   GasView<T, D> pv;
-  EJ_INLINE static GasExtremes<T> none() {
-    return GasExtremes<T>{T(1e30), T(1e30), T(1e30), T(0), 0xffffffffu, kBadNone};
-  }
-  EJ_INLINE static bool finite_vec(const Vec<T, D>& v) {
-    for (int d = 0; d < D; ++d)
-      if (!isfinite(v[d])) return false;
-    return true;
-  }
+  EJ_INLINE static GasExtremes<T> none() { return GasExtremes<T>::none(); }
   EJ_INLINE GasExtremes<T> operator()(std::size_t i) const {
     GasExtremes<T> e = none();
     if (pv.kind[i] != kFluid) return e;
-    uint32_t bad = kBadNone;
-    if (!finite_vec(pv.x[i])) bad = kBadPosition;
-    else if (!finite_vec(pv.v[i])) bad = kBadVelocity;
-    else if (!finite_vec(pv.a[i])) bad = kBadAcceleration;
-    else if (!(pv.rho[i] > T(0) && isfinite(pv.rho[i]))) bad = kBadDensity;
-    else if (!(pv.u[i] >= T(0) && isfinite(pv.u[i]))) bad = kBadInternalEnergy;
+    uint32_t bad = first_bad_motion_field<T, D>(pv.x[i], pv.v[i], pv.a[i]);
+    if (bad == kBadNone && !(pv.rho[i] > T(0) && isfinite(pv.rho[i]))) bad = kBadDensity;
+    if (bad == kBadNone && !(pv.u[i] >= T(0) && isfinite(pv.u[i]))) bad = kBadInternalEnergy;
     if (bad != kBadNone) {
       e.bad_index = static_cast<uint32_t>(i);
       e.bad_field = bad;

@@ -446,42 +446,19 @@ struct SolidYieldLimit {
 };
 
 template <class T>
-struct SolidExtremes {
-  T min_h_vsig, min_h_a, max_v2;
-  uint32_t bad_index, bad_field;
-};
-
+using SolidExtremes = RateExtremes<T>;  // min_decay unused (no decay limit for solids)
 template <class T>
-struct CombineSolidExtremes {
-  EJ_INLINE SolidExtremes<T> operator()(const SolidExtremes<T>& a, const SolidExtremes<T>& b) const {
-    SolidExtremes<T> r;
-    r.min_h_vsig = a.min_h_vsig < b.min_h_vsig ? a.min_h_vsig : b.min_h_vsig;
-    r.min_h_a = a.min_h_a < b.min_h_a ? a.min_h_a : b.min_h_a;
-    r.max_v2 = a.max_v2 > b.max_v2 ? a.max_v2 : b.max_v2;
-    const bool take_a = a.bad_index <= b.bad_index;
-    r.bad_index = take_a ? a.bad_index : b.bad_index;
-    r.bad_field = take_a ? a.bad_field : b.bad_field;
-    return r;
-  }
-};
+using CombineSolidExtremes = CombineRateExtremes<T>;
 
 // CFL dt <= C h / v_sig with v_sig >= 2 c_l (c_l the longitudinal speed), force dt <= f sqrt(h/|a|).
 template <class T, int D>
 struct MeasureSolidExtremes {
   SolidView<T, D> pv;
-  EJ_INLINE static SolidExtremes<T> none() { return SolidExtremes<T>{T(1e30), T(1e30), T(0), 0xffffffffu, kBadNone}; }
-  EJ_INLINE static bool finite_vec(const Vec<T, D>& v) {
-    for (int d = 0; d < D; ++d)
-      if (!isfinite(v[d])) return false;
-    return true;
-  }
+  EJ_INLINE static SolidExtremes<T> none() { return SolidExtremes<T>::none(); }
   EJ_INLINE SolidExtremes<T> operator()(std::size_t i) const {
     SolidExtremes<T> e = none();
-    uint32_t bad = kBadNone;
-    if (!finite_vec(pv.x[i])) bad = kBadPosition;
-    else if (!finite_vec(pv.v[i])) bad = kBadVelocity;
-    else if (!finite_vec(pv.a[i])) bad = kBadAcceleration;
-    else if (!(pv.rho[i] > T(0) && isfinite(pv.rho[i]))) bad = kBadDensity;
+    uint32_t bad = first_bad_motion_field<T, D>(pv.x[i], pv.v[i], pv.a[i]);
+    if (bad == kBadNone && !(pv.rho[i] > T(0) && isfinite(pv.rho[i]))) bad = kBadDensity;
     if (bad != kBadNone) {
       e.bad_index = static_cast<uint32_t>(i);
       e.bad_field = bad;

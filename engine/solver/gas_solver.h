@@ -8,19 +8,12 @@
 //   one reduction (dt limits, first bad particle).
 // The time integrator (leapfrog, predictor-corrector, RK23) is generic (staged_integrators.h) and
 // calls evaluate() once, twice or three times per step.
-#include "exec/device_array.h"
-#include "integrators/staged_integrators.h"
-#include "neighbors/level_grid.h"
-#include "neighbors/level_index.h"
-#include "particles/capture_fields.h"
-#include "particles/particle_store.h"
 #include "physics/density_gradh_price2012.h"
 #include "physics/forces_gas_gradh.h"
 #include "physics/gas_diagnostics.h"
 #include "render_data/fill_from_store.h"
 #include "scene/gas_scene.h"
-#include "simulation.h"
-#include "solver/store_reports.h"
+#include "solver/staged_store_solver.h"
 
 #include <algorithm>
 #include <chrono>
@@ -34,21 +27,22 @@
 namespace ejecta {
 
 template <class T, int D, class Exec>
-class GasSolver final : public Simulation {
+class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Exec> {
+  using Base = StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Exec>;
+  friend Base;
+  using Base::exec_, Base::n_, Base::store_, Base::array_bytes_, Base::cells_, Base::settings_, Base::vars_,
+      Base::dt_, Base::time_, Base::steps_, Base::cfl_, Base::force_factor_, Base::dt_max_, Base::max_speed_,
+      Base::times_, Base::phase_timing_;
  public:
   GasSolver(const ParamSet& params, const GasInitial& init)
-      : n_(init.size()), n_fluid_(std::size_t(std::count(init.kind.begin(), init.kind.end(), uint8_t(kFluid)))),
-        store_(exec_, init.size()) {
+      : Base(init.size()), n_fluid_(std::size_t(std::count(init.kind.begin(), init.kind.end(), uint8_t(kFluid)))) {
     configure(params, init);
     allocate();
     upload(init);
-    integ_ = std::make_unique<StagedIntegrator<T, Exec>>(exec_, settings_);
-    dt_limit_ = evaluate();
-    dt_ = choose_dt(0);
+    this->start();
   }
 
-  // The integrator's view of the state.
-  std::vector<OdeVar<T>>& vars() { return vars_; }
+  // The integrator's view of the state: vars() (the base's) and the rates.
   // Rates at the current state; returns the CFL/force limit there (reports blow-ups).
   double evaluate() {
     using clock = std::chrono::steady_clock;
@@ -81,74 +75,17 @@ class GasSolver final : public Simulation {
     return std::min(dt, dt_max_);
   }
 
-  void step() override {
-    const auto t0 = std::chrono::steady_clock::now();
-    const PhaseTimes before = times_;
-    const StepReport r = integ_->step(*this, double(dt_));
-    time_ += r.dt_taken;
-    ++steps_;
-    rejections_ += r.rejections;
-    dt_limit_ = r.dt_limit;
-    dt_ = choose_dt(r.dt_error);
-    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    times_.integrate += total - (times_.total() - before.total());
-  }
-
-  double time() const override { return time_; }
-  double dt() const override { return double(dt_); }
-  long steps() const override { return steps_; }
-  std::size_t particle_count() const override { return n_; }
   std::size_t fluid_count() const override { return n_fluid_; }
-  int dim() const override { return D; }
-  Backend backend() const override { return Exec::kBackend; }
-  Precision precision() const override {
-    return sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
+
+  Diagnostics diagnostics() const override {  // no rest density for a gas
+    return this->diagnostics_with(MeasureGasSums<T, D>{pv_, {0, 0, 0}}, model_.gravity);
   }
-  long rejected_steps() const { return rejections_; }
-
-  HostParticles download() const override { return download_common_fields(store_, D, n_); }
-
-  Diagnostics diagnostics() const override {
-    MeasureGasSums<T, D> measure{pv_, {0, 0, 0}};
-    for (int d = 0; d < D; ++d) measure.gravity[d] = double(model_.gravity[d]);
-    const DiagnosticSums zero{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
-    const DiagnosticSums s = exec_.transform_reduce(n_, zero, measure, CombineDiagnosticSums{});
-    return diagnostics_from_sums(s, D, time_, steps_, double(dt_), n_, 0);  // no rest density for a gas
-  }
-
-  const PhaseTimes& phase_times() const override { return times_; }
-  void reset_phase_times() override { times_ = PhaseTimes{}; }
-  void set_phase_timing(bool on) override { phase_timing_ = on; }
-  void set_count_pairs(bool) override {}
-  PairCounts pair_counts() const override { return PairCounts{}; }
-  std::size_t device_bytes() const override { return store_.bytes() + array_bytes_ + exec_.workspace_bytes(); }
-  std::string device_name() const override { return exec_.device_name(); }
-  void synchronize() override { exec_.synchronize(); }
-  std::vector<FieldInfo> fields() const override { return store_.fields(); }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
     return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, n_fluid_ > 0, req, out);
   }
 
   void apply_params(const ParamSet& params) override { configure_live(params); }
-
-  void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
-    capture_fields_into(store_, f, names, time_, steps_, double(dt_));
-  }
-
-  // Every field, derived ones included (rates, h, Omega, pressure): the integrators start a step
-  // from the last evaluation's rates (leapfrog's kick, the FSAL stage of rk23), so restoring them
-  // all, without a re-evaluation, continues the run exactly.
-  void restore_frame(const FrameData& frame) override {
-    restore_fields_from(store_, frame, n_, [](const FieldInfo&) { return true; });
-    time_ = frame.time;
-    steps_ = frame.step;
-    dt_ = T(frame.dt);
-    // No re-sort here: every evaluation sorts first and nothing reads the table before that. A sort
-    // now would key the particles with the h of the last h iteration, not the h of the last sort,
-    // and the stable sort of the next evaluation would then start from another order than the
-    // uninterrupted run's (same neighbours, other summation order: round-off differences).
-  }
 
  private:
   void configure(const ParamSet& params, const GasInitial& init) {
@@ -196,73 +133,36 @@ class GasSolver final : public Simulation {
     model_.switch_decay = T(params.real("gas.switch_decay"));
     const auto g = params.vec3("physics.gravity");
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
-    cfl_ = params.real("time.cfl");
-    force_factor_ = params.real("time.force_factor");
-    dt_max_ = params.real("time.dt_max");
-    dt_min_ = params.real("time.dt_min");
-    dt_fixed_ = params.real("time.dt_fixed");
-    settings_.adaptive = dt_fixed_ == 0;
-    settings_.rtol = params.real("time.rtol");
-    settings_.atol = params.real("time.atol");
-    settings_.growth_max = params.real("time.growth_max");
-  }
-
-  static T* flat(Vec<T, D>* p) { return reinterpret_cast<T*>(p); }
-
-  template <class E>
-  E* field(const char* name, const char* units, const char* what, bool persistent) {
-    return store_.template add<E>(FieldInfo{name, 1, units, what, ScalarType::Float32, persistent});
+    this->configure_time(params);
   }
 
   void allocate() {
     using V = Vec<T, D>;
-    pv_.x = field<V>("position", "m", "particle position", true);
-    pv_.v = field<V>("velocity", "m/s", "particle velocity", true);
-    pv_.u = field<T>("internal_energy", "J/kg", "specific internal energy", true);
-    pv_.rho = field<T>("density", "kg/m^3", "mass density", true);
-    pv_.h = field<T>("smoothing_length", "m", "smoothing length h (kernel support 2h)", true);
-    pv_.alpha = model_.switch_on ? field<T>("viscosity_alpha", "", "artificial viscosity coefficient", true) : nullptr;
-    pv_.m = field<T>("mass", "kg", "particle mass", true);
-    pv_.kind = field<uint8_t>("kind", "", "0 gas, 1 frozen boundary particle", true);
-    id_ = field<uint32_t>("id", "", "particle number in the initial layout", true);
-    pv_.p = field<T>("pressure", "Pa", "pressure (ideal gas)", false);
-    pv_.c = field<T>("sound_speed", "m/s", "adiabatic sound speed", false);
-    pv_.omega = field<T>("omega", "", "grad-h correction factor Omega", false);
-    pv_.a = field<V>("acceleration", "m/s^2", "total acceleration", false);
-    pv_.du = field<T>("energy_rate", "W/kg", "du/dt", false);
-    pv_.drho = field<T>("density_rate", "kg/(m^3 s)", "drho/dt (continuity density)", false);
-    pv_.dalpha = model_.switch_on ? field<T>("viscosity_alpha_rate", "1/s", "dalpha/dt", false) : nullptr;
-    pv_.vsig = field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
-    pv_.divv = field<T>("velocity_divergence", "1/s", "div v", false);
+    pv_.x = this->template field<V>("position", "m", "particle position", true);
+    pv_.v = this->template field<V>("velocity", "m/s", "particle velocity", true);
+    pv_.u = this->template field<T>("internal_energy", "J/kg", "specific internal energy", true);
+    pv_.rho = this->template field<T>("density", "kg/m^3", "mass density", true);
+    pv_.h = this->template field<T>("smoothing_length", "m", "smoothing length h (kernel support 2h)", true);
+    pv_.alpha = model_.switch_on ? this->template field<T>("viscosity_alpha", "", "artificial viscosity coefficient", true) : nullptr;
+    pv_.m = this->template field<T>("mass", "kg", "particle mass", true);
+    pv_.kind = this->template field<uint8_t>("kind", "", "0 gas, 1 frozen boundary particle", true);
+    id_ = this->template field<uint32_t>("id", "", "particle number in the initial layout", true);
+    pv_.p = this->template field<T>("pressure", "Pa", "pressure (ideal gas)", false);
+    pv_.c = this->template field<T>("sound_speed", "m/s", "adiabatic sound speed", false);
+    pv_.omega = this->template field<T>("omega", "", "grad-h correction factor Omega", false);
+    pv_.a = this->template field<V>("acceleration", "m/s^2", "total acceleration", false);
+    pv_.du = this->template field<T>("energy_rate", "W/kg", "du/dt", false);
+    pv_.drho = this->template field<T>("density_rate", "kg/(m^3 s)", "drho/dt (continuity density)", false);
+    pv_.dalpha = model_.switch_on ? this->template field<T>("viscosity_alpha_rate", "1/s", "dalpha/dt", false) : nullptr;
+    pv_.vsig = this->template field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
+    pv_.divv = this->template field<T>("velocity_divergence", "1/s", "div v", false);
 
     // The integrator's variables and their stage buffers (persistent: carried by the sort).
-    struct Spec { const char* name; T* y; const T* rate; std::size_t comps; bool position; };
-    std::vector<Spec> specs = {{"position", flat(pv_.x), flat(pv_.v), D, true},
-                               {"velocity", flat(pv_.v), flat(pv_.a), D, false},
-                               {"internal_energy", pv_.u, pv_.du, 1, false}};
-    if (!model_.summation) specs.push_back({"density", pv_.rho, pv_.drho, 1, false});
-    if (model_.switch_on) specs.push_back({"viscosity_alpha", pv_.alpha, pv_.dalpha, 1, false});
-    const StageNeeds need = stage_needs(settings_.scheme);
-    for (const Spec& s : specs) {
-      OdeVar<T> v;
-      v.y = s.y;
-      v.rate = s.rate;
-      v.count = n_ * s.comps;
-      v.position = s.position;
-      v.drift_from = s.position ? 1 : -1;
-      auto buffer = [&](const char* stage) {
-        const std::string nm = std::string("stage_") + stage + "_" + s.name;
-        FieldInfo info{nm, 1, "", std::string("integrator stage buffer ") + stage + " of " + s.name,
-                       ScalarType::Float32, true};
-        if (s.comps == 1) return store_.template add<T>(info);
-        return flat(store_.template add<Vec<T, D>>(info));
-      };
-      if (need.y0) v.y0 = buffer("y0");
-      if (need.k1) v.k1 = buffer("k1");
-      if (need.k2) v.k2 = buffer("k2");
-      if (need.k3) v.k3 = buffer("k3");
-      vars_.push_back(v);
-    }
+    this->add_ode_var("position", pv_.x, pv_.v, true);
+    this->add_ode_var("velocity", pv_.v, pv_.a, false);
+    this->add_ode_var("internal_energy", pv_.u, pv_.du, false);
+    if (!model_.summation) this->add_ode_var("density", pv_.rho, pv_.drho, false);
+    if (model_.switch_on) this->add_ode_var("viscosity_alpha", pv_.alpha, pv_.dalpha, false);
     cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     grid_ = cells_->grid();
   }
@@ -302,19 +202,6 @@ class GasSolver final : public Simulation {
   }
 
   // The next step: fixed, or the CFL/force limit, for rk23 also what the error control asks for.
-  T choose_dt(double dt_error) const {
-    if (dt_fixed_ > 0) return T(dt_fixed_);
-    double dt = dt_limit_;
-    if (dt_error > 0) dt = std::min(dt, dt_error);
-    if (!(dt >= dt_min_)) {
-      std::ostringstream msg;
-      msg << "time step collapsed at step " << steps_ << ", t = " << time_ << " s: dt = " << dt
-          << " s is below time.dt_min = " << dt_min_ << " s (max speed " << max_speed_ << " m/s)";
-      throw BlowUpError(msg.str());
-    }
-    return T(dt);
-  }
-
   [[noreturn]] void report_bad(const GasExtremes<T>& e) const {
     const std::size_t i = e.bad_index;
     const std::vector<double> id = store_.download("id");
@@ -334,24 +221,11 @@ class GasSolver final : public Simulation {
     throw BlowUpError(msg.str());
   }
 
-  mutable Exec exec_;
-  std::size_t n_, n_fluid_;
-  ParticleStore<Exec> store_;
-  std::size_t array_bytes_ = 0;
-  std::unique_ptr<LevelIndex<T, D, Exec>> cells_;
-  std::unique_ptr<StagedIntegrator<T, Exec>> integ_;
-  IntegratorSettings settings_;
-  std::vector<OdeVar<T>> vars_;
+  std::size_t n_fluid_;
   GasModel<T, D> model_{};
   LevelGrid<T, D> grid_{};
   GasView<T, D> pv_{};
   uint32_t* id_ = nullptr;
-  T dt_ = T(0);
-  double dt_limit_ = 0, time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, dt_fixed_ = 0;
-  double max_speed_ = 0;
-  long steps_ = 0, rejections_ = 0;
-  PhaseTimes times_;
-  bool phase_timing_ = false;
 };
 
 template <class T, class Exec>

@@ -11,19 +11,13 @@
 // The Weibull flaws sit in a flat array by initial id (never reordered, no per-particle cap).
 // Equations and references: physics/solid_model.h and docs/physics.md ("Solids: the elastic model").
 #include "exec/device_array.h"
-#include "integrators/staged_integrators.h"
-#include "neighbors/level_grid.h"
-#include "neighbors/level_index.h"
-#include "particles/capture_fields.h"
-#include "particles/particle_store.h"
 #include "physics/solid_damage.h"
 #include "physics/solid_invariants.h"
 #include "physics/solid_model.h"
 #include "render_data/fill_from_store.h"
 #include "scene/solid_scene.h"
-#include "simulation.h"
 #include "solver/solid_material_convert.h"
-#include "solver/store_reports.h"
+#include "solver/staged_store_solver.h"
 
 #include <algorithm>
 #include <chrono>
@@ -37,22 +31,22 @@
 namespace ejecta {
 
 template <class T, int D, class Exec>
-class SolidSolver final : public Simulation {
+class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D, Exec> {
+  using Base = StagedStoreSolver<SolidSolver<T, D, Exec>, T, D, Exec>;
+  friend Base;
+  using Base::exec_, Base::n_, Base::store_, Base::array_bytes_, Base::cells_, Base::settings_, Base::vars_,
+      Base::dt_, Base::time_, Base::steps_, Base::cfl_, Base::force_factor_, Base::dt_max_, Base::max_speed_,
+      Base::times_, Base::phase_timing_;
  public:
   using Sym = SymTensor<T, D>;
   static constexpr int NS = SymIndex<D>::N;
 
-  SolidSolver(const ParamSet& params, const SolidInitial& init) : n_(init.size()), store_(exec_, init.size()) {
+  SolidSolver(const ParamSet& params, const SolidInitial& init) : Base(init.size()) {
     configure(params, init);
     allocate(init);
     upload(init);
-    integ_ = std::make_unique<StagedIntegrator<T, Exec>>(exec_, settings_);
-    after_stage();
-    dt_limit_ = evaluate();
-    dt_ = choose_dt(0);
+    this->start();
   }
-
-  std::vector<OdeVar<T>>& vars() { return vars_; }
 
   void after_stage() {
     if (any_yield_) exec_.for_each(n_, SolidYieldLimit<T, D>{model_, pv_});
@@ -90,54 +84,20 @@ class SolidSolver final : public Simulation {
     return std::min(dt, dt_max_);
   }
 
-  void step() override {
-    const auto t0 = std::chrono::steady_clock::now();
-    const PhaseTimes before = times_;
-    // The plastic strain of this step is measured from its start (SolidYieldLimit).
-    exec_.for_each(n_, CopyFlat<T>{pv_.eps_p_step, pv_.eps_p});
-    const StepReport r = integ_->step(*this, double(dt_));
+  // The step's plastic strain is measured from its start (SolidYieldLimit); damage is advanced once
+  // per accepted step, after the integrator (solid_damage.h), so rejected RK23 tries never touch it.
+  void before_step() { exec_.for_each(n_, CopyFlat<T>{pv_.eps_p_step, pv_.eps_p}); }
+  void after_step(const StepReport& r) {
     if (pv_.damage)
       exec_.for_each(n_, SolidDamageAdvance<T, D>{model_, pv_, id_, flaw_offset_.data(), flaw_strain_.data(),
                                                   active_flaws_, T(r.dt_taken)});
-    time_ += r.dt_taken;
-    ++steps_;
-    rejections_ += r.rejections;
-    dt_limit_ = r.dt_limit;
-    dt_ = choose_dt(r.dt_error);
-    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    times_.integrate += total - (times_.total() - before.total());
   }
 
-  double time() const override { return time_; }
-  double dt() const override { return double(dt_); }
-  long steps() const override { return steps_; }
-  std::size_t particle_count() const override { return n_; }
   std::size_t fluid_count() const override { return n_; }
-  int dim() const override { return D; }
-  Backend backend() const override { return Exec::kBackend; }
-  Precision precision() const override {
-    return sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
+
+  Diagnostics diagnostics() const override {  // no density error measure for solids yet
+    return this->diagnostics_with(MeasureSolidSums<T, D>{pv_, {0, 0, 0}}, model_.gravity);
   }
-
-  HostParticles download() const override { return download_common_fields(store_, D, n_); }
-
-  Diagnostics diagnostics() const override {
-    MeasureSolidSums<T, D> measure{pv_, {0, 0, 0}};
-    for (int d = 0; d < D; ++d) measure.gravity[d] = double(model_.gravity[d]);
-    const DiagnosticSums zero{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
-    const DiagnosticSums s = exec_.transform_reduce(n_, zero, measure, CombineDiagnosticSums{});
-    return diagnostics_from_sums(s, D, time_, steps_, double(dt_), n_, 0);  // no density error measure for solids yet
-  }
-
-  const PhaseTimes& phase_times() const override { return times_; }
-  void reset_phase_times() override { times_ = PhaseTimes{}; }
-  void set_phase_timing(bool on) override { phase_timing_ = on; }
-  void set_count_pairs(bool) override {}
-  PairCounts pair_counts() const override { return PairCounts{}; }
-  std::size_t device_bytes() const override { return store_.bytes() + array_bytes_ + exec_.workspace_bytes(); }
-  std::string device_name() const override { return exec_.device_name(); }
-  void synchronize() override { exec_.synchronize(); }
-  std::vector<FieldInfo> fields() const override { return store_.fields(); }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
     return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, true, req, out);
@@ -160,16 +120,8 @@ class SolidSolver final : public Simulation {
       if (model_.mat[k].yield != kSolidNoLimit) any_yield_ = true;
   }
 
-  void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
-    capture_fields_into(store_, f, names, time_, steps_, double(dt_));
-  }
-
-  // Every field, the rates and stage buffers included (see GasSolver::restore_frame).
   void restore_frame(const FrameData& frame) override {
-    restore_fields_from(store_, frame, n_, [](const FieldInfo&) { return true; });
-    time_ = frame.time;
-    steps_ = frame.step;
-    dt_ = T(frame.dt);
+    Base::restore_frame(frame);
     update_invariants();
   }
 
@@ -224,91 +176,52 @@ class SolidSolver final : public Simulation {
     model_.T_ref = T(params.real("solid.reference_temperature"));
     const auto g = params.vec3("physics.gravity");
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
-    cfl_ = params.real("time.cfl");
-    force_factor_ = params.real("time.force_factor");
-    dt_max_ = params.real("time.dt_max");
-    dt_min_ = params.real("time.dt_min");
-    dt_fixed_ = params.real("time.dt_fixed");
-    settings_.adaptive = dt_fixed_ == 0;
-    settings_.rtol = params.real("time.rtol");
-    settings_.atol = params.real("time.atol");
-    settings_.growth_max = params.real("time.growth_max");
-  }
-
-  template <class E>
-  static T* flat(E* p) { return reinterpret_cast<T*>(p); }
-
-  template <class E>
-  E* field(const char* name, const char* units, const char* what, bool persistent) {
-    return store_.template add<E>(FieldInfo{name, 1, units, what, ScalarType::Float32, persistent});
+    this->configure_time(params);
   }
 
   void allocate(const SolidInitial& init) {
     using V = Vec<T, D>;
-    pv_.x = field<V>("position", "m", "particle position", true);
-    pv_.v = field<V>("velocity", "m/s", "particle velocity", true);
-    pv_.u = field<T>("internal_energy", "J/kg", "specific internal energy", true);
-    pv_.rho = field<T>("density", "kg/m^3", "mass density (continuity)", true);
-    pv_.S = field<Sym>("deviatoric_stress", "Pa",
+    pv_.x = this->template field<V>("position", "m", "particle position", true);
+    pv_.v = this->template field<V>("velocity", "m/s", "particle velocity", true);
+    pv_.u = this->template field<T>("internal_energy", "J/kg", "specific internal energy", true);
+    pv_.rho = this->template field<T>("density", "kg/m^3", "mass density (continuity)", true);
+    pv_.S = this->template field<Sym>("deviatoric_stress", "Pa",
                        D == 1 ? "deviatoric stress S_xx" : D == 2 ? "deviatoric stress S_xx, S_yy, S_xy"
                                                                   : "deviatoric stress xx, yy, zz, xy, xz, yz",
                        true);
-    pv_.h = field<T>("smoothing_length", "m", "smoothing length h (fixed; kernel support 2h)", true);
-    pv_.m = field<T>("mass", "kg", "particle mass", true);
-    pv_.mat = field<uint8_t>("material", "", "material index (order of first use in the scene)", true);
-    pv_.kind = field<uint8_t>("kind", "", "0 free, 1 prescribed motion (keeps its initial velocity)", true);
-    id_ = field<uint32_t>("id", "", "particle number in the initial layout", true);
-    pv_.p = field<T>("pressure", "Pa", "pressure (material EOS)", false);
-    pv_.c = field<T>("sound_speed", "m/s", "longitudinal sound speed sqrt(c_eos^2 + 4/3 mu/rho)", false);
-    pv_.a = field<V>("acceleration", "m/s^2", "total acceleration", false);
-    pv_.du = field<T>("energy_rate", "W/kg", "du/dt", false);
-    pv_.drho = field<T>("density_rate", "kg/(m^3 s)", "drho/dt", false);
-    pv_.dS = field<Sym>("stress_rate", "Pa/s", "dS/dt (Hooke with the Jaumann rate)", false);
-    pv_.R = art_on_ ? field<Sym>("artificial_stress", "m^5/(kg s^2)", "artificial stress R/rho^2 terms", false)
+    pv_.h = this->template field<T>("smoothing_length", "m", "smoothing length h (fixed; kernel support 2h)", true);
+    pv_.m = this->template field<T>("mass", "kg", "particle mass", true);
+    pv_.mat = this->template field<uint8_t>("material", "", "material index (order of first use in the scene)", true);
+    pv_.kind = this->template field<uint8_t>("kind", "", "0 free, 1 prescribed motion (keeps its initial velocity)", true);
+    id_ = this->template field<uint32_t>("id", "", "particle number in the initial layout", true);
+    pv_.p = this->template field<T>("pressure", "Pa", "pressure (material EOS)", false);
+    pv_.c = this->template field<T>("sound_speed", "m/s", "longitudinal sound speed sqrt(c_eos^2 + 4/3 mu/rho)", false);
+    pv_.a = this->template field<V>("acceleration", "m/s^2", "total acceleration", false);
+    pv_.du = this->template field<T>("energy_rate", "W/kg", "du/dt", false);
+    pv_.drho = this->template field<T>("density_rate", "kg/(m^3 s)", "drho/dt", false);
+    pv_.dS = this->template field<Sym>("stress_rate", "Pa/s", "dS/dt (Hooke with the Jaumann rate)", false);
+    pv_.R = art_on_ ? this->template field<Sym>("artificial_stress", "m^5/(kg s^2)", "artificial stress R/rho^2 terms", false)
                     : nullptr;
-    pv_.L = model_.correct ? field<Vec<T, D * D>>("gradient_correction", "", "kernel-gradient correction M^-1 (row-major)", false)
+    pv_.L = model_.correct ? this->template field<Vec<T, D * D>>("gradient_correction", "", "kernel-gradient correction M^-1 (row-major)", false)
                            : nullptr;
-    pv_.vsig = field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
-    pv_.eps_p = field<T>("plastic_strain", "", "accumulated equivalent plastic strain (Wilkins 1964 radial return)", true);
-    pv_.eps_p_step = field<T>("plastic_strain_step_start", "", "plastic_strain at the start of the current step", true);
+    pv_.vsig = this->template field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
+    pv_.eps_p = this->template field<T>("plastic_strain", "", "accumulated equivalent plastic strain (Wilkins 1964 radial return)", true);
+    pv_.eps_p_step = this->template field<T>("plastic_strain_step_start", "", "plastic_strain at the start of the current step", true);
     if (!init.flaw_offset.empty()) {
-      pv_.damage = field<T>("damage", "", "Grady-Kipp tensile damage D (0 intact, 1 failed)", true);
-      flaw_count_ = field<uint32_t>("flaw_count", "", "number of Weibull flaws of the particle", true);
-      active_flaws_ = field<uint32_t>("active_flaws", "", "flaws active at the local tensile strain (last damage pass)", true);
+      pv_.damage = this->template field<T>("damage", "", "Grady-Kipp tensile damage D (0 intact, 1 failed)", true);
+      flaw_count_ = this->template field<uint32_t>("flaw_count", "", "number of Weibull flaws of the particle", true);
+      active_flaws_ = this->template field<uint32_t>("active_flaws", "", "flaws active at the local tensile strain (last damage pass)", true);
       flaw_offset_.resize(exec_, n_ + 1, &array_bytes_);
       flaw_strain_.resize(exec_, init.flaw_strain.size(), &array_bytes_);
     }
-    von_mises_ = field<T>("von_mises_stress", "Pa",
+    von_mises_ = this->template field<T>("von_mises_stress", "Pa",
                           "von Mises equivalent stress sqrt(3 J2), out-of-plane deviator components included", false);
 
-    struct Spec { const char* name; T* y; const T* rate; std::size_t comps; bool position; };
-    const std::vector<Spec> specs = {{"position", flat(pv_.x), flat(pv_.v), D, true},
-                                     {"velocity", flat(pv_.v), flat(pv_.a), D, false},
-                                     {"internal_energy", pv_.u, pv_.du, 1, false},
-                                     {"density", pv_.rho, pv_.drho, 1, false},
-                                     {"deviatoric_stress", flat(pv_.S), flat(pv_.dS), NS, false}};
-    const StageNeeds need = stage_needs(settings_.scheme);
-    for (const Spec& s : specs) {
-      OdeVar<T> v;
-      v.y = s.y;
-      v.rate = s.rate;
-      v.count = n_ * s.comps;
-      v.position = s.position;
-      v.drift_from = s.position ? 1 : -1;
-      auto buffer = [&](const char* stage) -> T* {
-        const std::string nm = std::string("stage_") + stage + "_" + s.name;
-        FieldInfo info{nm, 1, "", std::string("integrator stage buffer ") + stage + " of " + s.name,
-                       ScalarType::Float32, true};
-        if (s.comps == 1) return store_.template add<T>(info);
-        if (std::string(s.name) == "deviatoric_stress") return flat(store_.template add<Sym>(info));
-        return flat(store_.template add<Vec<T, D>>(info));
-      };
-      if (need.y0) v.y0 = buffer("y0");
-      if (need.k1) v.k1 = buffer("k1");
-      if (need.k2) v.k2 = buffer("k2");
-      if (need.k3) v.k3 = buffer("k3");
-      vars_.push_back(v);
-    }
+    this->add_ode_var("position", pv_.x, pv_.v, true);
+    this->add_ode_var("velocity", pv_.v, pv_.a, false);
+    this->add_ode_var("internal_energy", pv_.u, pv_.du, false);
+    this->add_ode_var("density", pv_.rho, pv_.drho, false);
+    this->add_ode_var("deviatoric_stress", pv_.S, pv_.dS, false);
     cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     grid_ = cells_->grid();
   }
@@ -352,19 +265,6 @@ class SolidSolver final : public Simulation {
     }
   }
 
-  T choose_dt(double dt_error) const {
-    if (dt_fixed_ > 0) return T(dt_fixed_);
-    double dt = dt_limit_;
-    if (dt_error > 0) dt = std::min(dt, dt_error);
-    if (!(dt >= dt_min_)) {
-      std::ostringstream msg;
-      msg << "time step collapsed at step " << steps_ << ", t = " << time_ << " s: dt = " << dt
-          << " s is below time.dt_min = " << dt_min_ << " s (max speed " << max_speed_ << " m/s)";
-      throw BlowUpError(msg.str());
-    }
-    return T(dt);
-  }
-
   [[noreturn]] void report_bad(const SolidExtremes<T>& e) const {
     const std::size_t i = e.bad_index;
     const std::vector<double> id = store_.download("id");
@@ -380,14 +280,6 @@ class SolidSolver final : public Simulation {
     throw BlowUpError(msg.str());
   }
 
-  mutable Exec exec_;
-  std::size_t n_;
-  ParticleStore<Exec> store_;
-  std::size_t array_bytes_ = 0;
-  std::unique_ptr<LevelIndex<T, D, Exec>> cells_;
-  std::unique_ptr<StagedIntegrator<T, Exec>> integ_;
-  IntegratorSettings settings_;
-  std::vector<OdeVar<T>> vars_;
   SolidModel<T, D> model_{};
   LevelGrid<T, D> grid_{};
   SolidView<T, D> pv_{};
@@ -399,12 +291,6 @@ class SolidSolver final : public Simulation {
   T* von_mises_ = nullptr;
   std::vector<Material> materials_;
   bool any_yield_ = false, art_on_ = false;
-  T dt_ = T(0);
-  double dt_limit_ = 0, time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, dt_fixed_ = 0;
-  double max_speed_ = 0;
-  long steps_ = 0, rejections_ = 0;
-  PhaseTimes times_;
-  bool phase_timing_ = false;
 };
 
 template <class T, class Exec>
