@@ -203,22 +203,10 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
 
   // The next step: fixed, or the CFL/force limit, for rk23 also what the error control asks for.
   [[noreturn]] void report_bad(const GasExtremes<T>& e) const {
-    const std::size_t i = e.bad_index;
-    const std::vector<double> id = store_.download("id");
-    const char* names[] = {"", "position", "velocity", "density", "acceleration", "internal_energy"};
-    const char* fieldname = names[e.bad_field];
-    const std::vector<double> values = store_.download(fieldname);
-    const int comps = (e.bad_field == kBadDensity || e.bad_field == kBadInternalEnergy) ? 1 : D;
-    std::ostringstream msg;
-    msg << "at step " << steps_ << ", t = " << time_ << " s: gas particle " << std::size_t(id[i]) << " has "
-        << fieldname << " = (";
-    for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
-    msg << ")";
-    if (e.bad_field == kBadInternalEnergy)
-      msg << ", negative or not finite; try a smaller time.cfl or time.integrator = rk23";
-    else
-      msg << ", which is not finite (or a density <= 0); try a smaller time.cfl";
-    throw BlowUpError(msg.str());
+    this->report_bad_particle(e, "gas",
+                              e.bad_field == kBadInternalEnergy
+                                  ? ", negative or not finite; try a smaller time.cfl or time.integrator = rk23"
+                                  : ", which is not finite (or a density <= 0); try a smaller time.cfl");
   }
 
   std::size_t n_fluid_;

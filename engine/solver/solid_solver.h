@@ -266,18 +266,8 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
 
   [[noreturn]] void report_bad(const SolidExtremes<T>& e) const {
-    const std::size_t i = e.bad_index;
-    const std::vector<double> id = store_.download("id");
-    const char* names[] = {"", "position", "velocity", "density", "acceleration"};
-    const char* fieldname = names[e.bad_field];
-    const std::vector<double> values = store_.download(fieldname);
-    const int comps = e.bad_field == kBadDensity ? 1 : D;
-    std::ostringstream msg;
-    msg << "at step " << steps_ << ", t = " << time_ << " s: solid particle " << std::size_t(id[i]) << " has "
-        << fieldname << " = (";
-    for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
-    msg << "), which is not finite (or a density <= 0); try a smaller time.cfl or solid.artificial_stress = 0.3";
-    throw BlowUpError(msg.str());
+    this->report_bad_particle(
+        e, "solid", ", which is not finite (or a density <= 0); try a smaller time.cfl or solid.artificial_stress = 0.3");
   }
 
   SolidModel<T, D> model_{};

@@ -159,6 +159,25 @@ class StagedStoreSolver : public Simulation {
     vars_.push_back(v);
   }
 
+  // The blow-up report of the reduction's first bad particle: step, time, particle id, the field and
+  // its value, then `advice` (", which is not finite ...; try ..."). Field numbers: BadField, and 5 the
+  // gas' internal energy (kBadInternalEnergy).
+  [[noreturn]] void report_bad_particle(const RateExtremes<T>& e, const char* particle, const char* advice) const {
+    const std::size_t i = e.bad_index;
+    const std::vector<double> id = store_.download("id");
+    const char* names[] = {"", "position", "velocity", "density", "acceleration", "internal_energy"};
+    const char* fieldname = names[e.bad_field];
+    const std::vector<double> values = store_.download(fieldname);
+    const bool vector = e.bad_field == kBadPosition || e.bad_field == kBadVelocity || e.bad_field == kBadAcceleration;
+    const int comps = vector ? D : 1;
+    std::ostringstream msg;
+    msg << "at step " << steps_ << ", t = " << time_ << " s: " << particle << " particle " << std::size_t(id[i])
+        << " has " << fieldname << " = (";
+    for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
+    msg << ")" << advice;
+    throw BlowUpError(msg.str());
+  }
+
   // The diagnostics row from a sums functor over every particle.
   template <class Measure>
   Diagnostics diagnostics_with(Measure measure, const Vec<T, D>& gravity) const {
