@@ -1,10 +1,13 @@
 #include "cli.h"
 
+#include "params/param_registry.h"  // edit_distance, closest_match, physics_models
+
 #include <CLI/CLI.hpp>
 
 #include <cmath>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 namespace ejecta::app {
 
@@ -32,6 +35,70 @@ std::string check_non_negative(const std::string& s) {
   } catch (const std::exception&) {
   }
   return "'" + s + "' is not a number >= 0";
+}
+
+// A validator with no description, so that the help shows the type name alone (CLI11's IsMember and
+// Range would add "TEXT:{cpu,cuda}" or "INT in [1 - 4096]"), and a message that suggests the closest
+// choice ("'cdua' is not one of cpu, cuda (did you mean 'cuda'?)").
+CLI::Validator one_of(std::vector<std::string> choices) {
+  return CLI::Validator(
+      [choices](const std::string& s) -> std::string {
+        for (const auto& c : choices)
+          if (c == s) return "";
+        std::string list;
+        for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
+        const std::string near = closest_match(s, choices);
+        return "'" + s + "' is not one of " + list + (near.empty() ? "" : " (did you mean '" + near + "'?)");
+      },
+      "");
+}
+
+CLI::Validator int_range(long lo, long hi) {
+  return CLI::Validator(
+      [lo, hi](const std::string& s) -> std::string {
+        try {
+          std::size_t used = 0;
+          const long v = std::stol(s, &used);
+          if (used == s.size() && v >= lo && v <= hi) return "";
+        } catch (const std::exception&) {
+        }
+        return "'" + s + "' is not a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+      },
+      "");
+}
+
+// The help page: options in named groups, each with the type name it was given and nothing else
+// (no "Needs:"/"Excludes:"; validators have empty descriptions), the usage of the subcommands, and the
+// subcommands listed like a group.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  HelpFormatter(std::string usage, std::string subcommands)
+      : usage_(std::move(usage)), subcommands_(std::move(subcommands)) {}
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    if (opt->get_type_size() == 0 || opt->get_type_name().empty()) return "";
+    return " " + opt->get_type_name();
+  }
+  std::string make_usage(const CLI::App*, std::string) const override { return usage_; }
+  std::string make_subcommands(const CLI::App*, CLI::AppFormatMode) const override { return subcommands_; }
+
+ private:
+  std::string usage_, subcommands_;
+};
+
+// Unknown arguments left over by a parse with allow_extras: "--headles" gets the closest option
+// ("did you mean '--headless'?"); a stray word gets a plain message. "" when there are none.
+std::string extras_message(const CLI::App& app, const std::vector<std::string>& extras) {
+  if (extras.empty()) return "";
+  const std::string& a = extras.front();
+  if (a.size() < 2 || a[0] != '-') return "unexpected argument '" + a + "' (one SCENE at most; options start with --)";
+  const std::string name = a.substr(0, a.find('='));
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options()) {
+    for (const auto& l : o->get_lnames()) names.push_back("--" + l);
+    for (const auto& sn : o->get_snames()) names.push_back("-" + sn);
+  }
+  const std::string near = closest_match(name, names);
+  return "unknown option '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)");
 }
 
 // "FILE.h5:12" -> ("FILE.h5", 12). Only an all-digit suffix is a frame number, so a path that
@@ -67,9 +134,16 @@ CliParse parse_error(const std::string& message) {
 }
 
 // Runs app.parse and turns help requests and errors into a CliParse; true when parsing succeeded.
+// Unknown options are collected (allow_extras) rather than thrown, so that they get a suggestion.
 bool parse_app(CLI::App& app, int argc, const char* const* argv, CliParse* r) {
+  app.allow_extras();
   try {
     app.parse(argc, argv);
+    const std::string extras = extras_message(app, app.remaining());
+    if (!extras.empty()) {
+      *r = parse_error(extras);
+      return false;
+    }
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
     r->exit = true;
@@ -98,17 +172,44 @@ CliParse parse_file_command(int argc, const char* const* argv) {
   o.command_line = join_args(argc, argv);
   const bool info = o.command == "info";
   CLI::App app{info ? "Describe a recording: frames, time range, fields, provenance and the scene."
-                    : "Export a recording's diagnostics table.",
+                    : "Export a recording's diagnostics table or its particles (CSV, VTK).",
                std::string("ejecta ") + o.command};
+  const std::string usage = info ? "Usage: ejecta info FILE.h5\n"
+                                 : "Usage: ejecta export FILE.h5 --csv [--output OUT.csv]\n"
+                                   "       ejecta export FILE.h5 --particles [--format csv|vtk] [--frame N | --all] "
+                                   "[--output OUT]\n";
+  app.formatter(std::make_shared<HelpFormatter>(usage, ""));
+  app.get_formatter()->column_width(30);
   app.add_option("FILE", o.file_path, "Recording (HDF5) written by --record")->type_name("FILE.h5")->required();
+  CLI::Option *frame = nullptr, *all = nullptr, *format = nullptr;
   if (!info) {
-    app.add_flag("--csv", o.export_csv, "Write the diagnostics table as CSV (one row per diagnostics sample)");
-    app.add_option("--output,-o", o.output_path, "Output file (default: FILE.csv next to FILE.h5; '-' = stdout)")
-        ->type_name("OUT.csv");
+    app.add_flag("--csv", o.export_csv, "The diagnostics table as CSV (one row per sample, units in the header)");
+    app.add_flag("--particles", o.export_particles,
+                 "Per-particle data of a frame: CSV with units, or VTK XML PolyData (.vtp) for ParaView/VisIt");
+    format = app.add_option("--format", o.export_format, "With --particles: csv (default) or vtk")
+                 ->type_name("csv|vtk")
+                 ->check(one_of({"csv", "vtk"}));
+    frame = app.add_option("--frame", o.export_frame, "With --particles: the frame (default: the last complete one)")
+                ->type_name("N");
+    all = app.add_flag("--all", o.export_all, "With --particles: every complete frame (+ a .pvd series for vtk)");
+    app.add_option("--output,-o", o.output_path,
+                   "Output file (default: next to FILE.h5; '-' = stdout for CSV); with --all the stem of the "
+                   "numbered files")
+        ->type_name("OUT");
   }
   // argv[1] (the command) stands in for the program name so the positional FILE comes next.
   if (!parse_app(app, argc - 1, argv + 1, &r)) return r;
-  if (!info && !o.export_csv) return parse_error("export: say which format, e.g. 'ejecta export FILE.h5 --csv'");
+  if (info) return r;
+  if (!o.export_csv && !o.export_particles)
+    return parse_error("export: say what to write, e.g. 'ejecta export FILE.h5 --csv' (diagnostics) or "
+                       "'ejecta export FILE.h5 --particles --format vtk'");
+  if (o.export_csv && o.export_particles) return parse_error("export: --csv and --particles exclude each other");
+  if (!o.export_particles && (format->count() || frame->count() || all->count()))
+    return parse_error("export: --format, --frame and --all need --particles");
+  if (frame->count() && all->count()) return parse_error("export: --frame and --all exclude each other");
+  if (o.export_frame && *o.export_frame < 0) return parse_error("export: --frame must be >= 0");
+  if (o.output_path == "-" && (o.export_all || o.export_format == "vtk"))
+    return parse_error("export: --output - (stdout) is for the CSV of one frame");
   return r;
 }
 
@@ -120,118 +221,197 @@ CliParse parse_cli(int argc, const char* const* argv) {
   CliParse r;
   CliOptions& o = r.options;
   o.command_line = join_args(argc, argv);
-  CLI::App app{"Ejecta: an interactive GPU/CPU SPH simulator.", "ejecta"};
-  app.get_formatter()->column_width(34);
+  CLI::App app{"Ejecta: an interactive GPU/CPU SPH simulator. Without SCENE it runs the built-in 2D dam break; "
+               "with a display it opens the viewer, else (or with --headless) it runs in the terminal.",
+               "ejecta"};
+  app.formatter(std::make_shared<HelpFormatter>(
+      "Usage: ejecta [OPTIONS] [SCENE.ini]\n"
+      "       ejecta info FILE.h5\n"
+      "       ejecta export FILE.h5 (--csv | --particles [--format csv|vtk] [--frame N | --all]) [--output OUT]\n",
+      "\nSubcommands (on a recording made with --record):\n"
+      "  info FILE.h5                  Frames, time range, fields, provenance and scene of a recording\n"
+      "  export FILE.h5 --csv          Its diagnostics table as CSV (units in the header)\n"
+      "  export FILE.h5 --particles    Per-particle data as CSV or VTK (.vtp); 'ejecta export --help'\n"));
+  app.get_formatter()->column_width(30);
+  // Ranges and dependencies are checked after parsing, with plain messages, and validators carry no
+  // description, so that the help text stays free of CLI11's annotations.
+  app.set_help_flag("--help,-h", "Print this help and exit")->group("Info");
 
+  const char* run_g = "Run";
   auto* scene = app.add_option("SCENE", o.scene_path, "Scene file (INI); the built-in 2D dam break if omitted")
                     ->type_name("SCENE.ini");
+  app.add_flag("--headless", o.headless, "Run without a window, print a summary (also what happens without a display)")
+      ->group(run_g);
+  auto* until = app.add_option("--until", o.until, "Simulate until this time [s] (default: scene.end_time)")
+                    ->type_name("T")
+                    ->check(CLI::Validator(check_non_negative, ""))
+                    ->group(run_g);
+  auto* steps = app.add_option("--steps", o.steps, "Run exactly N steps")
+                    ->type_name("N")
+                    ->check(CLI::Validator(check_non_negative, ""))
+                    ->group(run_g);
   // One value per --set so that a scene path after it is not swallowed as a second assignment.
   app.add_option("--set", o.sets, "Override a scene parameter, e.g. --set fluid.gamma=7 (repeatable)")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false)
-      ->take_all();
-  app.add_flag("--headless", o.headless, "Run without a window, print a summary");
-  auto* until = app.add_option("--until", o.until, "Simulate until this time [s] (default: scene.end_time)")
-                    ->type_name("T")
-                    ->check(CLI::Validator(check_non_negative, ""));
-  auto* steps = app.add_option("--steps", o.steps, "Run exactly N steps")
-                    ->type_name("N")
-                    ->check(CLI::Validator(check_non_negative, ""));
-  until->excludes(steps);
-  app.add_option("--backend", o.backend, "Compute backend (default: cuda when a device is found, else cpu)")
-      ->check(CLI::IsMember({"cpu", "cuda"}));
+      ->take_all()
+      ->group(run_g);
   app.add_option("--precision", o.precision, "Floating-point precision (default: the scene's; float for --benchmark)")
-      ->check(CLI::IsMember({"float", "double"}));
+      ->type_name("float|double")
+      ->check(one_of({"float", "double"}))
+      ->group(run_g);
+  app.add_option("--threads", o.threads, "OpenMP threads of the CPU backend (default: one per core)")
+      ->type_name("N")
+      ->check(int_range(1, 4096))
+      ->group(run_g);
+  app.add_flag("--omp-spin", o.omp_spin,
+               "CPU backend: keep OpenMP's spinning barriers (fastest on an otherwise idle machine; by default "
+               "threads sleep soon, so another busy program cannot stall every step)")
+      ->group(run_g);
+  std::string restart;
+  auto* restart_opt = app.add_option("--restart", restart,
+                                     "Continue a recorded run from FRAME (default: its last complete frame)")
+                          ->type_name("FILE.h5[:FRAME]")
+                          ->group(run_g);
+
+  const char* out_g = "Output";
+  app.add_flag("--json", o.json,
+               "Machine-readable output: the summary (or benchmark rows) as JSON lines on stdout; progress "
+               "stays on stderr")
+      ->group(out_g);
+
+  const char* rec_g = "Recording";
+  auto* record = app.add_option("--record", o.record_path,
+                                "Record the run to an HDF5 file (+ an XDMF sidecar for ParaView)")
+                     ->type_name("FILE.h5")
+                     ->group(rec_g);
+  auto* every = app.add_option("--record-every", o.record_every,
+                               "Simulated time between frames [s] (default: scene.end_time / 100)")
+                    ->type_name("DT")
+                    ->group(rec_g);
+  auto* every_steps = app.add_option("--record-every-steps", o.record_every_steps, "Steps between frames instead")
+                          ->type_name("K")
+                          ->group(rec_g);
+  auto* fields = app.add_option("--record-fields", o.record_fields, "Fields to record (default: all)")
+                     ->type_name("F1,F2,...")
+                     ->delimiter(',')
+                     ->group(rec_g);
+  auto* compression =
+      app.add_option("--record-compression", o.record_compression, "gzip level of the recording, 0 = none")
+          ->type_name("0..9")
+          ->group(rec_g);
+
+  const char* render_g = "Rendering (headless pictures, the viewer's look)";
+  auto* render_every = app.add_option("--render-every", o.render_every,
+                                      "With --headless: render a frame every K steps to --render-dir and/or --render-video")
+                           ->type_name("K")
+                           ->group(render_g);
+  auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for the rendered PNG frames")
+                         ->type_name("DIR")
+                         ->group(render_g);
+  auto* render_video = app.add_option("--render-video", o.render_video,
+                                      "Also or instead: --render-every's frames as an MP4 video (needs ffmpeg)")
+                           ->type_name("FILE.mp4")
+                           ->group(render_g);
+  auto* render_fps = app.add_option("--render-fps", o.render_fps, "Frame rate of --render-video (default 30)")
+                         ->type_name("FPS")
+                         ->group(render_g);
+  auto* playback = app.add_option("--playback", o.playback_path,
+                                  "Draw a recording's frames instead of simulating (with --headless: every frame "
+                                  "to --render-dir/--render-video)")
+                       ->type_name("FILE.h5")
+                       ->group(render_g);
+  auto* width = app.add_option("--width", o.width, "Width of rendered frames / the window [px] (default 1280)")
+                    ->type_name("W")
+                    ->group(render_g);
+  auto* height = app.add_option("--height", o.height, "Height of rendered frames / the window [px] (default 720)")
+                     ->type_name("H")
+                     ->group(render_g);
+  app.add_option("--colour-by,--color-by", o.colour_by,
+                 "Field the particles are coloured by (default: the scene's view.colour_by, velocity; "
+                 "FIELD.x/.y/.z for a component)")
+      ->type_name("FIELD[.c]")
+      ->group(render_g);
+  app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm or greys (default: the scene's view.colormap; auto: "
+                                           "coolwarm for signed quantities, else viridis)")
+      ->type_name("NAME")
+      ->group(render_g);
+  app.add_option("--walls", o.walls, "Wall particles (default: the scene's view.walls, hidden in 3D, dimmed in 2D)")
+      ->type_name("hidden|dimmed|shown")
+      ->check(one_of({"hidden", "dimmed", "shown"}))
+      ->group(render_g);
+  app.add_option("--sprites", o.sprites, "Particles as lit spheres or flat discs (default spheres)")
+      ->type_name("spheres|discs")
+      ->check(one_of({"spheres", "discs"}))
+      ->group(render_g);
+  app.add_option("--view", o.view, "3D camera preset (default: the scene's view.camera, iso)")
+      ->type_name("front|side|top|iso")
+      ->check(one_of({"front", "side", "top", "iso"}))
+      ->group(render_g);
+  app.add_flag("--no-legend", o.no_legend, "Headless frames without the colour legend")->group(render_g);
+
+  const char* viewer_g = "Viewer";
+  auto* spf = app.add_option("--steps-per-frame", o.steps_per_frame, "Steps between drawn frames (default 4)")
+                  ->type_name("N")
+                  ->group(viewer_g);
+  app.add_flag("--run", o.start_running, "Start running instead of paused")->group(viewer_g);
+  auto* frames = app.add_option("--frames", o.viewer_frames, "Quit after N frames (for scripts and tests)")
+                     ->type_name("N")
+                     ->group(viewer_g);
+  auto* shot = app.add_option("--screenshot", o.screenshot_path, "Write the last frame (with the GUI) as PNG")
+                   ->type_name("FILE.png")
+                   ->group(viewer_g);
+
+  const char* bench_g = "Benchmark";
   app.add_flag("--benchmark", o.benchmark,
-               "Time a ladder of sizes of the 3D dam break, or of SCENE with its spacings scaled");
+               "Time a ladder of sizes of the 3D dam break, or of SCENE with its spacings scaled")
+      ->group(bench_g);
   std::vector<std::string> sizes;
   app.add_option("--benchmark-sizes", sizes, "Particle counts for --benchmark, e.g. 1e5,1e6")
       ->type_name("N1,N2,...")
       ->delimiter(',')
-      ->check(CLI::Validator(check_size, ""));
-  app.add_flag("--json", o.json, "Machine-readable output: one JSON object per line, no progress bar");
-  auto* list = app.add_flag("--list-params", o.list_params, "List every scene parameter and exit");
-  app.add_flag("--markdown", o.markdown, "With --list-params: print the Markdown table (docs/parameters.md)")
-      ->needs(list);
-  app.add_flag("--list-material-keys", o.list_material_keys,
-               "Print the material library keys (Markdown, docs/materials.md) and exit");
-  app.add_flag("--version", o.version, "Print the version, the backends built in and whether CUDA was found");
-  app.add_option("--threads", o.threads, "Number of OpenMP threads for the CPU backend")
-      ->type_name("N")
-      ->check(CLI::Range(1, 4096));
-
-  // Ranges and dependencies are checked after parsing, with plain messages, so that the help text
-  // stays free of CLI11's "Needs:/Excludes:" annotations (like --benchmark's checks below).
-  auto* record = app.add_option("--record", o.record_path,
-                                 "Record the run to an HDF5 file (+ an XDMF sidecar for ParaView)")
-                     ->type_name("FILE.h5");
-  auto* every = app.add_option("--record-every", o.record_every,
-                               "Simulated time between frames [s] (default: scene.end_time / 100)")
-                    ->type_name("DT");
-  auto* every_steps = app.add_option("--record-every-steps", o.record_every_steps, "Steps between frames instead")
-                          ->type_name("K");
-  auto* fields = app.add_option("--record-fields", o.record_fields, "Fields to record (default: all)")
-                     ->type_name("F1,F2,...")
-                     ->delimiter(',');
-  auto* compression =
-      app.add_option("--record-compression", o.record_compression, "gzip level of the recording, 0 = none")
-          ->type_name("0..9");
-  std::string restart;
-  auto* restart_opt = app.add_option("--restart", restart,
-                                     "Continue a recorded run from FRAME (default: its last complete frame)")
-                          ->type_name("FILE.h5[:FRAME]");
+      ->check(CLI::Validator(check_size, ""))
+      ->group(bench_g);
   auto* bench_record = app.add_flag("--benchmark-record", o.benchmark_record,
-                                    "With --benchmark: also time each rung while recording, report the overhead");
-  app.add_flag("--no-interop", o.no_interop,
-                                  "Viewer/rendering: copy particles through the host instead of CUDA-GL interop");
-  app.add_flag("--gl-draw", o.gl_draw,
-               "Viewer/rendering on CUDA: draw GL point sprites instead of the CUDA splat rasterizer");
-  auto* spf = app.add_option("--steps-per-frame", o.steps_per_frame, "Viewer: steps between drawn frames (default 4)")
-                  ->type_name("N");
-  auto* render_every = app.add_option("--render-every", o.render_every,
-                                      "With --headless: render a frame every K steps to --render-dir and/or --render-video")
-                           ->type_name("K");
-  auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for the rendered PNG frames")
-                         ->type_name("DIR");
-  auto* playback = app.add_option("--playback", o.playback_path,
-                                  "Draw a recording's frames instead of simulating (with --headless: every frame "
-                                  "to --render-dir/--render-video)")
-                       ->type_name("FILE.h5");
-  auto* render_video = app.add_option("--render-video", o.render_video,
-                                      "Also or instead: --render-every's frames as an MP4 video (needs ffmpeg)")
-                           ->type_name("FILE.mp4");
-  auto* render_fps = app.add_option("--render-fps", o.render_fps, "Frame rate of --render-video (default 30)")
-                         ->type_name("FPS");
-  auto* width = app.add_option("--width", o.width, "Width of rendered frames / the window [px] (default 1280)")
-                    ->type_name("W");
-  auto* height = app.add_option("--height", o.height, "Height of rendered frames / the window [px] (default 720)")
-                     ->type_name("H");
-  app.add_option("--colour-by", o.colour_by, "Field the particles are coloured by (default: the scene's view.colour_by, "
-                                             "velocity; FIELD.x/.y/.z for a component)")
-      ->type_name("FIELD[.c]");
-  app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm or greys (default: the scene's view.colormap; auto: "
-                                             "coolwarm for signed quantities, else viridis)")->type_name("NAME");
-  app.add_option("--walls", o.walls, "Wall particles: hidden, dimmed or shown (default: the scene's view.walls, hidden in 3D, dimmed in 2D)")
-      ->check(CLI::IsMember({"hidden", "dimmed", "shown"}));
-  app.add_option("--sprites", o.sprites, "Particles as lit spheres or flat discs (default spheres)")
-      ->check(CLI::IsMember({"spheres", "discs"}));
-  app.add_option("--view", o.view, "3D camera preset: front, side, top or iso (default: the scene's view.camera, iso)")
-      ->check(CLI::IsMember({"front", "side", "top", "iso"}));
-  app.add_flag("--no-legend", o.no_legend, "Headless frames without the colour legend");
+                                    "With --benchmark: also time each rung while recording, report the overhead")
+                           ->group(bench_g);
   app.add_flag("--benchmark-render", o.benchmark_render,
-                                    "Time offscreen drawing (FPS), the buffer fill and the viewer overhead; JSON lines");
-  app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit");
-  auto* frames = app.add_option("--frames", o.viewer_frames, "Viewer: quit after N frames (for scripts and tests)")
-                     ->type_name("N");
-  auto* shot = app.add_option("--screenshot", o.screenshot_path, "Viewer: write the last frame (with the GUI) as PNG")
-                   ->type_name("FILE.png");
-  app.add_flag("--run", o.start_running, "Viewer: start running instead of paused");
-  app.footer(
-      "Recordings:\n"
-      "  ejecta info FILE.h5                           frames, fields, provenance and scene of a recording\n"
-      "  ejecta export FILE.h5 --csv [--output OUT]    its diagnostics table as CSV (OUT '-' = stdout)");
+               "Time offscreen drawing (FPS), the buffer fill and the viewer overhead; JSON lines")
+      ->group(bench_g);
+
+  const char* gpu_g = "GPU";
+  app.add_option("--backend", o.backend, "Compute backend (default: cuda when a device is found, else cpu)")
+      ->type_name("cpu|cuda")
+      ->check(one_of({"cpu", "cuda"}))
+      ->group(gpu_g);
+  app.add_flag("--no-interop", o.no_interop, "Copy particles to the drawing through the host instead of CUDA-GL interop")
+      ->group(gpu_g);
+  app.add_flag("--gl-draw", o.gl_draw, "Draw GL point sprites instead of the CUDA splat rasterizer")->group(gpu_g);
+
+  const char* info_g = "Info";
+  auto* list = app.add_flag("--list-params", o.list_params, "List every scene parameter and exit")->group(info_g);
+  std::string models_list;
+  for (const auto& m : physics_models()) models_list += (models_list.empty() ? "" : "|") + m;
+  auto* model_opt = app.add_option("--model", o.list_model, "With --list-params: only the keys this physics.model reads")
+                        ->type_name(models_list)
+                        ->check(one_of(physics_models()))
+                        ->group(info_g);
+  auto* markdown = app.add_flag("--markdown", o.markdown,
+                                "With --list-params: print the Markdown tables (docs/parameters.md)")
+                       ->group(info_g);
+  app.add_flag("--list-material-keys", o.list_material_keys,
+               "Print the material library keys (Markdown, docs/materials.md) and exit")
+      ->group(info_g);
+  app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit")->group(info_g);
+  app.add_flag("--version", o.version, "Print the version, the backends built in and whether CUDA was found")
+      ->group(info_g);
 
   if (!parse_app(app, argc, argv, &r)) return r;
+  if (until->count() && steps->count()) return parse_error("--until and --steps exclude each other: give one");
+  if ((model_opt->count() || markdown->count()) && !list->count())
+    return parse_error(std::string(model_opt->count() ? "--model" : "--markdown") + " needs --list-params");
+  if (model_opt->count() && markdown->count())
+    return parse_error("--model filters the plain listing; --markdown prints the tables of every model");
   // Checked here rather than with CLI11's excludes() to keep the help text uncluttered: the benchmark
   // builds its own scenes and times a fixed number of steps.
   if (o.benchmark && (until->count() || steps->count()))

@@ -18,10 +18,14 @@ struct CliOptions {
   std::vector<long> benchmark_sizes;  // empty = the backend's ladder
   bool json = false;
   bool list_params = false;
+  std::string list_model;  // --model M with --list-params: only the keys physics.model = M reads
   bool list_material_keys = false;  // --list-material-keys: the material key table (Markdown)
   bool markdown = false;
   bool version = false;
   int threads = 0;  // 0 = OpenMP's default
+  // --omp-spin: keep the OpenMP runtime's spinning barriers (fastest on a dedicated machine). Without
+  // it main() starts the runtime with a short spin (omp_env.h), so a busy core does not stall a step.
+  bool omp_spin = false;
 
   // Recording (headless runs only).
   std::string record_path;                // --record FILE.h5; "" = no recording
@@ -55,11 +59,16 @@ struct CliOptions {
   std::string screenshot_path;      // --screenshot FILE: the window's last frame, GUI included, as PNG
   bool start_running = false;       // --run: the viewer starts running instead of paused
 
-  // Subcommands: "ejecta info FILE.h5", "ejecta export FILE.h5 --csv [--output OUT.csv]".
+  // Subcommands: "ejecta info FILE.h5", "ejecta export FILE.h5 --csv [--output OUT.csv]",
+  // "ejecta export FILE.h5 --particles --format csv|vtk [--frame N|--all] [--output OUT]".
   std::string command;      // "" (a run), "info" or "export"
   std::string file_path;    // the FILE.h5 of info/export
-  bool export_csv = false;  // export --csv (the only format so far)
-  std::string output_path;  // export --output; "" = FILE.csv next to the input, "-" = stdout
+  bool export_csv = false;  // export --csv: the diagnostics table
+  bool export_particles = false;       // export --particles: per-particle data of frames
+  std::string export_format = "csv";   // --format csv|vtk (with --particles)
+  std::optional<long> export_frame;    // --frame N; none = the last complete frame
+  bool export_all = false;             // --all: every complete frame
+  std::string output_path;  // export --output; "" = next to the input, "-" = stdout (CSV of one frame)
 
   std::string command_line;  // argv joined by spaces, for the recording's provenance
 };

@@ -68,13 +68,15 @@ int run_info(const CliOptions& o) {
 void write_diagnostics_csv(std::FILE* out, const std::vector<Diagnostics>& rows, int dim) {
   const int nv = dim == 3 ? 3 : 2;
   const char* axes[3] = {"x", "y", "z"};
-  std::fprintf(out, "time,step,dt,particles,mass,kinetic,potential,internal,total,max_speed,max_density_error");
-  for (int a = 0; a < nv; ++a) std::fprintf(out, ",momentum_%s", axes[a]);
+  // Units in brackets, as the particle fields give them (2D and 1D sums are per unit depth or area).
+  std::fprintf(out, "time [s],step,dt [s],particles,mass [kg],kinetic [J],potential [J],internal [J],total [J],"
+                    "max_speed [m/s],max_density_error");
+  for (int a = 0; a < nv; ++a) std::fprintf(out, ",momentum_%s [kg m/s]", axes[a]);
   // In 2D only the z component of x cross v exists.
   if (nv == 3)
-    for (int a = 0; a < 3; ++a) std::fprintf(out, ",angular_momentum_%s", axes[a]);
+    for (int a = 0; a < 3; ++a) std::fprintf(out, ",angular_momentum_%s [kg m^2/s]", axes[a]);
   else
-    std::fprintf(out, ",angular_momentum_z");
+    std::fprintf(out, ",angular_momentum_z [kg m^2/s]");
   std::fprintf(out, "\n");
   for (const auto& d : rows) {
     std::fprintf(out, "%.17g,%ld,%.17g,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", d.time, d.step, d.dt,

@@ -148,8 +148,8 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
   const double setup_s = std::chrono::duration<double>(Clock::now() - t_setup).count();
 
   StepLoop loop(*sim, opt.rule);
-  std::unique_ptr<Progress> progress;
-  if (!opt.json) progress = std::make_unique<Progress>(loop, stderr);
+  // Progress goes to stderr, with --json too: stdout holds only the JSON summary.
+  auto progress = std::make_unique<Progress>(loop, stderr);
   HeadlessObserver headless_obs(progress.get());
   CompositeObserver observer({&headless_obs, record_obs ? &*record_obs : nullptr, extra.get()});
 

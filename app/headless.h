@@ -25,7 +25,7 @@ struct RecordingOptions {
 
 struct HeadlessOptions {
   StopRule rule;
-  bool json = false;       // summary as one JSON line, no progress display
+  bool json = false;       // summary as one JSON line on stdout (progress stays on stderr)
   std::string scene_name;  // for the summary
   RecordingOptions record;
   // --restart: the frame to continue from (the scene must be the recorded one); null = fresh run.

@@ -6,7 +6,9 @@
 #include "render_benchmark.h"
 #include "cli.h"
 #include "file_commands.h"
+#include "export_particles.h"
 #include "headless.h"
+#include "omp_env.h"
 #include "io/h5_reader.h"
 #include "materials/material_keys.h"
 #include "params/param_set.h"
@@ -59,9 +61,7 @@ struct SetupError : std::runtime_error {
 Backend choose_backend(const std::string& asked) {
   if (asked.empty()) return cuda_available() ? Backend::Cuda : Backend::Cpu;
   if (asked == "cpu") return Backend::Cpu;
-  if (!cuda_available())
-    throw SetupError("--backend cuda: CUDA is not available: " + cuda_unavailable_reason() +
-                     " (use --backend cpu)");
+  if (!cuda_available()) throw SetupError("--backend cuda: " + cuda_unavailable_reason() + "; use --backend cpu");
   return Backend::Cuda;
 }
 
@@ -90,7 +90,7 @@ int run(const CliOptions& o) {
     return 0;
   }
   if (o.command == "info") return run_info(o);
-  if (o.command == "export") return run_export(o);
+  if (o.command == "export") return o.export_particles ? run_export_particles(o) : run_export(o);
   if (o.list_keys) {
 #ifdef EJECTA_WITH_VIEWER
     std::fputs(viewer::key_table_markdown().c_str(), stdout);
@@ -105,7 +105,7 @@ int run(const CliOptions& o) {
   }
   if (o.list_params) {
     const ParamRegistry& reg = ParamRegistry::builtin();
-    std::fputs((o.markdown ? reg.markdown() : reg.listing()).c_str(), stdout);
+    std::fputs((o.markdown ? reg.markdown() : reg.listing(o.list_model)).c_str(), stdout);
     return 0;
   }
 #ifdef _OPENMP
@@ -287,6 +287,8 @@ int run(const CliOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else: may re-execute the program with a short OpenMP spin (omp_env.h).
+  apply_omp_wait_policy(argc, argv);
   const CliParse parsed = parse_cli(argc, argv);
   if (parsed.exit) return parsed.exit_code;
   // Most specific first: the engine's error types all derive from std::runtime_error.

@@ -1,5 +1,6 @@
 #include "progress.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unistd.h>
 
@@ -101,20 +102,54 @@ std::string duration(double s) {
   return buf;
 }
 
+void EtaEstimator::update(double t, double f) {
+  if (!have_sample_) {
+    have_sample_ = true;
+    t0_ = t_ = t;
+    f_ = f;
+    return;
+  }
+  const double dt = t - t_;
+  if (dt < 0.25) return;
+  const double r = (f - f_) / dt;
+  // Time constant: a quarter of the run so far, within [2 s, 60 s].
+  const double tau = std::min(60.0, std::max(2.0, 0.25 * (t - t0_)));
+  rate_ = rate_ > 0 ? rate_ + (1 - std::exp(-dt / tau)) * (r - rate_) : r;
+  t_ = t;
+  f_ = f;
+}
+
+double EtaEstimator::eta(double f) const {
+  if (!(rate_ > 0) || f < 0) return -1;
+  return std::max(0.0, (1 - f) / rate_);
+}
+
+bool LogThrottle::due(double t, double f) {
+  const int mark = f >= 0 ? int(f * kMarks + 1e-9) : last_mark_;
+  const double since = t - last_t_;
+  if (first_ ? t >= kFirst : (mark > last_mark_ && since >= kMinInterval) || since >= kMaxInterval) {
+    first_ = false;
+    last_t_ = t;
+    last_mark_ = mark;
+    return true;
+  }
+  return false;
+}
+
 Progress::Progress(const StepLoop& loop, std::FILE* out)
     : loop_(&loop), out_(out), tty_(isatty(fileno(out)) != 0), start_(Clock::now()), last_(start_) {}
 
 void Progress::on_step(const Simulation& sim) {
   // Clock::now() costs tens of nanoseconds, nothing next to a step, so it is read every step.
   const auto now = Clock::now();
-  const double since = std::chrono::duration<double>(now - last_).count();
+  const double t = std::chrono::duration<double>(now - start_).count();
+  const double f = loop_->progress();
+  eta_.update(t, f);
   if (tty_) {
-    if (since >= 0.1) draw(sim, false);
+    if (std::chrono::duration<double>(now - last_).count() >= 0.1) draw(sim, false);
     return;
   }
-  const double f = loop_->progress();
-  const int decile = f >= 0 ? int(f * 10) : 0;
-  if (since >= 2.0 || decile > last_decile_) draw(sim, false);
+  if (throttle_.due(t, f)) draw(sim, false);
 }
 
 Progress::~Progress() {
@@ -133,7 +168,7 @@ void Progress::finish() {
       std::fputc('\n', out_);
     }
   } else if (drew_ && drawn_steps_ != loop_->steps_done()) {
-    draw(loop_->simulation(), true);  // the last tenth already printed the end otherwise
+    draw(loop_->simulation(), true);  // the last 5% already printed the end otherwise
   }
   std::fflush(out_);
 }
@@ -146,7 +181,6 @@ void Progress::draw(const Simulation& sim, bool final) {
   const long steps = loop_->steps_done();
   drawn_steps_ = steps;
   const double rate = elapsed > 0 ? double(sim.particle_count()) * double(steps) / elapsed : 0;
-  if (f >= 0) last_decile_ = int(f * 10);
 
   char time_buf[64];
   const double until = loop_->rule().until_time;
@@ -156,7 +190,10 @@ void Progress::draw(const Simulation& sim, bool final) {
     std::snprintf(time_buf, sizeof time_buf, "t %.4g s", sim.time());
   std::string eta;
   if (f >= 1) final = true;  // the last step: say how long it took rather than "ETA 0"
-  if (f > 0 && !final) eta = "  ETA " + duration(elapsed * (1 - f) / f);
+  if (f > 0 && !final) {
+    const double left = eta_.eta(f);
+    if (left >= 0) eta = "  ETA " + duration(left);
+  }
   if (final) eta = "  wall " + duration(elapsed);
 
   char line[256];

@@ -36,9 +36,43 @@ std::string si(double v);
 // Seconds as "12.3 s", "4:05", "1:02:03".
 std::string duration(double seconds);
 
-// Observer that reports progress on stderr while the loop runs. On a terminal it redraws one line
-// with '\r' at most ten times a second; otherwise (a log file, CI) it prints a plain line every two
-// seconds of wall time or every tenth of the run, whichever comes first, so logs stay short.
+// Estimated time to the end of a run from its progress fraction f(t) (0..1) at wall times t [s]. The
+// rate df/dt is an exponential moving average over a time constant of a quarter of the elapsed time
+// (2 s to 60 s), so the early part of a run (setup, a small first dt, caches warming) stops weighing on
+// the estimate after a while, as a plain elapsed * (1 - f) / f never does.
+class EtaEstimator {
+ public:
+  // Feeds one sample; samples closer than 0.25 s to the last one used are ignored.
+  void update(double t, double f);
+  // Seconds left from progress f at the averaged rate; negative while the rate is unknown (fewer than
+  // two samples) or not positive.
+  double eta(double f) const;
+  double rate() const { return rate_; }  // fraction per second; 0 until known
+
+ private:
+  bool have_sample_ = false;
+  double t0_ = 0, t_ = 0, f_ = 0, rate_ = 0;
+};
+
+// When a log (not a terminal) gets a progress line: once the run has lasted 1 s (so that a log shows
+// what is running; shorter runs print nothing), then at each new 5% of the run but not within 5 s of
+// the last line (short runs would otherwise print 20 lines), and in any case every 30 s.
+class LogThrottle {
+ public:
+  static constexpr double kFirst = 1, kMinInterval = 5, kMaxInterval = 30;  // s
+  static constexpr int kMarks = 20;                                         // 5% steps
+  // True when a line is due at wall time t [s] and progress f (negative: unknown); then remembers it.
+  bool due(double t, double f);
+
+ private:
+  bool first_ = true;
+  double last_t_ = 0;
+  int last_mark_ = 0;
+};
+
+// Observer that reports progress on stderr while the loop runs (also with --json, whose output is
+// on stdout). On a terminal it redraws one line with '\r' at most ten times a second; otherwise (a
+// log file, CI) it prints a plain line as LogThrottle says, so logs stay short.
 class Progress : public StepObserver {
  public:
   Progress(const StepLoop& loop, std::FILE* out);
@@ -59,7 +93,8 @@ class Progress : public StepObserver {
   std::FILE* out_;
   bool tty_;
   Clock::time_point start_, last_;
-  int last_decile_ = 0;
+  EtaEstimator eta_;
+  LogThrottle throttle_;
   std::size_t last_width_ = 0;
   bool drew_ = false;
   long drawn_steps_ = -1;

@@ -1,6 +1,7 @@
 // The facade's factory: builds the scene, then the solver on the requested backend and precision.
 #include "simulation.h"
 
+#include "params/model_keys.h"
 #include "scene/scene_builder.h"
 #include "solver/solver_factory.h"
 
@@ -60,6 +61,7 @@ std::unique_ptr<Simulation> make_solid_simulation(const ParamSet& params, Backen
 std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend backend) {
   const Precision precision =
       params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
+  check_model_keys(params);  // a key the model does not read would be silently ignored
   if (params.text("physics.model") == "gas") return make_gas_simulation(params, backend, precision);
   if (params.text("physics.model") == "solid") return make_solid_simulation(params, backend, precision);
   if (params.text("time.integrator") != "leapfrog")

@@ -187,7 +187,7 @@ TEST(ParamRegistry, MarkdownHasOneTablePerGroup) {
   EXPECT_NE(md.find("generated from `engine/params/builtin_params.cpp` by `ejecta --list-params "
                     "--markdown`; do not edit"),
             std::string::npos);
-  EXPECT_NE(md.find("## Geometry\n"), std::string::npos);
+  EXPECT_NE(md.find("### Geometry\n"), std::string::npos);
   EXPECT_NE(md.find("| `fluid.gamma` | real | `7` | [1, 20] |  | "), std::string::npos);
   EXPECT_NE(
       md.find("| `particles.kernel` | choice | `wendland_c2` | `cubic_spline`, `wendland_c2` |"),

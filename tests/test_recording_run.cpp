@@ -380,7 +380,7 @@ TEST_F(RecordCliFile, ExportCsvHasOneRowPerDiagnosticsSample) {
   ASSERT_TRUE(in) << "no " << csv;
   std::string header, line;
   std::getline(in, header);
-  EXPECT_EQ(header.rfind("time,step,dt,", 0), 0u) << header;
+  EXPECT_EQ(header.rfind("time [s],step,dt [s],particles,mass [kg],", 0), 0u) << header;
   std::size_t rows = 0;
   while (std::getline(in, line))
     if (!line.empty()) ++rows;
@@ -390,7 +390,7 @@ TEST_F(RecordCliFile, ExportCsvHasOneRowPerDiagnosticsSample) {
 
   const Result out = run_ejecta("export '" + file.path + "' --csv --output -");
   ASSERT_EQ(out.code, 0);
-  EXPECT_EQ(out.out.rfind("time,step,dt,", 0), 0u) << out.out;
+  EXPECT_EQ(out.out.rfind("time [s],step,dt [s],", 0), 0u) << out.out;
 }
 
 TEST_F(RecordCliFile, RestartContinuesFromTheLastFrame) {

@@ -15,7 +15,10 @@ std::string widget_tooltip(const std::string& key, const ParamDesc& d) {
 
 ParamPanelModel::ParamPanelModel(ParamSet scene) : params_(std::move(scene)) {
   std::map<std::string, std::size_t> group_index;
+  const std::string model = params_.text("physics.model");
   for (const ParamDesc& d : params_.registry().all()) {
+    // Only what the scene's model reads: a liquid scene shows no Gas, Solid or Blast panel.
+    if (!uses_model(d, model)) continue;
     std::vector<std::string> keys;
     const auto hash = d.key.find(".#.");
     if (hash == std::string::npos) {
@@ -46,6 +49,13 @@ std::size_t ParamPanelModel::widget_count() const {
   std::size_t n = 0;
   for (const PanelGroup& g : groups_) n += g.widgets.size();
   return n;
+}
+
+std::string particle_summary(std::size_t particles, std::size_t fluid, const std::string& model) {
+  std::string s = std::to_string(particles) + " particles";
+  // Only the liquid has walls besides its moving particles; a gas or a solid is all one kind.
+  if (model == "wcsph") s += " (" + std::to_string(fluid) + " fluid)";
+  return s;
 }
 
 Applied ParamPanelModel::set(const std::string& key, const std::string& value, Simulation* sim) {

@@ -1,7 +1,7 @@
 #pragma once
-// The parameter panels as data, generated from the ParamRegistry: one widget per key of the scene
-// (numbered keys once per section the scene has, e.g. tank.1.min), grouped by the registry's groups
-// in table order. Edits go through ParamSet::set (the registry's validation and ranges); keys without
+// The parameter panels as data, generated from the ParamRegistry: one widget per key that the scene's
+// physics model reads (ParamDesc::models; numbered keys once per section the scene has, e.g.
+// tank.1.min), grouped by the registry's groups in table order. Edits go through ParamSet::set (the registry's validation and ranges); keys without
 // needs_rebuild reach the simulation at once through Simulation::apply_params (between steps: the
 // viewer edits only between its advance() calls), the others wait for a reset. No ImGui here: the
 // ImGui drawing (imgui_panels.cpp) walks this model, and the tests drive it directly.
@@ -47,6 +47,10 @@ class ParamPanelModel {
   std::vector<PanelGroup> groups_;
   std::set<std::string> pending_;
 };
+
+// The status bar's particle count: "1234 particles (1000 fluid)" for the liquid (the rest are walls),
+// "1234 particles" for a gas or a solid, which have no walls.
+std::string particle_summary(std::size_t particles, std::size_t fluid, const std::string& model);
 
 // The tooltip text of a key: "viscosity.alpha (dimensionless, range [0, 5])\nLinear coefficient ...".
 std::string widget_tooltip(const std::string& key, const ParamDesc& d);

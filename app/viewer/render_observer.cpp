@@ -14,7 +14,9 @@ namespace ejecta::viewer {
 ColourChoice parse_colour_by(const std::string& spec, const std::vector<FieldInfo>& fields) {
   const ColourChoice c = split_colour_spec(spec);
   std::string known;
+  std::vector<std::string> names;
   for (const FieldInfo& f : fields) {
+    names.push_back(f.name);
     if (f.name == c.field) {
       if (c.component >= f.components)
         throw ParamError("--colour-by " + spec + ": field '" + f.name + "' has " + std::to_string(f.components) +
@@ -23,7 +25,9 @@ ColourChoice parse_colour_by(const std::string& spec, const std::vector<FieldInf
     }
     known += (known.empty() ? "" : ", ") + f.name;
   }
-  throw ParamError("--colour-by: no particle field '" + c.field + "' (fields: " + known + ")");
+  const std::string near = closest_match(c.field, names);
+  throw ParamError("--colour-by: no particle field '" + c.field + "' (fields: " + known + ")" +
+                   (near.empty() ? "" : "; did you mean '" + near + "'?"));
 }
 
 std::unique_ptr<render::VideoWriter> prepare_render_outputs(const RenderFrameOptions& opt) {

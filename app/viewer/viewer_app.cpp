@@ -113,6 +113,10 @@ void handle(ViewerState& s, Action a, GLFWwindow* win) {
     case Action::NextColormap: s.colormap_index = (s.colormap_index + 1) % int(render::colormap_names().size()); break;
     case Action::ToggleAutoRange: s.view->colour().auto_range = !s.view->colour().auto_range; break;
     case Action::ToggleCollider: {
+      if (!s.model->find("collider.enabled")) {  // the panels hold only the keys of the scene's model
+        s.message = "the collider acts on the liquid only (physics.model = wcsph)";
+        break;
+      }
       const bool on = !s.model->params().flag("collider.enabled");
       if (on && !s.model->params().is_set("collider.center")) {
         // First use: put it above the middle of the scene.

@@ -1,6 +1,7 @@
 // The table of every scene key Ejecta knows. It is the single source for the INI reader, --set,
 // `ejecta --list-params`, docs/parameters.md (regenerate it after editing this file:
 // `ejecta --list-params --markdown > docs/parameters.md`; a test fails until you do) and the GUI.
+#include <map>
 #include <utility>
 
 #include "params/param_registry.h"
@@ -35,13 +36,34 @@ ParamDesc choices(ParamDesc d, std::vector<std::string> c) {
   d.choices = std::move(c);
   return d;
 }
+// The models that read this key, where they differ from its section's (section_models).
+ParamDesc only(ParamDesc d, std::vector<std::string> models) {
+  d.models = std::move(models);
+  return d;
+}
 
-// Stamps the current group on each entry, so the table is written group by group.
+// The physics models (physics.model values) that read the keys of a section; sections not listed
+// are read by every model. A key's own only(...) overrides its section's. (A function, so that a
+// registry built during static initialisation finds the table constructed.)
+const std::map<std::string, std::vector<std::string>>& section_models() {
+  static const std::map<std::string, std::vector<std::string>> table = {
+    {"fluid", {"wcsph"}},     {"viscosity", {"wcsph"}}, {"boundary", {"wcsph"}}, {"fault", {"wcsph"}},
+    {"collider", {"wcsph"}},  {"tank", {"wcsph"}},      {"block", {"wcsph"}},    {"obstacle", {"wcsph"}},
+    {"gas", {"gas"}},         {"gas_block", {"gas"}},   {"blast", {"gas"}},      {"solid", {"solid"}},
+    {"solid_block", {"solid"}},
+  };
+  return table;
+}
+
+// Stamps the current group on each entry, so the table is written group by group, and its section's
+// models unless the entry names its own.
 struct TableBuilder {
   ParamRegistry& reg;
   std::string group;
   void add(ParamDesc d) {
     d.group = group;
+    const auto it = section_models().find(d.key.substr(0, d.key.find('.')));
+    if (d.models.empty() && it != section_models().end()) d.models = it->second;
     reg.add(std::move(d));
   }
 };
@@ -67,17 +89,17 @@ ParamRegistry make_builtin() {
               0, 1e9));
 
   t.group = "Particles";
-  t.add(rebuild(range(param("particles.dp", T::Real, "0.01", "m", "Particle spacing",
+  t.add(only(rebuild(range(param("particles.dp", T::Real, "0.01", "m", "Particle spacing",
                             "Initial distance between neighbouring particles, which sets the "
                             "resolution and each particle's mass rho0 dp^dim."),
-                      1e-6, 100)));
-  t.add(rebuild(range(param("particles.h_over_dp", T::Real, "1.5", "", "h / dp",
+                      1e-6, 100)), {"wcsph"}));
+  t.add(only(rebuild(range(param("particles.h_over_dp", T::Real, "1.5", "", "h / dp",
                             "Smoothing length h divided by the particle spacing; the kernel "
                             "support radius is 2h. 1.5 suits Wendland C2: on a lattice its "
                             "gradient moment is within 0.3% of exact (at 1.3 it is 2.6% off, "
                             "which shows as 2.6% excess hydrostatic pressure); the cubic spline "
                             "is within 1% at 1.3."),
-                      1.0, 3.0)));
+                      1.0, 3.0)), {"wcsph"}));
   t.add(choices(param("particles.kernel", T::Choice, "wendland_c2", "", "Kernel",
                       "Smoothing kernel: the cubic B-spline (Monaghan & Lattanzio 1985) or the "
                       "Wendland C2 kernel (Wendland 1995), which is free of the pairing "
@@ -274,19 +296,19 @@ ParamRegistry make_builtin() {
                       "Bogacki-Shampine with an error estimate, three); predictor_corrector and "
                       "rk23 need physics.model = gas or solid."),
                 {"leapfrog", "predictor_corrector", "rk23"})));
-  t.add(range(param("time.rtol", T::Real, "1e-4", "", "Relative tolerance",
+  t.add(only(range(param("time.rtol", T::Real, "1e-4", "", "Relative tolerance",
                   "rk23: relative tolerance of the embedded error estimate per step."),
-              1e-12, 1));
-  t.add(range(param("time.atol", T::Real, "1e-6", "", "Absolute tolerance",
+              1e-12, 1), {"gas", "solid"}));
+  t.add(only(range(param("time.atol", T::Real, "1e-6", "", "Absolute tolerance",
                   "rk23: absolute tolerance of the error estimate (state units: m, m/s, J/kg)."),
-              1e-15, 1));
-  t.add(range(param("time.growth_max", T::Real, "2", "", "Step growth limit",
+              1e-15, 1), {"gas", "solid"}));
+  t.add(only(range(param("time.growth_max", T::Real, "2", "", "Step growth limit",
                     "rk23: largest factor by which dt may grow from one step to the next."),
-              1.01, 10));
-  t.add(range(param("time.dt_fixed", T::Real, "0", "s", "Fixed dt",
-                    "Gas model: a fixed time step instead of the adaptive one (rk23 then runs "
+              1.01, 10), {"gas", "solid"}));
+  t.add(only(range(param("time.dt_fixed", T::Real, "0", "s", "Fixed dt",
+                    "Gas and solid models: a fixed time step instead of the adaptive one (rk23 then runs "
                     "without error control); 0 = adaptive. For convergence studies."),
-              0, 1e3));
+              0, 1e3), {"gas", "solid"}));
   t.add(range(param("time.cfl", T::Real, "0.2", "", "CFL number",
                     "Courant number of the acoustic time step limit dt <= cfl h / (c0 + "
                     "|v|max)."),

@@ -127,6 +127,28 @@ std::vector<std::string> groups_in_order(const std::vector<ParamDesc>& descs) {
   return groups;
 }
 
+std::vector<std::vector<std::string>> model_sets_in_order(const std::vector<ParamDesc>& descs) {
+  std::vector<std::vector<std::string>> sets{{}};  // every model first
+  for (const ParamDesc& d : descs)
+    if (std::find(sets.begin(), sets.end(), d.models) == sets.end()) sets.push_back(d.models);
+  return sets;
+}
+
+std::string join_models(const std::vector<std::string>& models, const char* sep) {
+  std::string out;
+  for (std::size_t i = 0; i < models.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == models.size() ? " and " : sep) + models[i];
+  return out;
+}
+
+std::string model_set_title(const std::vector<std::string>& models) {
+  if (models.empty()) return "Every model";
+  std::string t = models.size() == 1 ? "The " + models[0] + " model" : "The " + join_models(models, ", ") + " models";
+  t += " (physics.model = ";
+  for (std::size_t i = 0; i < models.size(); ++i) t += (i ? " or " : "") + models[i];
+  return t + ")";
+}
+
 std::string md_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -166,6 +188,36 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
+}
+
+const std::vector<std::string>& physics_models() {
+  static const std::vector<std::string> models = [] {
+    const ParamDesc* d = ParamRegistry::builtin().find("physics.model");
+    return d ? d->choices : std::vector<std::string>{};
+  }();
+  return models;
+}
+
+bool uses_model(const ParamDesc& d, const std::string& model) {
+  return d.models.empty() || std::find(d.models.begin(), d.models.end(), model) != d.models.end();
+}
+
+std::string models_text(const ParamDesc& d) {
+  if (d.models.empty()) return "every model";
+  return "the " + join_models(d.models, ", ") + (d.models.size() == 1 ? " model" : " models");
+}
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::string::npos;
+  for (const std::string& c : candidates) {
+    const std::size_t distance = edit_distance(word, c);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = c;
+    }
+  }
+  return best_distance <= std::max<std::size_t>(2, word.size() / 3) ? best : "";
 }
 
 void ParamRegistry::add(ParamDesc d) {
@@ -224,23 +276,35 @@ std::string ParamRegistry::markdown() const {
         "components, the missing ones are 0. Booleans accept `true`/`false`, `yes`/`no`, "
         "`on`/`off` and `1`/`0`. Ranges are inclusive. **(rebuild)** marks parameters whose change "
         "needs the particles to be rebuilt (a reset of the scene).\n";
-  for (const std::string& group : groups_in_order(descs_)) {
-    md << "\n## " << group << "\n\n"
-       << "| Key | Type | Default | Range / choices | Units | Description |\n"
-       << "|---|---|---|---|---|---|\n";
-    for (const ParamDesc& d : descs_) {
-      if (d.group != group) continue;
-      md << "| `" << d.key << "` | " << to_string(d.type) << " | `" << md_escape(d.default_value)
-         << "` | " << md_escape(limits_text(d, true)) << " | " << md_escape(d.units) << " | "
-         << md_escape(d.help) << (d.needs_rebuild ? " **(rebuild)**" : "") << " |\n";
+  md << "\nEach key belongs to the physics models (`physics.model`) whose code reads it; a scene that sets a "
+        "key its model does not read is refused, naming the model. `ejecta --list-params --model M` lists "
+        "the keys of one model.\n";
+  for (const std::vector<std::string>& models : model_sets_in_order(descs_)) {
+    md << "\n## " << model_set_title(models) << "\n";
+    std::vector<ParamDesc> in_set;
+    for (const ParamDesc& d : descs_)
+      if (d.models == models) in_set.push_back(d);
+    for (const std::string& group : groups_in_order(in_set)) {
+      md << "\n### " << group << "\n\n"
+         << "| Key | Type | Default | Range / choices | Units | Description |\n"
+         << "|---|---|---|---|---|---|\n";
+      for (const ParamDesc& d : in_set) {
+        if (d.group != group) continue;
+        md << "| `" << d.key << "` | " << to_string(d.type) << " | `" << md_escape(d.default_value)
+           << "` | " << md_escape(limits_text(d, true)) << " | " << md_escape(d.units) << " | "
+           << md_escape(d.help) << (d.needs_rebuild ? " **(rebuild)**" : "") << " |\n";
+      }
     }
   }
   return md.str();
 }
 
-std::string ParamRegistry::listing() const {
+std::string ParamRegistry::listing(const std::string& model) const {
+  std::vector<ParamDesc> shown;
+  for (const ParamDesc& d : descs_)
+    if (model.empty() || uses_model(d, model)) shown.push_back(d);
   std::size_t wkey = 0, wtype = 0, wdef = 0, wlim = 0, wunit = 0;
-  for (const ParamDesc& d : descs_) {
+  for (const ParamDesc& d : shown) {
     wkey = std::max(wkey, d.key.size());
     wtype = std::max(wtype, std::string(to_string(d.type)).size());
     wdef = std::max(wdef, d.default_value.size());
@@ -254,13 +318,15 @@ std::string ParamRegistry::listing() const {
   out << "Scene parameters: key, type, default, range or choices, units; [rebuild] = changing it "
          "resets the particles.\nNumbered sections: '#' is the index, e.g. block.1.min is min in "
          "[block.1]. Override with --set key=value.\n";
-  for (const std::string& group : groups_in_order(descs_)) {
+  if (!model.empty()) out << "Only the keys that physics.model = " << model << " reads.\n";
+  for (const std::string& group : groups_in_order(shown)) {
     out << "\n" << group << "\n";
-    for (const ParamDesc& d : descs_) {
+    for (const ParamDesc& d : shown) {
       if (d.group != group) continue;
       std::string line = "  " + cell(d.key, wkey) + cell(to_string(d.type), wtype) +
                          cell(d.default_value, wdef) + cell(limits_text(d, false), wlim) +
-                         cell(d.units, wunit) + (d.needs_rebuild ? "[rebuild]" : "");
+                         cell(d.units, wunit) + (d.needs_rebuild ? "[rebuild]  " : "") +
+                         (d.models.empty() ? "" : "[" + join_models(d.models, ", ") + "]");
       line.erase(line.find_last_not_of(' ') + 1);
       out << line << "\n" << wrap(d.help, "      ", 100);
     }

@@ -25,7 +25,17 @@ struct ParamDesc {
   std::string label;                 // short human label for GUI
   std::string help;                  // one or two sentences
   bool needs_rebuild = false;        // changing it needs a reset (particle layout, dimension ...)
+  // The physics models (values of physics.model) whose code reads this key; empty = every model.
+  // A scene that sets a key its model does not read is refused (check_model_keys in param_set.h).
+  std::vector<std::string> models;
 };
+
+// The values of physics.model, in the order the docs list them.
+const std::vector<std::string>& physics_models();
+// True when `model` reads the key described by `d` (always for a key of every model).
+bool uses_model(const ParamDesc& d, const std::string& model);
+// "the gas model", "the gas and solid models", "every model".
+std::string models_text(const ParamDesc& d);
 
 class ParamRegistry {
  public:
@@ -38,10 +48,11 @@ class ParamRegistry {
   const ParamDesc* find(const std::string& key) const;
   // Closest known concrete-form key for a misspelled one (edit distance), "" if nothing is close.
   std::string suggest(const std::string& key) const;
-  // Markdown table of all parameters grouped by group (docs/parameters.md is generated from it).
+  // Markdown tables of all parameters, grouped by the models that read them, then by group
+  // (docs/parameters.md is generated from it).
   std::string markdown() const;
-  // Plain-text listing for `ejecta --list-params`.
-  std::string listing() const;
+  // Plain-text listing for `ejecta --list-params [--model M]`: the keys `model` reads ("" = all).
+  std::string listing(const std::string& model = "") const;
 
  private:
   std::vector<ParamDesc> descs_;
@@ -49,6 +60,9 @@ class ParamRegistry {
 
 // Levenshtein distance (insertions, deletions, substitutions), for "did you mean" suggestions.
 std::size_t edit_distance(const std::string& a, const std::string& b);
+// The candidate closest to `word` by edit distance, "" when none is within max(2, |word| / 3) edits
+// (the threshold of ParamRegistry::suggest): "presure" -> "pressure", "--headles" -> "--headless".
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 
 // Shortest text that reads back as the same double ("1e-3", "0.01", "20", "1e5"), so that ranges
 // read the same in docs, listings and error messages.

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <filesystem>
 #include <string>
 
 namespace ejecta {
@@ -12,6 +13,12 @@ std::string cuda_device_problem() {
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     cudaGetLastError();
+    // Without an NVIDIA GPU the runtime finds no driver and reports "CUDA driver version is
+    // insufficient", which reads as "update the driver"; say what is true instead.
+    const bool driver_loaded = std::filesystem::exists("/proc/driver/nvidia/version");
+    if (e == cudaErrorNoDevice) return "no CUDA device found";
+    if (!driver_loaded && (e == cudaErrorInsufficientDriver || e == cudaErrorInitializationError))
+      return "no CUDA device found (no NVIDIA driver is loaded)";
     return std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")";
   }
   if (count == 0) return "no CUDA device found";

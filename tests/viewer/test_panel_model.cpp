@@ -12,35 +12,77 @@
 namespace ejecta {
 namespace {
 
-ParamSet scene_with_every_section() {
+ParamSet scene_with_every_section(const std::string& model) {
   // The dam break has a tank and a block; an obstacle, a gas block and a solid block (the other
-  // models' geometry) make every numbered section present.
+  // models' geometry) make every numbered section present. The panel model is built from the
+  // ParamSet alone, so keys of other models may be set here (make_simulation would refuse them).
   return test::shipped_scene("dambreak2d.ini", {"particles.dp=0.005", "obstacle.1.min=0.3, 0, 0",
                                                 "obstacle.1.max=0.32, 0.02, 0", "gas_block.1.min=0, 0, 0",
                                                 "gas_block.1.max=1, 1, 0", "solid_block.1.min=0, 0, 0",
-                                                "solid_block.1.max=1, 1, 0"});
+                                                "solid_block.1.max=1, 1, 0", "physics.model=" + model});
 }
 
-TEST(PanelModel, EveryRegisteredParameterYieldsAWidget) {
-  const viewer::ParamPanelModel model(scene_with_every_section());
+TEST(PanelModel, EveryParameterOfTheModelYieldsAWidgetAndNoOther) {
   const ParamRegistry& reg = ParamRegistry::builtin();
-  for (const ParamDesc& d : reg.all()) {
-    std::string key = d.key;
-    const auto hash = key.find(".#.");
-    if (hash != std::string::npos) key.replace(hash, 3, ".1.");
-    const viewer::Widget* w = model.find(key);
-    ASSERT_NE(w, nullptr) << key;
-    EXPECT_EQ(w->desc, &d);
-    EXPECT_NE(w->tooltip.find(key), std::string::npos) << "the INI key is in the tooltip";
-    EXPECT_NE(w->tooltip.find(d.help), std::string::npos);
-    if (!d.units.empty()) EXPECT_NE(w->tooltip.find(d.units), std::string::npos);
-    EXPECT_EQ(w->tooltip.find("needs a reset") != std::string::npos, d.needs_rebuild) << key;
+  ASSERT_EQ(physics_models(), (std::vector<std::string>{"wcsph", "gas", "solid"}));
+  for (const std::string& m : physics_models()) {
+    const viewer::ParamPanelModel model(scene_with_every_section(m));
+    std::size_t used = 0;
+    for (const ParamDesc& d : reg.all()) {
+      std::string key = d.key;
+      const auto hash = key.find(".#.");
+      if (hash != std::string::npos) key.replace(hash, 3, ".1.");
+      const viewer::Widget* w = model.find(key);
+      if (!uses_model(d, m)) {
+        EXPECT_EQ(w, nullptr) << key << " is not read by the " << m << " model";
+        continue;
+      }
+      ++used;
+      ASSERT_NE(w, nullptr) << key;
+      EXPECT_EQ(w->desc, &d);
+      EXPECT_NE(w->tooltip.find(key), std::string::npos) << "the INI key is in the tooltip";
+      EXPECT_NE(w->tooltip.find(d.help), std::string::npos);
+      if (!d.units.empty()) {
+        EXPECT_NE(w->tooltip.find(d.units), std::string::npos);
+      }
+      EXPECT_EQ(w->tooltip.find("needs a reset") != std::string::npos, d.needs_rebuild) << key;
+    }
+    EXPECT_EQ(model.widget_count(), used) << m;
+    EXPECT_LT(used, reg.all().size()) << m << ": every model leaves some keys out";
+    // Groups in the table's order, each once.
+    std::set<std::string> names;
+    for (const auto& g : model.groups()) EXPECT_TRUE(names.insert(g.name).second) << g.name;
+    EXPECT_EQ(model.groups().front().name, "Scene");
   }
-  EXPECT_EQ(model.widget_count(), reg.all().size());
-  // Groups in the table's order, each once.
+}
+
+std::set<std::string> group_names(const viewer::ParamPanelModel& model) {
   std::set<std::string> names;
-  for (const auto& g : model.groups()) EXPECT_TRUE(names.insert(g.name).second) << g.name;
-  EXPECT_EQ(model.groups().front().name, "Scene");
+  for (const auto& g : model.groups()) names.insert(g.name);
+  return names;
+}
+
+TEST(PanelModel, PanelsShowOnlyTheGroupsOfTheScenesModel) {
+  // The case: a liquid scene showed Gas, Solid and Blast panels.
+  const auto liquid = group_names(viewer::ParamPanelModel(test::shipped_scene("dambreak2d.ini")));
+  for (const char* g : {"Gas", "Solid", "Blast"}) EXPECT_EQ(liquid.count(g), 0u) << g;
+  for (const char* g : {"Scene", "Fluid", "Viscosity", "Boundary", "Time", "View", "Geometry"})
+    EXPECT_EQ(liquid.count(g), 1u) << g;
+  const auto gas = group_names(viewer::ParamPanelModel(test::shipped_scene("sod1d.ini")));
+  for (const char* g : {"Fluid", "Viscosity", "Solid", "Boundary", "Collider"}) EXPECT_EQ(gas.count(g), 0u) << g;
+  for (const char* g : {"Gas", "Blast", "Time"}) EXPECT_EQ(gas.count(g), 1u) << g;
+  const viewer::ParamPanelModel solid(test::shipped_scene("bar2d.ini"));
+  const auto solid_groups = group_names(solid);
+  for (const char* g : {"Fluid", "Gas", "Blast", "Fault"}) EXPECT_EQ(solid_groups.count(g), 0u) << g;
+  EXPECT_EQ(solid_groups.count("Solid"), 1u);
+  EXPECT_NE(solid.find("time.rtol"), nullptr) << "rk23 tolerances belong to the solid model too";
+  EXPECT_EQ(solid.find("particles.dp"), nullptr) << "solid blocks carry their own spacing";
+}
+
+TEST(PanelModel, ParticleSummaryCountsFluidOnlyForTheLiquid) {
+  EXPECT_EQ(viewer::particle_summary(1200, 1000, "wcsph"), "1200 particles (1000 fluid)");
+  EXPECT_EQ(viewer::particle_summary(1200, 1200, "solid"), "1200 particles");
+  EXPECT_EQ(viewer::particle_summary(400, 400, "gas"), "400 particles");
 }
 
 TEST(PanelModel, NumberedSectionsGetOneWidgetEach) {
