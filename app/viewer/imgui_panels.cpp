@@ -233,8 +233,9 @@ void draw_status_bar(ViewerState& s, int win_w, int win_h) {
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
   const Simulation& sim = *s.sim;
   const std::string video = s.video ? " | recording video (" + std::to_string(s.video->frames()) + " frames)" : "";
-  ImGui::Text("%zu particles (%zu fluid) | %.0f FPS | t = %.5f s | dt = %.3g s | %.3g particle-steps/s | %s, %s | %s | %s%s",
-              sim.particle_count(), sim.fluid_count(), s.fps, sim.time(), sim.dt(), s.particle_steps_per_s,
+  ImGui::Text("%s | %.0f FPS | t = %.5f s | dt = %.3g s | %.3g particle-steps/s | %s, %s | %s | %s%s",
+              particle_summary(sim.particle_count(), sim.fluid_count(), s.model->params().text("physics.model")).c_str(),
+              s.fps, sim.time(), sim.dt(), s.particle_steps_per_s,
               to_string(sim.backend()), sim.device_name().c_str(), s.view->upload_path().c_str(),
               s.running ? "running" : "paused", video.c_str());
   if (!s.view->interop_note().empty() || !s.message.empty())
