@@ -124,13 +124,12 @@ double EtaEstimator::eta(double f) const {
   return std::max(0.0, (1 - f) / rate_);
 }
 
-bool LogThrottle::due(double t, double f) {
-  const int mark = f >= 0 ? int(f * kMarks + 1e-9) : last_mark_;
-  const double since = t - last_t_;
-  if (first_ ? t >= kFirst : (mark > last_mark_ && since >= kMinInterval) || since >= kMaxInterval) {
+bool LogThrottle::due(double t, double rate) {
+  const double interval =
+      rate > 0 ? std::min(kMaxInterval, std::max(kMinInterval, 0.05 / rate)) : kMaxInterval;  // 5% of the run
+  if (first_ ? t >= kFirst : t - last_t_ >= interval) {
     first_ = false;
     last_t_ = t;
-    last_mark_ = mark;
     return true;
   }
   return false;
@@ -149,7 +148,7 @@ void Progress::on_step(const Simulation& sim) {
     if (std::chrono::duration<double>(now - last_).count() >= 0.1) draw(sim, false);
     return;
   }
-  if (throttle_.due(t, f)) draw(sim, false);
+  if (throttle_.due(t, eta_.rate())) draw(sim, false);
 }
 
 Progress::~Progress() {

@@ -55,19 +55,19 @@ class EtaEstimator {
 };
 
 // When a log (not a terminal) gets a progress line: once the run has lasted 1 s (so that a log shows
-// what is running; shorter runs print nothing), then at each new 5% of the run but not within 5 s of
-// the last line (short runs would otherwise print 20 lines), and in any case every 30 s.
+// what is running; shorter runs print nothing), then one line per 5% of the run or per 30 s, whichever
+// comes first, but not within 5 s of the last (short runs would otherwise print 20 lines). The time a
+// 5% takes comes from the progress rate (EtaEstimator::rate).
 class LogThrottle {
  public:
   static constexpr double kFirst = 1, kMinInterval = 5, kMaxInterval = 30;  // s
-  static constexpr int kMarks = 20;                                         // 5% steps
-  // True when a line is due at wall time t [s] and progress f (negative: unknown); then remembers it.
-  bool due(double t, double f);
+  // True when a line is due at wall time t [s] with the progress rate `rate` [1/s] (0: unknown); then
+  // remembers it.
+  bool due(double t, double rate);
 
  private:
   bool first_ = true;
   double last_t_ = 0;
-  int last_mark_ = 0;
 };
 
 // Observer that reports progress on stderr while the loop runs (also with --json, whose output is

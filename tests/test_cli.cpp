@@ -123,17 +123,17 @@ TEST(Cli, ExportParticleOptions) {
   EXPECT_NE(p.out.find("ejecta export FILE.h5 --particles [--format csv|vtk]"), std::string::npos) << p.out;
 }
 
-// A run whose progress f(t) is slow for its first 10 s (setup, a small first dt) and then steady:
-// the moving average forgets the start, the plain mean elapsed (1 - f) / f does not.
+// A run whose progress f(t) is 20 times slower for its first 20 s (setup, a small first dt) and then
+// steady: the moving average forgets the start, the plain mean elapsed (1 - f) / f does not.
 TEST(Progress, EtaWeightsRecentRates) {
   app::EtaEstimator e;
-  const double slow = 0.001, fast = 0.01;  // fraction per second
+  const double slow = 0.0005, fast = 0.01;  // fraction per second
   double t = 0, f = 0;
-  for (; t < 10; t += 0.1, f += 0.1 * slow) e.update(t, f);
-  for (; t < 40; t += 0.1, f += 0.1 * fast) e.update(t, f);
+  for (; t < 20; t += 0.1, f += 0.1 * slow) e.update(t, f);
+  for (; t < 50; t += 0.1, f += 0.1 * fast) e.update(t, f);
   const double truth = (1 - f) / fast, mean = t * (1 - f) / f;
-  std::printf("  after 40 s: true %.0f s left, EMA %.0f s, plain mean %.0f s\n", truth, e.eta(f), mean);
-  EXPECT_NEAR(e.eta(f) / truth, 1.0, 0.1);
+  std::printf("  after 50 s: true %.1f s left, EMA %.1f s, plain mean %.1f s\n", truth, e.eta(f), mean);
+  EXPECT_NEAR(e.eta(f) / truth, 1.0, 0.05);
   EXPECT_GT(mean / truth, 1.5) << "the plain mean is what the issue saw (48 min for 13)";
   // A constant rate is estimated exactly.
   app::EtaEstimator c;
@@ -146,25 +146,34 @@ TEST(Progress, EtaWeightsRecentRates) {
   EXPECT_LT(none.eta(0.0), 0);
 }
 
+// Lines a log gets over a run of run_s seconds, sampled every sample_s, progress f(t).
 int lines_for(double run_s, double sample_s, double (*f_of)(double, double)) {
   app::LogThrottle th;
+  app::EtaEstimator eta;
   int lines = 0;
-  for (double t = 0; t <= run_s; t += sample_s) lines += th.due(t, f_of(t, run_s));
+  for (double t = 0; t <= run_s; t += sample_s) {
+    eta.update(t, f_of(t, run_s));
+    lines += th.due(t, eta.rate());
+  }
   return lines;
 }
 
 TEST(Progress, LogGetsAboutOneLinePerFivePercentOrThirtySeconds) {
   auto linear = [](double t, double run) { return t / run; };
-  // 13 minutes: one line per 5% (39 s apart), plus the first after 1 s.
+  // 13 minutes (5% = 39 s): one line per 30 s, plus the first after 1 s; not one per 2 s.
   const int long_run = lines_for(780, 0.05, linear);
-  EXPECT_GE(long_run, 19);
-  EXPECT_LE(long_run, 21);
-  // 20 s: not 20 lines; the first and about one per 5 s.
+  EXPECT_GE(long_run, 25);
+  EXPECT_LE(long_run, 28);
+  // 4 minutes (5% = 12 s): one line per 5%.
+  const int medium = lines_for(240, 0.05, linear);
+  EXPECT_GE(medium, 19);
+  EXPECT_LE(medium, 22);
+  // 20 s: not 20 lines; the first and one per 5 s.
   const int short_run = lines_for(20, 0.01, linear);
   EXPECT_GE(short_run, 3);
   EXPECT_LE(short_run, 5);
   EXPECT_EQ(lines_for(0.9, 0.01, linear), 0) << "a run under a second prints nothing";
-  // Stalled progress (f stays put): one line every 30 s.
+  // Stalled progress: one line every 30 s.
   const int stalled = lines_for(300, 0.1, [](double, double) { return 0.01; });
   EXPECT_GE(stalled, 10);
   EXPECT_LE(stalled, 11);
