@@ -3,6 +3,7 @@
 #include "io/async_recorder.h"
 #include "io/h5_recorder.h"
 #include "progress.h"
+#include "scene/fluid_drop.h"
 
 #include "ejecta_version.h"
 
@@ -106,10 +107,14 @@ std::string scene_display_name(const ParamSet& scene, const std::string& fallbac
 int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& opt) {
   using Clock = std::chrono::steady_clock;
   const auto t_setup = Clock::now();
-  std::unique_ptr<Simulation> sim = make_simulation(scene, backend);
-  if (opt.restart_frame) {
+  std::unique_ptr<Simulation> sim;
+  if (!opt.restart_frame) {
+    sim = make_simulation(scene, backend);
+  } else {
     try {
-      sim->restore_frame(*opt.restart_frame);
+      // A frame with fluid added in the viewer has more particles than the scene builds: the solver
+      // is then built from the frame's own particles (engine/scene/fluid_drop.h).
+      sim = make_simulation_from_frame(scene, backend, *opt.restart_frame);
     } catch (const std::invalid_argument& e) {
       // A recording made with --record-fields lacks the state a restart needs; --set may have changed
       // the particle count (dp, geometry) or the precision.

@@ -18,15 +18,20 @@ void Camera::fit(const Bounds& b) {
   target_ = 0.5f * (b.lo + b.hi);
   const glm::vec3 ext = glm::max(b.hi - b.lo, glm::vec3(1e-6f));
   zoom_ = 1.f;
+  // The fit rectangle's size (fractions) and its centre in NDC (y up).
+  const float fw = std::clamp(fit_rect_.x1 - fit_rect_.x0, 0.05f, 1.f);
+  const float fh = std::clamp(fit_rect_.y1 - fit_rect_.y0, 0.05f, 1.f);
+  shift_ = glm::vec2(fit_rect_.x0 + fit_rect_.x1 - 1.f, 1.f - fit_rect_.y0 - fit_rect_.y1);
   if (two_d_) {
-    half_w_ = 0.55f * ext.x;
-    half_h_ = 0.55f * ext.y;
+    // The frame's half extents are those of the rectangle over its share of the frame.
+    half_w_ = 0.55f * ext.x / fw;
+    half_h_ = 0.55f * ext.y / fh;
     return;
   }
   const float radius = 0.5f * glm::length(ext);
-  // The bounding sphere fits the narrower field of view (horizontal when the frame is tall).
-  const float half_y = glm::radians(fov_y_) * 0.5f;
-  const float half = std::min(half_y, std::atan(std::tan(half_y) * aspect_));
+  // The bounding sphere fits the narrower field of view of the rectangle (horizontal when it is tall).
+  const float tan_y = std::tan(glm::radians(fov_y_) * 0.5f);
+  const float half = std::min(std::atan(tan_y * fh), std::atan(tan_y * aspect_ * fw));
   distance_ = 1.05f * radius / std::sin(half);
 }
 
@@ -73,8 +78,28 @@ void Camera::zoom(float factor) {
   else distance_ = std::clamp(distance_ / factor, 1e-4f, 1e6f);
 }
 
+void Camera::zoom_at(float factor, float ndc_x, float ndc_y) {
+  // The point of the target's plane under the cursor, before and after: moving the target by their
+  // difference brings it back under the cursor (a shift of the target shifts that plane's points alike).
+  auto under = [&] {
+    const glm::mat4 inv = glm::inverse(proj(aspect_) * view());
+    const glm::vec4 c = proj(aspect_) * view() * glm::vec4(target_, 1.f);
+    const glm::vec4 p = inv * glm::vec4(ndc_x, ndc_y, c.z / c.w, 1.f);
+    return glm::vec3(p) / p.w;
+  };
+  const glm::vec3 before = under();
+  zoom(factor);
+  const glm::vec3 after = under();
+  target_ += before - after;
+  if (two_d_) target_.z = 0.f;
+}
+
+float Camera::pixels_per_metre(int viewport_height) const {
+  return 0.5f * float(viewport_height) / view_half_height();
+}
+
 float Camera::view_half_height() const {
-  if (two_d_) return std::max(half_h_, half_w_) / zoom_;  // conservative before the aspect is known
+  if (two_d_) return std::max(half_h_, half_w_ / aspect_) / zoom_;  // as proj() for the last aspect set
   return distance_ * std::tan(glm::radians(fov_y_) * 0.5f);
 }
 
@@ -84,14 +109,24 @@ glm::mat4 Camera::view() const {
   return glm::lookAt(eye, target_, glm::vec3(0, 0, 1));
 }
 
+// Clip x += shift.x w, y += shift.y w: the picture moves by shift in NDC, the depth and the sprite
+// size (P[1][1], P[3][3]) stay as they were.
+glm::mat4 Camera::lens_shift(glm::mat4 p) const {
+  for (int c = 0; c < 4; ++c) {
+    p[c][0] += shift_.x * p[c][3];
+    p[c][1] += shift_.y * p[c][3];
+  }
+  return p;
+}
+
 glm::mat4 Camera::proj(float aspect) const {
   if (two_d_) {
     // Both half extents fit: the taller of h and w / aspect.
     const float hh = std::max(half_h_, half_w_ / std::max(aspect, 1e-6f)) / zoom_;
     const float hw = hh * aspect;
-    return glm::ortho(-hw, hw, -hh, hh, -10.f, 10.f);
+    return lens_shift(glm::ortho(-hw, hw, -hh, hh, -10.f, 10.f));
   }
-  return glm::perspective(glm::radians(fov_y_), aspect, distance_ * 1e-3f, distance_ * 100.f);
+  return lens_shift(glm::perspective(glm::radians(fov_y_), aspect, distance_ * 1e-3f, distance_ * 100.f));
 }
 
 }  // namespace ejecta::render

@@ -1,11 +1,15 @@
 #include "viewer/imgui_panels.h"
 
 #include "render/colormap.h"
+#include "viewer/format_units.h"
 #include "viewer/imgui_material_panel.h"
 #include "viewer/key_bindings.h"
+#include "viewer/plot_widget.h"
 #include "viewer/scene_look.h"
+#include "viewer/view_model.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -198,13 +202,32 @@ void colour_controls(ViewerState& s) {
   v.walls = render::WallMode(walls);
   ImGui::InputFloat("radius [m]", &v.radius, 0, 0, "%.4g");
   if (s.sim->dim() == 3) {
-    ImGui::Checkbox("clip plane", &v.clip);
+    bool clip = v.clip;
+    if (ImGui::Checkbox("clip plane", &clip)) set_clip(s, clip);  // placed as key X places it
     if (v.clip) {
       ImGui::InputFloat3("normal", &v.clip_normal.x);
       ImGui::InputFloat("offset [m]", &v.clip_offset);
     }
   }
   if (ImGui::Button("Fit view")) s.view->fit();
+}
+
+void interaction_controls(ViewerState& s) {
+  if (!ImGui::CollapsingHeader("Drop fluid, snapshot, line profile")) return;
+  int shape = s.drop_block ? 1 : 0;
+  const char* shapes[] = {"sphere", "block"};
+  ImGui::PushItemWidth(120);
+  if (ImGui::Combo("drop shape", &shape, shapes, 2)) s.drop_block = shape == 1;
+  ImGui::InputFloat(s.drop_block ? "half edge [m]" : "radius [m]##drop", &s.drop_size, 0, 0, "%.4g");
+  ImGui::PopItemWidth();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("0: four particle spacings");
+  ImGui::TextUnformatted("D drops it at the cursor (liquid scenes, between steps)");
+  if (ImGui::Button("Save snapshot")) save_snapshot(s);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The current state (every field) as ejecta-<date>-snapshot.h5; ejecta --restart FILE continues it");
+  ImGui::SameLine();
+  if (ImGui::Checkbox("line profile", &s.profile_on) && !s.profile_on) s.profile_set = false;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Left drag draws a line; the colour field is plotted along it (key L)");
 }
 
 }  // namespace
@@ -216,6 +239,7 @@ void draw_control_panel(ViewerState& s) {
   run_controls(s);
   scene_controls(s);
   colour_controls(s);
+  interaction_controls(s);
   ImGui::Separator();
   ImGui::TextUnformatted("Parameters ([reset]: applied on Reset; hover for key, units, help)");
   for (const PanelGroup& g : s.model->groups()) {
@@ -233,9 +257,11 @@ void draw_status_bar(ViewerState& s, int win_w, int win_h) {
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
   const Simulation& sim = *s.sim;
   const std::string video = s.video ? " | recording video (" + std::to_string(s.video->frames()) + " frames)" : "";
-  ImGui::Text("%s | %.0f FPS | t = %.5f s | dt = %.3g s | %.3g particle-steps/s | %s, %s | %s | %s%s",
+  // Time and dt in engineering form (t = 20 us, not 0.00002 s); the rate is 0 while paused.
+  ImGui::Text("%s | %.0f FPS | %s | dt = %s | %s | %s, %s | %s | %s%s",
               particle_summary(sim.particle_count(), sim.fluid_count(), s.model->params().text("physics.model")).c_str(),
-              s.fps, sim.time(), sim.dt(), s.particle_steps_per_s,
+              s.fps, format_time(sim.time()).c_str(),
+              format_eng(sim.dt(), "s").c_str(), format_eng(s.particle_steps_per_s, "particle-steps/s").c_str(),
               to_string(sim.backend()), sim.device_name().c_str(), s.view->upload_path().c_str(),
               s.running ? "running" : "paused", video.c_str());
   if (!s.view->interop_note().empty() || !s.message.empty())
@@ -284,17 +310,16 @@ void draw_legend(ViewerState& s, int win_w, int win_h) {
 
 void draw_plots(ViewerState& s) {
   ImGui::SetNextWindowPos(ImVec2(380, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360, 330), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(400, 540), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the view first; plots on demand
   if (!ImGui::Begin("Diagnostics")) {
     ImGui::End();
     return;
   }
-  for (const std::string& name : DiagHistory::names()) {
-    const std::vector<float> v = s.history.series(name);
-    const std::string overlay = v.empty() ? "" : short_number(double(v.back()));
-    ImGui::PlotLines(name.c_str(), v.data(), int(v.size()), 0, overlay.c_str(), FLT_MAX, FLT_MAX, ImVec2(240, 48));
-  }
+  if (s.history.size() == 0) ImGui::TextUnformatted("No steps yet: Run (Space) or Step (S).");
+  const std::vector<PlotSpec> plots = s.history.plots();
+  for (std::size_t i = 0; i < plots.size() && s.history.size() > 0; ++i)
+    draw_plot(("diag" + std::to_string(i)).c_str(), plots[i], 0, 160);
   ImGui::End();
 }
 
@@ -335,6 +360,47 @@ void draw_help(ViewerState& s) {
   ImGui::TextUnformatted("Mouse: left drag orbits (3D) or pans (2D), right drag pans, wheel zooms,\n"
                          "Shift + left drag moves the collider, Ctrl + click inspects a particle.");
   ImGui::End();
+}
+
+void draw_profile(ViewerState& s, int win_w, int win_h) {
+  if (!s.profile_on && !s.profile_set) return;
+  if (s.profile_dragging || s.profile_set) {
+    // The segment over the scene (framebuffer pixels to ImGui's window coordinates).
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    const glm::mat4 vp = s.view->camera().proj(float(win_w) / float(std::max(win_h, 1))) * s.view->camera().view();
+    auto screen = [&](const glm::vec3& p) {
+      const glm::vec4 c = vp * glm::vec4(p, 1.f);
+      return ImVec2((c.x / c.w * 0.5f + 0.5f) * d.x, (0.5f - c.y / c.w * 0.5f) * d.y);
+    };
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    const ImVec2 a = screen(s.profile_a), b = screen(s.profile_b);
+    dl->AddLine(a, b, IM_COL32(255, 255, 255, 230), 2.f);
+    dl->AddCircleFilled(a, 4.f, IM_COL32(255, 255, 255, 230));
+    dl->AddCircle(b, 5.f, IM_COL32(255, 255, 255, 230), 0, 2.f);
+  }
+  ImGui::SetNextWindowSize(ImVec2(420, 240), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(380, float(win_h) - 300), ImGuiCond_FirstUseEver);
+  bool open = true;
+  if (ImGui::Begin("Line profile", &open)) {
+    if (!s.profile_set) {
+      ImGui::TextWrapped("Left drag over the scene draws the line; the plot shows the colour field along it "
+                         "(Shepard average of the free particles within two spacings). L leaves the mode.");
+    } else {
+      draw_plot("profile", s.profile_plot, 0, std::max(120.f, ImGui::GetContentRegionAvail().y - 4));
+    }
+  }
+  ImGui::End();
+  if (!open) s.profile_on = s.profile_set = false;
+}
+
+render::FitRect panel_free_rect() {
+  std::vector<PixelRect> panels;
+  for (const char* name : {"Ejecta", "Legend", "##status"}) {
+    const ImGuiWindow* w = ImGui::FindWindowByName(name);
+    if (w && (w->Active || w->WasActive)) panels.push_back(PixelRect{w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y});
+  }
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  return free_fit_rect(d.x, d.y, panels);
 }
 
 }  // namespace ejecta::viewer

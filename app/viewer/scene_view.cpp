@@ -1,6 +1,7 @@
 #include "viewer/scene_view.h"
 
 #include "render/frame_render_data.h"
+#include "viewer/view_model.h"
 
 #include <algorithm>
 #include <chrono>
@@ -74,7 +75,10 @@ void SceneView::reset_camera(const render::Bounds& b, int dim, const ParamSet& s
   fit_pending_ = true;
   // Spheres touch their neighbours on the initial lattice.
   settings_.radius = float(0.5 * (spacing > 0 ? spacing : scene.real("particles.dp")));
+  natural_radius_ = auto_radius_ = settings_.radius;
 }
+
+void SceneView::fit() { camera_.fit(bounds_); }
 
 RenderRange SceneView::show(const FrameData& frame) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -86,7 +90,7 @@ RenderRange SceneView::show(const FrameData& frame) {
   return r;
 }
 
-void SceneView::attach(Simulation& sim, const ParamSet& scene) {
+void SceneView::connect(Simulation& sim) {
   sim_ = &sim;
   uploader_.reset();
   splat_.reset();
@@ -98,6 +102,12 @@ void SceneView::attach(Simulation& sim, const ParamSet& scene) {
     if (allow_splat_) splat_ = render::make_splat_renderer(sim, &why);
     if (splat_) path_ = "CUDA splat (interop)";
   }
+}
+
+void SceneView::replace(Simulation& sim) { connect(sim); }
+
+void SceneView::attach(Simulation& sim, const ParamSet& scene) {
+  connect(sim);
   const HostParticles h = sim.download();
   const int dim = h.dim;
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
@@ -150,9 +160,13 @@ void SceneView::draw(int width, int height) {
   // fits again, now that the frame's size is known.
   camera_.set_aspect(float(width) / float(std::max(height, 1)));
   if (fit_pending_) {
-    camera_.fit(bounds_);
+    fit();
     fit_pending_ = false;
   }
+  // While nobody chose a radius (the panel's radius box; that choice stands), particles are drawn at
+  // least 4 pixels across at any zoom: big scenes stay visible, and zoomed in they touch again.
+  if (settings_.radius == auto_radius_)
+    settings_.radius = auto_radius_ = min_visible_radius(natural_radius_, camera_.pixels_per_metre(height));
   fb_.resize(width, height);
   fb_.bind();
   if (splat_) {

@@ -42,6 +42,10 @@ class SceneView {
   SceneView(const FrameData& first, const ParamSet& scene);
   // A new simulation (reset, other scene): new buffers, camera fitted again.
   void attach(Simulation& sim, const ParamSet& scene);
+  // The same scene continued by another simulation (fluid added): new buffers, the view as it is.
+  void replace(Simulation& sim);
+  // The particle spacing the natural radius came from (m).
+  float spacing() const { return 2 * natural_radius_; }
 
   // Engine -> vertex buffers for the current colour choice; with auto_range the range follows the
   // data (a constant field gets a unit-wide range around its value). Returns the measured range.
@@ -63,7 +67,10 @@ class SceneView {
   double last_upload_ms() const { return upload_ms_; }
   // Bounds of all particles at attach (walls included): what fit-to-scene frames.
   const render::Bounds& bounds() const { return bounds_; }
-  void fit() { camera_.fit(bounds_); }
+  // Fits the camera to bounds() (within the fit rectangle).
+  void fit();
+  // The part of the frame the scene is fitted into (the viewer leaves out its panels).
+  void set_fit_rect(const render::FitRect& r) { camera_.set_fit_rect(r); }
   // Applies --walls/--sprites/--view (validated by the CLI; unknown words are ignored).
   void apply_look(const LookOptions& look);
 
@@ -71,6 +78,7 @@ class SceneView {
   // spacing: the measured particle spacing (0: the scene's particles.dp) for the sphere radius.
   void reset_camera(const render::Bounds& b, int dim, const ParamSet& scene, double spacing);
   void take_range(const RenderRange& r);
+  void connect(Simulation& sim);  // the upload path (interop, splat or host copy) for sim's buffers
   Simulation* sim_;  // null in playback
   bool allow_interop_, allow_splat_;
   render::GlParticleRenderer renderer_;
@@ -85,6 +93,7 @@ class SceneView {
   std::vector<float> frame_pos_, frame_col_;  // playback's host staging
   double upload_ms_ = 0;
   bool fit_pending_ = true;
+  float natural_radius_ = 0, auto_radius_ = 0;  // half the spacing; the radius draw() last chose
 };
 
 }  // namespace ejecta::viewer

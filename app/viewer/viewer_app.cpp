@@ -8,6 +8,7 @@
 #include "viewer/key_bindings.h"
 #include "viewer/render_observer.h"
 #include "viewer/scene_look.h"
+#include "viewer/view_model.h"
 #include "viewer/window_input.h"
 
 #include <GL/glew.h>
@@ -49,16 +50,6 @@ std::vector<std::string> scene_files(const std::string& dir) {
   return out;
 }
 
-// World point under the cursor at the depth of `at` (2D: the z = 0 plane).
-glm::vec3 unproject(const render::Camera& cam, double mx, double my, int w, int h, const glm::vec3& at) {
-  const glm::mat4 vp = cam.proj(float(w) / float(h)) * cam.view();
-  const glm::vec4 c = vp * glm::vec4(at, 1.f);
-  const float ndc_z = c.z / c.w;
-  const glm::vec4 ndc(2.f * float(mx) / float(w) - 1.f, 1.f - 2.f * float(my) / float(h), ndc_z, 1.f);
-  const glm::vec4 p = glm::inverse(vp) * ndc;
-  return glm::vec3(p) / p.w;
-}
-
 // The particle under the cursor: nearest to the eye among those whose sprite covers the pixel.
 long pick(ViewerState& s, double mx, double my, int w, int h) {
   const HostParticles hp = s.sim->download();
@@ -81,7 +72,26 @@ long pick(ViewerState& s, double mx, double my, int w, int h) {
   return best;
 }
 
-void handle(ViewerState& s, Action a, GLFWwindow* win) {
+// The cursor in framebuffer pixels (the window may be scaled on HiDPI screens).
+glm::dvec2 cursor(GLFWwindow* win, int w, int h) {
+  double mx, my;
+  glfwGetCursorPos(win, &mx, &my);
+  int ww, wh;
+  glfwGetWindowSize(win, &ww, &wh);
+  return glm::dvec2(ww > 0 ? mx * w / ww : mx, wh > 0 ? my * h / wh : my);
+}
+
+// The world point under the cursor: on the z = 0 plane (2D), at the depth of the scene's centre (3D).
+glm::vec3 world_under_cursor(ViewerState& s, GLFWwindow* win, int w, int h) {
+  const glm::dvec2 c = cursor(win, w, h);
+  const render::Bounds& b = s.view->bounds();
+  const glm::vec3 at = s.sim->dim() == 3 ? 0.5f * (b.lo + b.hi) : glm::vec3(0.f);
+  glm::vec3 p = unproject(s.view->camera(), c.x, c.y, w, h, at);
+  if (s.sim->dim() < 3) p.z = 0.f;
+  return p;
+}
+
+void handle(ViewerState& s, Action a, GLFWwindow* win, int w, int h) {
   render::ViewSettings& v = s.view->settings();
   switch (a) {
     case Action::TogglePause: s.running = !s.running; break;
@@ -128,7 +138,7 @@ void handle(ViewerState& s, Action a, GLFWwindow* win) {
       s.model->set("collider.enabled", on ? "true" : "false", s.sim.get());
       break;
     }
-    case Action::ToggleClip: v.clip = !v.clip; break;
+    case Action::ToggleClip: set_clip(s, !v.clip); break;
     case Action::Screenshot: {
       const std::string path = "ejecta-" + std::to_string(s.sim->steps()) + ".png";
       try {
@@ -139,6 +149,12 @@ void handle(ViewerState& s, Action a, GLFWwindow* win) {
       }
       break;
     }
+    case Action::DropFluid: drop_fluid(s, world_under_cursor(s, win, w, h)); break;
+    case Action::SaveSnapshot: save_snapshot(s); break;
+    case Action::ToggleProfile:
+      s.profile_on = !s.profile_on;
+      s.message = s.profile_on ? "line profile: left drag draws the line (L again: orbit/pan)" : "";
+      break;
     case Action::ToggleRecord: toggle_recording(s); break;
     case Action::ToggleVideo: toggle_video(s); break;
     case Action::ToggleHelp: s.show_help = !s.show_help; break;
@@ -160,7 +176,9 @@ void mouse(ViewerState& s, GLFWwindow* win, WindowInput& in, int w, int h, doubl
   last_y = my;
   if (ImGui::GetIO().WantCaptureMouse) return;
   render::Camera& cam = s.view->camera();
-  if (in.scroll != 0) cam.zoom(std::pow(1.15f, float(in.scroll)));
+  // The wheel zooms about the cursor: the point under it stays there.
+  if (in.scroll != 0)
+    cam.zoom_at(std::pow(1.15f, float(in.scroll)), float(2 * mx / w - 1), float(1 - 2 * my / h));
   in.scroll = 0;
   const bool left = glfwGetMouseButton(win, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
   const bool right = glfwGetMouseButton(win, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
@@ -179,6 +197,20 @@ void mouse(ViewerState& s, GLFWwindow* win, WindowInput& in, int w, int h, doubl
     const glm::vec3 p = unproject(cam, mx, my, w, h, glm::vec3(float(c.center[0]), float(c.center[1]), float(c.center[2])));
     const std::string v = format_number(p.x) + ", " + format_number(p.y) + ", " + format_number(s.sim->dim() == 3 ? p.z : 0.f);
     s.model->set("collider.center", v, s.sim.get());
+    return;
+  }
+  // Line profile mode: left drag draws the segment (in the plane under the cursor).
+  if (s.profile_on && left && !ctrl) {
+    const glm::vec3 p = world_under_cursor(s, win, w, h);
+    if (clicked) s.profile_a = p, s.profile_set = false;
+    s.profile_b = p;
+    s.profile_dragging = true;
+    return;
+  }
+  if (s.profile_dragging && !left) {
+    s.profile_dragging = false;
+    s.profile_set = glm::length(s.profile_b - s.profile_a) > 0;
+    s.profile_frame = -1000;  // compute now
     return;
   }
   if (left && !ctrl) {
@@ -253,7 +285,7 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
       continue;
     }
     while (!input.actions.empty()) {
-      handle(s, input.actions.front(), win);
+      handle(s, input.actions.front(), win, w, h);
       input.actions.pop_front();
     }
     if (s.reset_requested) {
@@ -298,8 +330,19 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     draw_legend(s, w, h);
     draw_plots(s);
     draw_inspector(s);
+    if (s.profile_set && frame - s.profile_frame >= 10) {
+      update_profile(s);  // every 10 frames: it copies the field to the host
+      s.profile_frame = frame;
+    }
+    draw_profile(s, w, h);
     draw_help(s);
     draw_status_bar(s, w, h);
+    // Fit-to-view (F, and the first fit of a scene) keeps the scene clear of the panels.
+    s.view->set_fit_rect(panel_free_rect());
+    if (s.fit_after_layout) {
+      s.fit_after_layout = false;
+      s.view->fit();
+    }
     ImGui::Render();
     glViewport(0, 0, w, h);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -317,6 +360,8 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     s.fps = (1 - a) * s.fps + a * (frame_s > 0 ? 1.0 / frame_s : 0);
     if (stepped > 0 && step_s > 0)
       s.particle_steps_per_s = (1 - a) * s.particle_steps_per_s + a * double(stepped) * double(s.sim->particle_count()) / step_s;
+    else if (!s.running)
+      s.particle_steps_per_s = 0;  // paused: nothing is stepped, so the rate reads 0
   }
   if (s.recorder) toggle_recording(s);
   if (s.video) {

@@ -1,8 +1,12 @@
 #include "viewer/viewer_state.h"
 
-#include "ejecta_version.h"
+#include "particles/field_values.h"
 #include "render/colormap.h"
+#include "scene/fluid_drop.h"
+#include "viewer/line_profile.h"
 #include "viewer/scene_look.h"
+#include "viewer/snapshot.h"
+#include "viewer/view_model.h"
 
 #include <algorithm>
 
@@ -32,6 +36,8 @@ void rebuild(ViewerState& s) {
   }
   s.model->reset_done();
   s.history.clear();
+  s.fit_after_layout = true;
+  s.profile_set = s.profile_dragging = false;
   s.picked = -1;
   // Material edits survive a Reset of the same scene; a new scene starts from its library.
   const bool keep = !s.look_pending && s.materials && s.materials->reapply(*s.sim);
@@ -66,6 +72,68 @@ std::string save_scene(ViewerState& s, const std::string& path) {
   }
 }
 
+namespace {
+
+// Adding fluid and snapshots take the panel's scene as the running one: not while [reset] edits wait.
+bool scene_is_running_one(ViewerState& s, const char* what) {
+  if (s.model->pending_reset().empty()) return true;
+  s.message = std::string(what) + ": parameters marked [reset*] are edited but not applied; Reset first";
+  return false;
+}
+
+}  // namespace
+
+void drop_fluid(ViewerState& s, const glm::vec3& at) {
+  if (!scene_is_running_one(s, "drop fluid")) return;
+  FluidDrop d;
+  d.shape = s.drop_block ? DropShape::Block : DropShape::Sphere;
+  d.size = s.drop_size > 0 ? double(s.drop_size) : 4.0 * double(s.view->spacing());
+  for (int k = 0; k < s.sim->dim(); ++k) d.center[k] = double(at[k]);
+  try {
+    std::size_t added = 0;
+    std::unique_ptr<Simulation> grown = add_fluid(*s.sim, s.model->params(), d, &added);
+    if (s.recorder) toggle_recording(s);  // a recording holds one particle count
+    s.loop = std::make_unique<StepLoop>(*grown, StopRule{});
+    s.sim = std::move(grown);
+    s.view->replace(*s.sim);
+    s.picked = -1;  // indices changed
+    s.message = "dropped " + std::to_string(added) + " fluid particles";
+  } catch (const std::exception& e) {
+    s.message = std::string("drop fluid: ") + e.what();
+  }
+}
+
+void save_snapshot(ViewerState& s) {
+  if (!scene_is_running_one(s, "snapshot")) return;
+  const std::string path = dated_path(s.opt.record_dir, "snapshot", "h5");
+  try {
+    write_snapshot(path, *s.sim, s.model->params(), s.opt.command_line + " (viewer snapshot)");
+    s.message = "snapshot " + path + ": ejecta --restart " + path + " continues it";
+  } catch (const std::exception& e) {
+    s.message = std::string("snapshot: ") + e.what();
+  }
+}
+
+void update_profile(ViewerState& s) {
+  if (!s.profile_set) return;
+  const ColourChoice& c = s.view->colour();
+  try {
+    s.profile_plot = line_profile_plot(*s.sim, c.field, c.component, glm::dvec3(s.profile_a), glm::dvec3(s.profile_b),
+                                       200, 2.0 * double(s.view->spacing()));
+  } catch (const std::exception& e) {
+    s.message = std::string("line profile: ") + e.what();
+  }
+}
+
+void set_clip(ViewerState& s, bool on) {
+  render::ViewSettings& v = s.view->settings();
+  v.clip = on && s.sim->dim() == 3;
+  if (!v.clip) return;
+  const ClipPlane c = clip_facing_camera(particle_bounds(s.sim->download()), s.view->camera().direction());
+  v.clip_normal = c.normal;
+  v.clip_offset = c.offset;
+}
+
 void toggle_recording(ViewerState& s) {
   if (s.recorder) {
     try {
@@ -78,22 +146,9 @@ void toggle_recording(ViewerState& s) {
     s.recorder.reset();
     return;
   }
-  char name[64];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(name, sizeof name, "ejecta-%Y%m%d-%H%M%S.h5", std::gmtime(&now));
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  RunInfo info;
-  info.dim = s.sim->dim();
-  info.precision = to_string(s.sim->precision());
-  info.backend = to_string(s.sim->backend());
-  info.scene_ini = s.model->params().to_ini();
-  info.command_line = s.opt.command_line + " (viewer recording)";
-  info.start_date = date;
-  info.ejecta_version = EJECTA_VERSION;
-  info.git_commit = EJECTA_GIT_COMMIT;
+  const RunInfo info = viewer_run_info(*s.sim, s.model->params(), s.opt.command_line + " (viewer recording)");
   try {
-    s.recorder = std::make_unique<AsyncRecorder>(s.opt.record_dir + "/" + name, info, RecordOptions{});
+    s.recorder = std::make_unique<AsyncRecorder>(dated_path(s.opt.record_dir, "", "h5"), info, RecordOptions{});
     s.record_obs = std::make_unique<RecordObserver>(*s.recorder,
                                                     default_record_schedule(s.model->params().real("scene.end_time")));
     s.record_obs->record_initial(*s.sim);
@@ -118,15 +173,12 @@ void toggle_video(ViewerState& s) {
     s.video.reset();
     return;
   }
-  char name[64];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(name, sizeof name, "ejecta-%Y%m%d-%H%M%S.mp4", std::gmtime(&now));
   render::VideoOptions vo;
   vo.width = s.view->framebuffer().width();
   vo.height = s.view->framebuffer().height();
   vo.fps = s.opt.video_fps;
   try {
-    s.video = std::make_unique<render::VideoWriter>(s.opt.record_dir + "/" + name, vo);
+    s.video = std::make_unique<render::VideoWriter>(dated_path(s.opt.record_dir, "", "mp4"), vo);
     s.message = "recording video to " + s.video->path();
   } catch (const std::exception& e) {
     s.video.reset();
@@ -157,13 +209,7 @@ void inspect(ViewerState& s, long i) {
     std::ostringstream v;
     for (int c = 0; c < comps; ++c) {
       const std::size_t k = std::size_t(i) * comps + c;
-      double x = 0;
-      switch (fd.info.scalar) {
-        case ScalarType::Float32: x = reinterpret_cast<const float*>(fd.bytes.data())[k]; break;
-        case ScalarType::Float64: x = reinterpret_cast<const double*>(fd.bytes.data())[k]; break;
-        case ScalarType::UInt8: x = fd.bytes[k]; break;
-        case ScalarType::UInt32: x = reinterpret_cast<const uint32_t*>(fd.bytes.data())[k]; break;
-      }
+      const double x = field_value(fd, k);
       v << (c ? ", " : "") << x;
     }
     if (!fd.info.units.empty()) v << " " << fd.info.units;

@@ -8,6 +8,7 @@
 #include "viewer/diag_history.h"
 #include "viewer/material_panel_model.h"
 #include "viewer/panel_model.h"
+#include "viewer/plot_widget.h"
 #include "viewer/scene_view.h"
 
 #include <memory>
@@ -54,6 +55,8 @@ struct ViewerState {
   long steps_per_frame = 4;
   std::string message;  // last error or notice, shown in the status bar
   bool show_help = false;
+  // After a (re)build, fit again once the panels are laid out (clear of them).
+  bool fit_after_layout = true;
   DiagHistory history;
   // Frame statistics (smoothed).
   double fps = 0, step_ms_per_frame = 0, particle_steps_per_s = 0;
@@ -66,6 +69,15 @@ struct ViewerState {
   long picked = -1;
   std::vector<std::pair<std::string, std::string>> picked_fields;
   int colormap_index = 0;
+  // Drop fluid (key D): sphere or block, radius or half edge (0: four particle spacings).
+  bool drop_block = false;
+  float drop_size = 0;
+  // Line profile (key L): while on, left drag draws the segment; the plot follows the colour field.
+  bool profile_on = false, profile_dragging = false;
+  bool profile_set = false;  // a segment has been drawn
+  glm::vec3 profile_a{0.f}, profile_b{0.f};
+  PlotSpec profile_plot;
+  long profile_frame = -1000;  // the frame the plot was last computed
   std::vector<std::string> scene_files;
   char save_path[256] = "scene.ini";
   char materials_path[256] = "materials-edited.ini";
@@ -85,6 +97,15 @@ void toggle_recording(ViewerState& s);
 void toggle_video(ViewerState& s);
 // After drawing: the frame into the video. A resized window ends the video (its size is fixed).
 void video_frame(ViewerState& s);
+// Adds a sphere or block of fluid (s.drop_block, s.drop_size) centred at `at` to the running liquid
+// scene between steps (engine/scene/fluid_drop.h); the view stays as it is. Errors go to s.message.
+void drop_fluid(ViewerState& s, const glm::vec3& at);
+// Writes the current state as a restartable snapshot in s.opt.record_dir; the message names the file.
+void save_snapshot(ViewerState& s);
+// Recomputes the line profile's plot (the colour field along the drawn segment).
+void update_profile(ViewerState& s);
+// Clip plane on (through the middle of the free particles' bounding box, facing the camera) or off.
+void set_clip(ViewerState& s, bool on);
 // Fills s.picked_fields for particle index i (all fields of the engine).
 void inspect(ViewerState& s, long i);
 

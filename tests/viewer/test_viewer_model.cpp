@@ -72,8 +72,8 @@ TEST(DiagHistory, OneSamplePerStepBoundedSeries) {
   ASSERT_EQ(h.size(), 3u);
   const auto dt = h.series("dt");
   ASSERT_EQ(dt.size(), 3u);
-  EXPECT_FLOAT_EQ(dt[0], 3e-4f);
-  EXPECT_FLOAT_EQ(dt[2], 5e-4f);
+  EXPECT_DOUBLE_EQ(dt[0], 3e-4);
+  EXPECT_DOUBLE_EQ(dt[2], 5e-4);
   for (const auto& n : viewer::DiagHistory::names()) EXPECT_EQ(h.series(n).size(), 3u) << n;
   EXPECT_THROW(h.series("entropy"), std::invalid_argument);
 }

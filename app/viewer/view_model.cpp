@@ -1,0 +1,63 @@
+#include "viewer/view_model.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ejecta::viewer {
+
+ClipPlane clip_facing_camera(const render::Bounds& box, const glm::vec3& view_direction) {
+  ClipPlane c;
+  if (glm::length(view_direction) > 0) c.normal = -glm::normalize(view_direction);
+  c.offset = glm::dot(c.normal, 0.5f * (box.lo + box.hi));
+  return c;
+}
+
+render::Bounds particle_bounds(const HostParticles& h) {
+  render::Bounds b{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
+  bool any = false;
+  for (int pass = 0; pass < 2 && !any; ++pass)
+    for (std::size_t i = 0; i < h.n; ++i) {
+      if (pass == 0 && i < h.kind.size() && h.kind[i] == kWall) continue;
+      any = true;
+      for (int d = 0; d < 3; ++d) {
+        const float v = d < h.dim ? float(h.position[i * std::size_t(h.dim) + std::size_t(d)]) : 0.f;
+        b.lo[d] = std::min(b.lo[d], v);
+        b.hi[d] = std::max(b.hi[d], v);
+      }
+    }
+  if (!any) b = render::Bounds{glm::vec3(0.f), glm::vec3(0.f)};
+  return b;
+}
+
+render::FitRect free_fit_rect(float w, float h, std::vector<PixelRect> panels) {
+  PixelRect f{0, 0, w, h};
+  auto area = [](const PixelRect& r) { return std::max(0.f, r.x1 - r.x0) * std::max(0.f, r.y1 - r.y0); };
+  std::sort(panels.begin(), panels.end(), [&](const PixelRect& a, const PixelRect& b) { return area(a) > area(b); });
+  for (const PixelRect& p : panels) {
+    if (p.x1 <= f.x0 || p.x0 >= f.x1 || p.y1 <= f.y0 || p.y0 >= f.y1) continue;  // outside what is left
+    PixelRect cut[4] = {f, f, f, f};
+    cut[0].x0 = p.x1;  // the panel on the left: the scene right of it
+    cut[1].x1 = p.x0;
+    cut[2].y0 = p.y1;
+    cut[3].y1 = p.y0;
+    f = *std::max_element(cut, cut + 4, [&](const PixelRect& a, const PixelRect& b) { return area(a) < area(b); });
+  }
+  if (f.x1 - f.x0 < 0.25f * w || f.y1 - f.y0 < 0.25f * h) return render::FitRect{};
+  return render::FitRect{f.x0 / w, f.y0 / h, f.x1 / w, f.y1 / h};
+}
+
+float min_visible_radius(float natural_radius, float pixels_per_metre, float min_px) {
+  if (!(pixels_per_metre > 0)) return natural_radius;
+  return std::max(natural_radius, 0.5f * min_px / pixels_per_metre);
+}
+
+glm::vec3 unproject(const render::Camera& cam, double mx, double my, int w, int h, const glm::vec3& at) {
+  const glm::mat4 vp = cam.proj(float(w) / float(h)) * cam.view();
+  const glm::vec4 c = vp * glm::vec4(at, 1.f);
+  const float ndc_z = c.z / c.w;
+  const glm::vec4 ndc(2.f * float(mx) / float(w) - 1.f, 1.f - 2.f * float(my) / float(h), ndc_z, 1.f);
+  const glm::vec4 p = glm::inverse(vp) * ndc;
+  return glm::vec3(p) / p.w;
+}
+
+}  // namespace ejecta::viewer

@@ -1,0 +1,42 @@
+#pragma once
+// The viewer's view logic that needs no GL, for tests: where the clip plane starts, which part of the
+// window the scene is fitted into (clear of the panels), how large a particle is drawn at least, and
+// the world point under the cursor.
+#include "render/camera.h"
+#include "simulation.h"
+
+#include <glm/glm.hpp>
+
+#include <vector>
+
+namespace ejecta::viewer {
+
+struct ClipPlane {
+  glm::vec3 normal{1.f, 0.f, 0.f};  // particles with dot(normal, x) > offset are cut
+  float offset = 0;
+};
+
+// A plane through the middle of the box, facing the camera: its normal points at the eye (against
+// the view direction, eye to target), so the near half is cut and the cut face looks at the viewer.
+ClipPlane clip_facing_camera(const render::Bounds& box, const glm::vec3& view_direction);
+
+// The bounding box of the free (non-wall) particles now; of all particles when none is free.
+render::Bounds particle_bounds(const HostParticles& h);
+
+struct PixelRect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // window pixels, y down
+};
+
+// The part of a w x h window left to the scene by the panels: each panel (largest first) cuts the
+// free rectangle on the side that keeps the most of it. The whole window when that would leave less
+// than a quarter of its width or height.
+render::FitRect free_fit_rect(float w, float h, std::vector<PixelRect> panels);
+
+// The radius to draw particles with: the natural one (half the spacing), or larger so that a sprite
+// is at least min_px pixels across at pixels_per_metre.
+float min_visible_radius(float natural_radius, float pixels_per_metre, float min_px = 4.f);
+
+// The world point under window pixel (mx, my) at the depth of `at` (2D: the z = 0 plane).
+glm::vec3 unproject(const render::Camera& cam, double mx, double my, int w, int h, const glm::vec3& at);
+
+}  // namespace ejecta::viewer
