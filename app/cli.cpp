@@ -209,8 +209,9 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.add_option("--colour-by", o.colour_by, "Field the particles are coloured by (default: the scene's view.colour_by, "
                                              "velocity; FIELD.x/.y/.z for a component)")
       ->type_name("FIELD[.c]");
-  app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm or greys (default: the scene's view.colormap; auto: "
-                                             "coolwarm for signed quantities, else viridis)")->type_name("NAME");
+  app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm, greys or tab10 (default: the scene's view.colormap; "
+                                             "auto: tab10 for kind, coolwarm for signed quantities, else viridis)")
+      ->type_name("NAME");
   app.add_option("--walls", o.walls, "Wall particles: hidden, dimmed or shown (default: the scene's view.walls, hidden in 3D, dimmed in 2D)")
       ->check(CLI::IsMember({"hidden", "dimmed", "shown"}));
   app.add_option("--sprites", o.sprites, "Particles as lit spheres or flat discs (default spheres)")
@@ -218,6 +219,11 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.add_option("--view", o.view, "3D camera preset: front, side, top or iso (default: the scene's view.camera, iso)")
       ->check(CLI::IsMember({"front", "side", "top", "iso"}));
   app.add_flag("--no-legend", o.no_legend, "Headless frames without the colour legend");
+  app.add_flag("--no-overlay", o.no_overlay, "Headless frames without the scene name, time stamp and scale bar");
+  app.add_option("--theme", o.theme, "Background: dark or light (white, for print; default: the scene's view.theme)")
+      ->check(CLI::IsMember({"dark", "light"}));
+  app.add_option("--screenshot-dir", o.screenshot_dir, "Viewer: folder for P screenshots (default: the working directory)")
+      ->type_name("DIR");
   app.add_flag("--benchmark-render", o.benchmark_render,
                                     "Time offscreen drawing (FPS), the buffer fill and the viewer overhead; JSON lines");
   app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit");

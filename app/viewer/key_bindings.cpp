@@ -22,7 +22,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {GLFW_KEY_A, "A", Action::ToggleAutoRange, "Automatic / manual colour range"},
       {GLFW_KEY_O, "O", Action::ToggleCollider, "Collider sphere on / off (Shift + left drag moves it)"},
       {GLFW_KEY_X, "X", Action::ToggleClip, "3D: clip plane on / off"},
-      {GLFW_KEY_P, "P", Action::Screenshot, "Screenshot to PNG (ejecta-<step>.png)"},
+      {GLFW_KEY_P, "P", Action::Screenshot, "Screenshot with legend to PNG (ejecta-<scene>-<step>.png, --screenshot-dir)"},
       {GLFW_KEY_V, "V", Action::ToggleRecord, "Start / stop recording to HDF5"},
       {GLFW_KEY_G, "G", Action::ToggleVideo, "Start / stop recording video (ffmpeg, ejecta-<date>.mp4)"},
       {GLFW_KEY_H, "H", Action::ToggleHelp, "Show / hide this help"},
