@@ -31,6 +31,6 @@ shot() {
   echo "make-screenshots: $out/viewer-$name.png"
 }
 
-shot dambreak2d 150 --steps-per-frame 8
+shot dambreak2d 40 --steps-per-frame 10
 shot sod1d 60 scenes/sod1d.ini --steps-per-frame 20
 shot crater2d 40 scenes/crater2d.ini --steps-per-frame 4

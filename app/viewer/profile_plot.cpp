@@ -181,7 +181,7 @@ void draw_profiles(const Profiles& p, float x, float y, float w, float h) {
 }
 
 void draw_profile_window(const Profiles& p, int win_w, int win_h) {
-  ImGui::SetNextWindowPos(ImVec2(float(win_w) * 0.3f, 20), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(float(win_w) * 0.3f, 40), ImGuiCond_FirstUseEver);  // below Diagnostics
   ImGui::SetNextWindowSize(ImVec2(float(win_w) * 0.68f - 150, float(win_h) * 0.8f), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Profiles (1D)")) {
     ImGui::End();
