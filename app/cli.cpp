@@ -332,8 +332,9 @@ CliParse parse_cli(int argc, const char* const* argv) {
                  "FIELD.x/.y/.z for a component)")
       ->type_name("FIELD[.c]")
       ->group(render_g);
-  app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm or greys (default: the scene's view.colormap; auto: "
-                                           "coolwarm for signed quantities, else viridis)")
+  app.add_option("--colormap", o.colormap, "viridis, turbo, coolwarm, greys or tab10 (default: the scene's "
+                                           "view.colormap; auto: tab10 for kind, coolwarm for signed quantities, "
+                                           "else viridis)")
       ->type_name("NAME")
       ->group(render_g);
   app.add_option("--walls", o.walls, "Wall particles (default: the scene's view.walls, hidden in 3D, dimmed in 2D)")
@@ -349,8 +350,17 @@ CliParse parse_cli(int argc, const char* const* argv) {
       ->check(one_of({"front", "side", "top", "iso"}))
       ->group(render_g);
   app.add_flag("--no-legend", o.no_legend, "Headless frames without the colour legend")->group(render_g);
+  app.add_flag("--no-overlay", o.no_overlay, "Headless frames without the scene name, time stamp and scale bar")
+      ->group(render_g);
+  app.add_option("--theme", o.theme, "Background: dark or light (white, for print; default: the scene's view.theme)")
+      ->type_name("dark|light")
+      ->check(one_of({"dark", "light"}))
+      ->group(render_g);
 
   const char* viewer_g = "Viewer";
+  app.add_option("--screenshot-dir", o.screenshot_dir, "Viewer: folder for P screenshots (default: the working directory)")
+      ->type_name("DIR")
+      ->group(viewer_g);
   auto* spf = app.add_option("--steps-per-frame", o.steps_per_frame, "Steps between drawn frames (default 4)")
                   ->type_name("N")
                   ->group(viewer_g);

@@ -53,6 +53,9 @@ struct CliOptions {
   std::string sprites = "spheres";  // --sprites spheres|discs
   std::string view;                 // --view front|side|top|iso (3D); "" = iso
   bool no_legend = false;           // --no-legend: headless frames without the colour legend
+  bool no_overlay = false;          // --no-overlay: headless frames without name, time and scale bar
+  std::string theme;                // --theme dark|light; "" = the scene's view.theme
+  std::string screenshot_dir;       // --screenshot-dir DIR: where P screenshots go; "" = working directory
   bool benchmark_render = false;    // --benchmark-render
   bool list_keys = false;           // --list-keys: the viewer's key table (Markdown)
   long viewer_frames = 0;           // --frames N: the viewer quits after N frames (scripts, tests); 0 = never

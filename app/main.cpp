@@ -152,10 +152,11 @@ int run(const CliOptions& o) {
       v.height = o.height;
       v.max_frames = o.viewer_frames;
       v.screenshot_path = o.screenshot_path;
+      v.screenshot_dir = o.screenshot_dir;
       v.start_running = o.start_running;
       v.colour_by = o.colour_by;
       v.colormap = o.colormap;
-      v.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+      v.look = viewer::LookOptions{o.walls, o.sprites, o.view, o.theme};
       std::string why;
       const int rc = viewer::run_playback_window(reader, v, &why);
       if (rc >= 0) return rc;
@@ -172,8 +173,9 @@ int run(const CliOptions& o) {
     r.interop = false;
     r.colour_by = o.colour_by;
     r.colormap = o.colormap;
-    r.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+    r.look = viewer::LookOptions{o.walls, o.sprites, o.view, o.theme};
     r.legend = !o.no_legend;
+    r.overlay = !o.no_overlay;
     return viewer::run_playback_headless(reader, recorded, r, o.playback_path);
 #else
     throw ParamError("--playback: this build has no rendering (configure with -DEJECTA_VIEWER=ON)");
@@ -229,10 +231,11 @@ int run(const CliOptions& o) {
       v.command_line = o.command_line;
       v.max_frames = o.viewer_frames;
       v.screenshot_path = o.screenshot_path;
+      v.screenshot_dir = o.screenshot_dir;
       v.start_running = o.start_running;
       v.colour_by = o.colour_by;
       v.colormap = o.colormap;
-      v.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+      v.look = viewer::LookOptions{o.walls, o.sprites, o.view, o.theme};
       std::string why;
       const int rc = viewer::run_viewer(v, &why);
       if (rc >= 0) return rc;
@@ -268,8 +271,9 @@ int run(const CliOptions& o) {
     r.splat = !o.gl_draw;
     r.colour_by = o.colour_by;
     r.colormap = o.colormap;
-    r.look = viewer::LookOptions{o.walls, o.sprites, o.view};
+    r.look = viewer::LookOptions{o.walls, o.sprites, o.view, o.theme};
     r.legend = !o.no_legend;
+    r.overlay = !o.no_overlay;
     const ParamSet scene_copy = scene;
     h.extra_observer = [r, scene_copy](Simulation& sim) -> std::unique_ptr<StepObserver> {
       auto obs = std::make_unique<viewer::RenderObserver>(sim, scene_copy, r);

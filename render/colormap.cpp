@@ -21,7 +21,7 @@ std::array<float, 3> Colormap::sample(float t) const {
 }
 
 const std::vector<std::string>& colormap_names() {
-  static const std::vector<std::string> names = {"viridis", "turbo", "coolwarm", "greys"};
+  static const std::vector<std::string> names = {"viridis", "turbo", "coolwarm", "greys", "tab10"};
   return names;
 }
 

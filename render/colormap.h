@@ -14,7 +14,8 @@ struct Colormap {
   std::array<float, 3> sample(float t) const;  // t clamped to [0, 1]
 };
 
-// "viridis", "turbo", "coolwarm" (diverging, for signed fields), "greys" (black to white).
+// "viridis", "turbo", "coolwarm" (diverging, for signed fields), "greys" (black to white), "tab10"
+// (ten discrete colours, for categories: kind, material).
 const std::vector<std::string>& colormap_names();
 // Throws std::invalid_argument naming the known colormaps for an unknown name.
 const Colormap& colormap(const std::string& name);

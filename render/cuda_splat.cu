@@ -6,6 +6,10 @@
 //   - sphere mode: n = (p, sqrt(1 - |p|^2)), depth of c + r n, colour base (0.3 + 0.7 n.l) + 0.25 spec;
 //     disc mode: the depth of the sphere's front c + (0, 0, r), colour base;
 //   - the nearest depth wins (GL_LESS; ties here go to the lower particle index);
+//   - dimmed walls are translucent: the nearest wall in front of the nearest opaque particle (or the
+//     background) is blended over it, grey kDimmedWallGrey lit as a sphere, opacity kDimmedWallAlpha
+//     (the sprite path's second pass); they go to a depth buffer of their own;
+//   - hidden walls: their outline is drawn by GL over the blitted frame (GlParticleRenderer::draw_outline);
 //   - a particle in front of the near plane or beyond the far plane (by its front's depth), or whose
 //     footprint lies wholly off the screen, is not drawn; one whose centre is off the screen but whose
 //     footprint reaches into it is drawn in part, as NVIDIA's GL draws wide points (the GL spec clips
@@ -48,6 +52,7 @@ struct Frame {
   float background[3];
   int colormap_n;
   float wide_px;  // particles with a larger radius in pixels are splatted by whole blocks
+  float wall_grey, wall_alpha;
 };
 
 struct Projected {
@@ -112,12 +117,20 @@ __device__ inline void splat_pixel(const Frame& f, const Projected& q, uint32_t 
   if (key < *slot) atomicMin(slot, key);  // the plain read skips most atomics on covered pixels
 }
 
-__global__ void splat_small(Frame f, const float4* pos, std::size_t n, unsigned long long* buf, uint32_t* big,
-                            uint32_t* big_count, uint32_t big_capacity) {
+// Dimmed walls go to their own buffer (`walls`); everything drawn opaque to `buf`.
+__device__ inline unsigned long long* target_buffer(const Frame& f, float4 x, unsigned long long* buf,
+                                                   unsigned long long* walls) {
+  return x.w > 0.5f && f.walls == 1 ? walls : buf;
+}
+
+__global__ void splat_small(Frame f, const float4* pos, std::size_t n, unsigned long long* buf,
+                            unsigned long long* walls, uint32_t* big, uint32_t* big_count, uint32_t big_capacity) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= n) return;
-  const Projected q = project(f, pos[i]);
+  const float4 xp = pos[i];
+  const Projected q = project(f, xp);
   if (!q.visible) return;
+  unsigned long long* out = target_buffer(f, xp, buf, walls);
   if (q.rpx > f.wide_px) {
     const uint32_t k = atomicAdd(big_count, 1u);
     if (k < big_capacity) big[k] = uint32_t(i);
@@ -126,21 +139,23 @@ __global__ void splat_small(Frame f, const float4* pos, std::size_t n, unsigned 
   const int x0 = int(floorf(q.cx - q.rpx)), x1 = int(ceilf(q.cx + q.rpx));
   const int y0 = int(floorf(q.cy - q.rpx)), y1 = int(ceilf(q.cy + q.rpx));
   for (int y = y0; y <= y1; ++y)
-    for (int x = x0; x <= x1; ++x) splat_pixel(f, q, uint32_t(i), x, y, buf);
+    for (int x = x0; x <= x1; ++x) splat_pixel(f, q, uint32_t(i), x, y, out);
 }
 
 // One block per wide particle, its threads over the footprint's bounding square.
 __global__ void splat_big(Frame f, const float4* pos, const uint32_t* big, const uint32_t* big_count,
-                          uint32_t big_capacity, unsigned long long* buf) {
+                          uint32_t big_capacity, unsigned long long* buf, unsigned long long* walls) {
   const uint32_t count = min(*big_count, big_capacity);
   for (uint32_t b = blockIdx.x; b < count; b += gridDim.x) {
     const uint32_t i = big[b];
-    const Projected q = project(f, pos[i]);
+    const float4 xp = pos[i];
+    const Projected q = project(f, xp);
+    unsigned long long* out = target_buffer(f, xp, buf, walls);
     const int x0 = max(0, int(floorf(q.cx - q.rpx))), x1 = min(f.width - 1, int(ceilf(q.cx + q.rpx)));
     const int y0 = max(0, int(floorf(q.cy - q.rpx))), y1 = min(f.height - 1, int(ceilf(q.cy + q.rpx)));
     const int w = x1 - x0 + 1, h = y1 - y0 + 1;
     if (w <= 0 || h <= 0) continue;
-    for (int k = threadIdx.x; k < w * h; k += blockDim.x) splat_pixel(f, q, i, x0 + k % w, y0 + k / w, buf);
+    for (int k = threadIdx.x; k < w * h; k += blockDim.x) splat_pixel(f, q, i, x0 + k % w, y0 + k / w, out);
   }
 }
 
@@ -148,37 +163,55 @@ __device__ inline unsigned char unorm8(float v) {
   return static_cast<unsigned char>(__float2int_rn(fminf(fmaxf(v, 0.f), 1.f) * 255.f));
 }
 
+// The lit colour of particle q at pixel (x, y) for the base colour `base` (the sprite shader's).
+__device__ inline void shade(const Frame& f, const Projected& q, int x, int y, const float* base, float* rgb) {
+  if (f.discs) {
+    rgb[0] = base[0], rgb[1] = base[1], rgb[2] = base[2];
+    return;
+  }
+  const float px = (float(x) + 0.5f - q.cx) / q.rpx, py = (float(y) + 0.5f - q.cy) / q.rpx;
+  const float nz = sqrtf(fmaxf(0.f, 1.f - px * px - py * py));
+  const float diffuse = fmaxf(px * f.light[0] + py * f.light[1] + nz * f.light[2], 0.f);
+  const float spec = powf(fmaxf(px * f.half[0] + py * f.half[1] + nz * f.half[2], 0.f), 40.f);
+  for (int k = 0; k < 3; ++k) rgb[k] = base[k] * (0.3f + 0.7f * diffuse) + 0.25f * spec;
+}
+
 __global__ void resolve_kernel(Frame f, const float4* pos, const float* col, const float3* cmap,
-                               const unsigned long long* buf, cudaSurfaceObject_t out) {
+                               const unsigned long long* buf, const unsigned long long* walls,
+                               cudaSurfaceObject_t out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= f.width || y >= f.height) return;
-  const unsigned long long key = buf[std::size_t(y) * f.width + x];
+  const std::size_t pixel = std::size_t(y) * f.width + x;
+  const unsigned long long key = buf[pixel];
   float rgb[3] = {f.background[0], f.background[1], f.background[2]};
   if (key != kEmpty) {
     const uint32_t i = uint32_t(key & 0xffffffffu);
-    const float4 xp = pos[i];
-    const Projected q = project(f, xp);
+    const Projected q = project(f, pos[i]);
     float base[3];
-    if (xp.w > 0.5f && f.walls == 1) {
-      base[0] = base[1] = base[2] = 0.35f;
-    } else {
-      const float span = f.range_max - f.range_min;
-      const float t = span > 0.f ? fminf(fmaxf((col[i] - f.range_min) / span, 0.f), 1.f) : 0.5f;
-      // GL_LINEAR on a 1D texture with clamp-to-edge: texel centres at (k + 1/2) / N.
-      const float u = fminf(fmaxf(t * f.colormap_n - 0.5f, 0.f), float(f.colormap_n - 1));
-      const int k0 = int(floorf(u)), k1 = min(k0 + 1, f.colormap_n - 1);
-      const float a = u - float(k0);
-      const float3 c0 = cmap[k0], c1 = cmap[k1];
-      base[0] = c0.x + a * (c1.x - c0.x), base[1] = c0.y + a * (c1.y - c0.y), base[2] = c0.z + a * (c1.z - c0.z);
-    }
-    if (f.discs) {
-      rgb[0] = base[0], rgb[1] = base[1], rgb[2] = base[2];
-    } else {
-      const float px = (float(x) + 0.5f - q.cx) / q.rpx, py = (float(y) + 0.5f - q.cy) / q.rpx;
-      const float nz = sqrtf(fmaxf(0.f, 1.f - px * px - py * py));
-      const float diffuse = fmaxf(px * f.light[0] + py * f.light[1] + nz * f.light[2], 0.f);
-      const float spec = powf(fmaxf(px * f.half[0] + py * f.half[1] + nz * f.half[2], 0.f), 40.f);
-      for (int k = 0; k < 3; ++k) rgb[k] = base[k] * (0.3f + 0.7f * diffuse) + 0.25f * spec;
+    const float span = f.range_max - f.range_min;
+    const float t = span > 0.f ? fminf(fmaxf((col[i] - f.range_min) / span, 0.f), 1.f) : 0.5f;
+    // GL_LINEAR on a 1D texture with clamp-to-edge: texel centres at (k + 1/2) / N.
+    const float u = fminf(fmaxf(t * f.colormap_n - 0.5f, 0.f), float(f.colormap_n - 1));
+    const int k0 = int(floorf(u)), k1 = min(k0 + 1, f.colormap_n - 1);
+    const float a = u - float(k0);
+    const float3 c0 = cmap[k0], c1 = cmap[k1];
+    base[0] = c0.x + a * (c1.x - c0.x), base[1] = c0.y + a * (c1.y - c0.y), base[2] = c0.z + a * (c1.z - c0.z);
+    shade(f, q, x, y, base, rgb);
+  }
+  // A dimmed wall in front of it: blended over, as GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA does (the
+  // sprite path blends over the framebuffer's 8-bit value: quantised the same way first).
+  if (f.walls == 1) {
+    const unsigned long long wkey = walls[pixel];
+    if (wkey != kEmpty && (wkey >> 32) < (key >> 32)) {
+      const uint32_t i = uint32_t(wkey & 0xffffffffu);
+      const Projected q = project(f, pos[i]);
+      const float base[3] = {f.wall_grey, f.wall_grey, f.wall_grey};
+      float w[3];
+      shade(f, q, x, y, base, w);
+      for (int k = 0; k < 3; ++k) {
+        const float dst = float(unorm8(rgb[k])) / 255.f, src = fminf(fmaxf(w[k], 0.f), 1.f);
+        rgb[k] = src * f.wall_alpha + dst * (1.f - f.wall_alpha);
+      }
     }
   }
   surf2Dwrite(make_uchar4(unorm8(rgb[0]), unorm8(rgb[1]), unorm8(rgb[2]), 255), out, x * 4, y);
@@ -199,6 +232,7 @@ class CudaSplatRenderer final : public SplatRenderer {
     free_device(pos_);
     free_device(col_);
     free_device(buf_);
+    free_device(wbuf_);
     free_device(big_);
     free_device(big_count_);
     free_device(cmap_);
@@ -238,10 +272,12 @@ class CudaSplatRenderer final : public SplatRenderer {
     Frame f = frame(cam, s, width, height);
     const std::size_t pixels = std::size_t(width) * height;
     check(cudaMemsetAsync(buf_, 0xff, sizeof(unsigned long long) * pixels), "cudaMemsetAsync (depth buffer)");  // kEmpty
+    if (f.walls == 1)
+      check(cudaMemsetAsync(wbuf_, 0xff, sizeof(unsigned long long) * pixels), "cudaMemsetAsync (wall depth buffer)");
     if (n_ > 0) {
       check(cudaMemsetAsync(big_count_, 0, sizeof(uint32_t)), "cudaMemsetAsync");
-      splat_small<<<unsigned((n_ + 255) / 256), 256>>>(f, pos_, n_, buf_, big_, big_count_, uint32_t(n_));
-      splat_big<<<1024, 256>>>(f, pos_, big_, big_count_, uint32_t(n_), buf_);
+      splat_small<<<unsigned((n_ + 255) / 256), 256>>>(f, pos_, n_, buf_, wbuf_, big_, big_count_, uint32_t(n_));
+      splat_big<<<1024, 256>>>(f, pos_, big_, big_count_, uint32_t(n_), buf_, wbuf_);
     }
     check(cudaGetLastError(), "splat kernels");
     check(cudaGraphicsMapResources(1, &res_, 0), "cudaGraphicsMapResources");
@@ -254,7 +290,7 @@ class CudaSplatRenderer final : public SplatRenderer {
       cudaSurfaceObject_t surf = 0;
       check(cudaCreateSurfaceObject(&surf, &rd), "cudaCreateSurfaceObject");
       const dim3 block(16, 16), grid((width + 15) / 16, (height + 15) / 16);
-      resolve_kernel<<<grid, block>>>(f, pos_, col_, cmap_, buf_, surf);
+      resolve_kernel<<<grid, block>>>(f, pos_, col_, cmap_, buf_, wbuf_, surf);
       const cudaError_t e = cudaGetLastError();
       cudaDestroySurfaceObject(surf);
       check(e, "resolve kernel");
@@ -292,6 +328,7 @@ class CudaSplatRenderer final : public SplatRenderer {
     upload_colormap(s.colormap);
     f.colormap_n = cmap_n_;
     f.wide_px = wide_px_;
+    f.wall_grey = kDimmedWallGrey, f.wall_alpha = kDimmedWallAlpha;
     return f;
   }
 
@@ -331,7 +368,9 @@ class CudaSplatRenderer final : public SplatRenderer {
       throw std::runtime_error("cudaGraphicsGLRegisterImage refused: " + cuda_text(e));
     }
     free_device(buf_);
+    free_device(wbuf_);
     check(cudaMalloc(&buf_, sizeof(unsigned long long) * std::size_t(width) * height), "cudaMalloc (depth buffer)");
+    check(cudaMalloc(&wbuf_, sizeof(unsigned long long) * std::size_t(width) * height), "cudaMalloc (wall depth buffer)");
     if (!big_count_) check(cudaMalloc(&big_count_, sizeof(uint32_t)), "cudaMalloc (wide count)");
     w_ = width, h_ = height;
   }
@@ -345,6 +384,7 @@ class CudaSplatRenderer final : public SplatRenderer {
   float4* pos_ = nullptr;
   float* col_ = nullptr;
   unsigned long long* buf_ = nullptr;
+  unsigned long long* wbuf_ = nullptr;  // the dimmed walls' depth | index
   uint32_t* big_ = nullptr;
   uint32_t* big_count_ = nullptr;
   float3* cmap_ = nullptr;

@@ -11,7 +11,8 @@ namespace ejecta::render {
 
 GlParticleRenderer::GlParticleRenderer()
     : particles_(std::make_unique<GlProgram>("shaders/particles.vert", "shaders/particles.frag")),
-      collider_(std::make_unique<GlProgram>("shaders/particles.vert", "shaders/collider.frag")) {
+      collider_(std::make_unique<GlProgram>("shaders/particles.vert", "shaders/collider.frag")),
+      lines_(std::make_unique<GlProgram>("shaders/lines.vert", "shaders/lines.frag")) {
   glGenVertexArrays(1, &vao_);
   glGenBuffers(1, &vbo_pos_);
   glGenBuffers(1, &vbo_col_);
@@ -32,15 +33,22 @@ GlParticleRenderer::GlParticleRenderer()
   glEnableVertexAttribArray(0);
   glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, reinterpret_cast<void*>(4 * sizeof(float)));
   glEnableVertexAttribArray(1);
+  glGenVertexArrays(1, &vao_lines_);
+  glGenBuffers(1, &vbo_lines_);
+  glBindVertexArray(vao_lines_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_lines_);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glEnableVertexAttribArray(0);
   glBindVertexArray(0);
 }
 
 GlParticleRenderer::~GlParticleRenderer() {
   for (auto& [name, tex] : textures_) glDeleteTextures(1, &tex);
-  const unsigned bufs[] = {vbo_pos_, vbo_col_, vbo_collider_};
-  glDeleteBuffers(3, bufs);
+  const unsigned bufs[] = {vbo_pos_, vbo_col_, vbo_collider_, vbo_lines_};
+  glDeleteBuffers(4, bufs);
   glDeleteVertexArrays(1, &vao_);
   glDeleteVertexArrays(1, &vao_collider_);
+  glDeleteVertexArrays(1, &vao_lines_);
 }
 
 void GlParticleRenderer::set_particle_count(std::size_t n) {
@@ -81,6 +89,7 @@ void GlParticleRenderer::set_common_uniforms(const GlProgram& p, const Camera& c
   glUniform1f(p.uniform("u_radius"), radius);
   glUniform1f(p.uniform("u_viewport_height"), float(height));
   glUniform1i(p.uniform("u_walls"), int(s.walls));
+  glUniform1i(p.uniform("u_pass"), 0);
   glUniform1i(p.uniform("u_clip_on"), s.clip && !cam.two_d() ? 1 : 0);
   glUniform4f(p.uniform("u_clip"), s.clip_normal.x, s.clip_normal.y, s.clip_normal.z, s.clip_offset);
 }
@@ -102,10 +111,62 @@ void GlParticleRenderer::draw(const Camera& cam, const ViewSettings& s, int widt
     glUniform2f(particles_->uniform("u_range"), s.range_min, s.range_max);
     glUniform1i(particles_->uniform("u_mode"), s.mode == SpriteMode::Discs ? 1 : 0);
     glUniform3f(particles_->uniform("u_light"), light.x, light.y, light.z);
+    glUniform2f(particles_->uniform("u_wall"), kDimmedWallGrey, kDimmedWallAlpha);
     glBindVertexArray(vao_);
     glDrawArrays(GL_POINTS, 0, GLsizei(n_));
+    if (s.walls == WallMode::Dimmed) {
+      // Translucent walls, the nearest layer only (as the splat draws them): their depth first (no
+      // colour), then their colour blended where they are that nearest surface.
+      glUniform1i(particles_->uniform("u_pass"), 1);
+      glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+      glDrawArrays(GL_POINTS, 0, GLsizei(n_));
+      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+      glDepthMask(GL_FALSE);
+      glDepthFunc(GL_LEQUAL);
+      glEnable(GL_BLEND);
+      glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+      glDrawArrays(GL_POINTS, 0, GLsizei(n_));
+      glDisable(GL_BLEND);
+      glDepthFunc(GL_LESS);
+      glDepthMask(GL_TRUE);
+    }
   }
+  draw_outline(cam, s, width, height);
   draw_collider(cam, s, width, height);
+  glBindVertexArray(0);
+}
+
+void GlParticleRenderer::draw_outline(const Camera& cam, const ViewSettings& s, int width, int height) {
+  if (s.walls != WallMode::Hidden || s.outline.empty()) return;
+  // The 12 edges of each box (a 2D box is flat: its 4 edges drawn twice).
+  std::vector<float> v;
+  for (const Bounds& b : s.outline) {
+    const glm::vec3 c[2] = {b.lo, b.hi};
+    for (int axis = 0; axis < 3; ++axis)
+      for (int k = 0; k < 4; ++k) {
+        glm::vec3 p0, p1;
+        const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
+        p0[axis] = c[0][axis], p1[axis] = c[1][axis];
+        p0[a1] = p1[a1] = c[k & 1][a1];
+        p0[a2] = p1[a2] = c[k >> 1][a2];
+        if (p0 == p1) continue;
+        v.insert(v.end(), {p0.x, p0.y, p0.z, p1.x, p1.y, p1.z});
+      }
+  }
+  const glm::mat4 view = cam.view(), proj = cam.proj(float(width) / float(std::max(height, 1)));
+  lines_->use();
+  glUniformMatrix4fv(lines_->uniform("u_view"), 1, GL_FALSE, glm::value_ptr(view));
+  glUniformMatrix4fv(lines_->uniform("u_proj"), 1, GL_FALSE, glm::value_ptr(proj));
+  // Mid grey against either theme's background.
+  const float g = is_light(s) ? 0.35f : 0.7f;
+  glUniform4f(lines_->uniform("u_colour"), g, g, g, 1.f);
+  glBindVertexArray(vao_lines_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_lines_);
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(v.size() * sizeof(float)), v.data(), GL_DYNAMIC_DRAW);
+  glDisable(GL_DEPTH_TEST);
+  glLineWidth(1.f);
+  glDrawArrays(GL_LINES, 0, GLsizei(v.size() / 3));
+  glEnable(GL_DEPTH_TEST);
   glBindVertexArray(0);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The OpenGL Renderer: two vertex buffers (float4 positions, float colours) that the engine fills
 // (particle_upload.h), drawn as point sprites (shaders/particles.*), colour through a 1D colormap
-// texture; the collider as a ring. Needs a current GL 3.3 context for its whole life.
+// texture; dimmed walls translucent in a second pass; the collider as a ring; with the walls hidden,
+// the outline of the geometry as lines. Needs a current GL 3.3 context for its whole life.
 #include "render/gl_program.h"
 #include "render/renderer.h"
 
@@ -21,6 +22,9 @@ class GlParticleRenderer final : public Renderer {
   // Only the collider ring (when shown), over what is in the framebuffer: the overlay on the CUDA
   // splat rasterizer's frames (cuda_splat.h).
   void draw_collider(const Camera& cam, const ViewSettings& s, int width, int height);
+  // With the walls hidden, the wireframe of s.outline over what is in the framebuffer (no depth
+  // test: the tank's edges show through the fluid); the GL path and the splat's frames alike.
+  void draw_outline(const Camera& cam, const ViewSettings& s, int width, int height);
 
   // The buffers the uploaders fill; `generation` changes whenever they are reallocated, so an
   // interop uploader knows to register them again.
@@ -33,9 +37,10 @@ class GlParticleRenderer final : public Renderer {
   void set_common_uniforms(const GlProgram& p, const Camera& cam, const ViewSettings& s, int width, int height,
                            float radius) const;
 
-  std::unique_ptr<GlProgram> particles_, collider_;
+  std::unique_ptr<GlProgram> particles_, collider_, lines_;
   unsigned vao_ = 0, vbo_pos_ = 0, vbo_col_ = 0;
   unsigned vao_collider_ = 0, vbo_collider_ = 0;
+  unsigned vao_lines_ = 0, vbo_lines_ = 0;
   std::size_t n_ = 0;
   unsigned generation_ = 0;
   std::map<std::string, unsigned> textures_;

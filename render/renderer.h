@@ -7,11 +7,19 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace ejecta::render {
 
 enum class SpriteMode { Spheres, Discs };
+// Walls: hidden (the outline of the tanks and obstacles is drawn instead: ViewSettings::outline),
+// dimmed (translucent grey: the nearest wall layer over what lies behind it) or shown like the fluid.
 enum class WallMode { Hidden, Dimmed, Shown };
+// The dimmed walls' grey and opacity, in the sprite shader and the CUDA splat alike.
+constexpr float kDimmedWallGrey = 0.6f, kDimmedWallAlpha = 0.3f;
+
+inline glm::vec3 dark_background() { return {0.08f, 0.08f, 0.10f}; }
+inline glm::vec3 light_background() { return {1.f, 1.f, 1.f}; }
 
 struct ViewSettings {
   std::string colormap = "viridis";
@@ -22,11 +30,17 @@ struct ViewSettings {
   bool clip = false;      // 3D: hide particles with dot(clip_normal, x) > clip_offset
   glm::vec3 clip_normal{1, 0, 0};
   float clip_offset = 0;
-  glm::vec3 background{0.08f, 0.08f, 0.10f};
+  glm::vec3 background = dark_background();  // light_background() for the light theme
+  // The scene's geometry boxes (tank inner boxes, obstacles; 2D: z = 0) drawn as a wireframe when
+  // the walls are hidden (SceneView fills it from the scene's sections).
+  std::vector<Bounds> outline;
   bool show_collider = false;
   glm::vec3 collider_center{0.f};
   float collider_radius = 0;
 };
+
+// The light theme: a light background (dark text and outlines over it).
+inline bool is_light(const ViewSettings& s) { return s.background.r + s.background.g + s.background.b > 1.5f; }
 
 class Renderer {
  public:

@@ -5,7 +5,7 @@ python3-matplotlib): /usr/bin/python3 scripts/make-colormaps.py. The build embed
 import os
 import matplotlib
 
-NAMES = ["viridis", "turbo", "coolwarm", "greys"]
+NAMES = ["viridis", "turbo", "coolwarm", "greys", "tab10"]  # tab10: categories (kind, material)
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "assets", "colormaps")
 
 

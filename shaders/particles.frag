@@ -13,6 +13,8 @@ uniform sampler1D u_colormap;
 uniform vec2 u_range;  // colour values mapped to the colormap's ends
 uniform int u_mode;
 uniform int u_walls;
+uniform int u_pass;    // 1: the dimmed walls, translucent grey
+uniform vec2 u_wall;   // their grey and opacity (renderer.h kDimmedWallGrey, kDimmedWallAlpha)
 uniform vec3 u_light;  // view-space direction towards the light, normalised
 
 out vec4 frag_colour;
@@ -29,9 +31,13 @@ void main() {
   float span = u_range.y - u_range.x;
   float t = span > 0.0 ? clamp((v_colour - u_range.x) / span, 0.0, 1.0) : 0.5;
   vec3 base = texture(u_colormap, t).rgb;
-  if (v_wall > 0.5 && u_walls == 1) base = vec3(0.35);
+  float alpha = 1.0;
+  if (u_pass == 1) {
+    base = vec3(u_wall.x);
+    alpha = u_wall.y;
+  }
   if (u_mode == 1) {
-    frag_colour = vec4(base, 1.0);
+    frag_colour = vec4(base, alpha);
     gl_FragDepth = gl_FragCoord.z;
     return;
   }
@@ -42,5 +48,5 @@ void main() {
   float diffuse = max(dot(n, u_light), 0.0);
   vec3 h = normalize(u_light + vec3(0.0, 0.0, 1.0));
   float spec = pow(max(dot(n, h), 0.0), 40.0);
-  frag_colour = vec4(base * (0.3 + 0.7 * diffuse) + vec3(0.25 * spec), 1.0);
+  frag_colour = vec4(base * (0.3 + 0.7 * diffuse) + vec3(0.25 * spec), alpha);
 }

@@ -8,7 +8,8 @@ uniform mat4 u_view;
 uniform mat4 u_proj;
 uniform float u_radius;
 uniform float u_viewport_height;  // pixels
-uniform int u_walls;              // 0 hidden, 1 dimmed, 2 shown like the fluid
+uniform int u_walls;              // 0 hidden, 1 dimmed (translucent), 2 shown like the fluid
+uniform int u_pass;               // 0: the opaque particles; 1: only the dimmed walls (translucent pass)
 uniform vec4 u_clip;              // world plane: a particle with dot(u_clip.xyz, x) > u_clip.w is cut
 uniform int u_clip_on;
 
@@ -29,7 +30,10 @@ void main() {
   vec4 front = u_proj * vec4(view.xyz + vec3(0.0, 0.0, u_radius), 1.0);
   gl_Position.z = front.z / front.w * gl_Position.w;
   bool cut = u_clip_on != 0 && dot(u_clip.xyz, a_position.xyz) > u_clip.w;
-  if ((v_wall > 0.5 && u_walls == 0) || cut) {
+  // Opaque pass: fluid, and walls when shown. Translucent pass: the walls when dimmed.
+  bool wall = v_wall > 0.5;
+  bool drawn = u_pass == 0 ? (!wall || u_walls == 2) : (wall && u_walls == 1);
+  if (!drawn || cut) {
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // outside the clip volume: not drawn
     gl_PointSize = 0.0;
     return;

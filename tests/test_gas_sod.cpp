@@ -1,4 +1,4 @@
-// Sod's shock tube (scenes/sod1d.ini) against the exact Riemann solution (riemann_exact.h) at
+// Sod's shock tube (scenes/sod1d.ini) against the exact Riemann solution (engine/physics/riemann_exact.h) at
 // t = 0.2. Measures, over x in [-0.5, 0.5] (untouched by the free ends, see the scene):
 //  - L1 = mean over particles |rho_i - rho_exact(x_i)|;
 //  - plateaus: mean density over the middle half of the exact post-shock [contact, shock] and
@@ -7,7 +7,7 @@
 //    (rho*_R + rho_R)/2 scanning from the right; contact: (rho*_L + rho*_R)/2 left of the shock),
 //    linearly interpolated between particles, against u* t and S t;
 //  - total energy drift |E(t) - E(0)| / E(0) over the whole tube.
-#include "riemann_exact.h"
+#include "physics/riemann_exact.h"
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -36,8 +36,8 @@ SodResult run_sod(const std::vector<std::string>& overrides) {
   r.steps = sim->steps();
   r.energy_drift = std::fabs(sim->diagnostics().total - e0) / std::fabs(e0);
   const double gamma = p.real("gas.gamma");
-  const test::GasState L{1.0, 0.0, (gamma - 1) * 1.0 * 2.5}, R{0.25, 0.0, (gamma - 1) * 0.25 * 1.795};
-  const test::ExactRiemann ex(L, R, gamma);
+  const GasState L{1.0, 0.0, (gamma - 1) * 1.0 * 2.5}, R{0.25, 0.0, (gamma - 1) * 0.25 * 1.795};
+  const ExactRiemann ex(L, R, gamma);
   const HostParticles h = sim->download();
   std::vector<std::pair<double, std::pair<double, double>>> pts;  // x, (rho, p)
   for (std::size_t i = 0; i < h.n; ++i)
@@ -96,7 +96,7 @@ void expect_sod_quality(const SodResult& r) {
 
 TEST(GasSod1D, ExactRiemannSolverSanity) {
   // Toro (2009) table 4.2, test 1 (Sod, gamma = 1.4): p* = 0.30313, u* = 0.92745.
-  const test::ExactRiemann ex({1.0, 0.0, 1.0}, {0.125, 0.0, 0.1}, 1.4);
+  const ExactRiemann ex({1.0, 0.0, 1.0}, {0.125, 0.0, 0.1}, 1.4);
   EXPECT_NEAR(ex.p_star(), 0.30313, 1e-5);
   EXPECT_NEAR(ex.u_star(), 0.92745, 1e-5);
   EXPECT_NEAR(ex.rho_star_left(), 0.42632, 1e-5);
@@ -152,7 +152,7 @@ TEST(GasSod2D, DISABLED_AxisProfile) {
   const double e0 = sim->diagnostics().total;
   test::run_until(*sim, 0.2);
   const double gamma = p.real("gas.gamma");
-  const test::ExactRiemann ex({1.0, 0.0, (gamma - 1) * 2.5}, {0.25, 0.0, (gamma - 1) * 0.25 * 1.795}, gamma);
+  const ExactRiemann ex({1.0, 0.0, (gamma - 1) * 2.5}, {0.25, 0.0, (gamma - 1) * 0.25 * 1.795}, gamma);
   const HostParticles h = sim->download();
   double L1 = 0;
   int n = 0;

@@ -5,6 +5,8 @@
 #include "viewer/imgui_material_panel.h"
 #include "viewer/key_bindings.h"
 #include "viewer/plot_widget.h"
+#include "viewer/legend.h"
+#include "viewer/profile_plot.h"
 #include "viewer/scene_look.h"
 #include "viewer/view_model.h"
 
@@ -154,7 +156,7 @@ void scene_controls(ViewerState& s) {
 void select_auto_colormap(ViewerState& s) {
   const ColourChoice& c = s.view->colour();
   const auto& names = render::colormap_names();
-  const auto it = std::find(names.begin(), names.end(), auto_colormap(c.field, c.component));
+  const auto it = std::find(names.begin(), names.end(), auto_colormap(c.field, c.component, s.view->fields()));
   if (it != names.end()) s.colormap_index = int(it - names.begin());
 }
 
@@ -270,42 +272,10 @@ void draw_status_bar(ViewerState& s, int win_w, int win_h) {
   ImGui::End();
 }
 
-void draw_legend_window(const ColourChoice& c, const std::string& units, const std::string& colormap, float x,
-                        float y, bool fixed) {
-  const render::Colormap& m = render::colormap(colormap);
-  ImGui::SetNextWindowPos(ImVec2(x, y), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(120, 270), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
-  ImGui::Begin("Legend", nullptr,
-               ImGuiWindowFlags_NoScrollbar | (fixed ? ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings : 0));
-  // Field and units on lines of their own, so that a long field name does not hide the units.
-  const std::string title = c.field + (c.component >= 0 ? std::string(".") + "xyz"[c.component] : "");
-  ImGui::TextUnformatted(title.c_str());
-  ImGui::TextUnformatted(units.empty() ? "[dimensionless]" : ("[" + units + "]").c_str());
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float h = 165, w = 22;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const int steps = 32;
-  for (int i = 0; i < steps; ++i) {
-    const auto top = m.sample(1.f - float(i) / steps), bot = m.sample(1.f - float(i + 1) / steps);
-    dl->AddRectFilledMultiColor(ImVec2(p.x, p.y + h * i / steps), ImVec2(p.x + w, p.y + h * (i + 1) / steps),
-                                ImColor(top[0], top[1], top[2]), ImColor(top[0], top[1], top[2]),
-                                ImColor(bot[0], bot[1], bot[2]), ImColor(bot[0], bot[1], bot[2]));
-  }
-  for (int k = 0; k <= 4; ++k) {
-    const float v = c.max - (c.max - c.min) * k / 4.f;
-    dl->AddText(ImVec2(p.x + w + 6, p.y + h * k / 4.f - 7), IM_COL32_WHITE, short_number(double(v)).c_str());
-  }
-  ImGui::Dummy(ImVec2(w, h + 8));
-  ImGui::TextUnformatted(c.auto_range ? "auto range" : "manual range");
-  ImGui::End();
-}
-
 void draw_legend(ViewerState& s, int win_w, int win_h) {
-  std::string units;
-  for (const FieldInfo& f : s.sim->fields())
-    if (f.name == s.view->colour().field) units = f.units;
-  draw_legend_window(s.view->colour(), units, s.view->settings().colormap, float(win_w) - 130, float(win_h) - 330,
+  draw_legend_window(legend_content(*s.view), float(win_w) - kLegendWidth - 10, float(win_h) - kLegendHeight - 60,
                      false);
+  if (s.sim->dim() == 1) draw_profile_window(profiles_of(*s.sim, s.model->params()), win_w, win_h);
 }
 
 void draw_plots(ViewerState& s) {

@@ -6,7 +6,7 @@ namespace ejecta::viewer {
 
 void draw_control_panel(ViewerState& s);  // run controls, scene, colour, view, parameters
 void draw_status_bar(ViewerState& s, int win_w, int win_h);
-void draw_legend(ViewerState& s, int win_w, int win_h);
+void draw_legend(ViewerState& s, int win_w, int win_h);  // legend.h; 1D scenes: the profiles too
 void draw_plots(ViewerState& s);
 void draw_inspector(ViewerState& s);
 void draw_help(ViewerState& s);
@@ -15,9 +15,5 @@ void draw_profile(ViewerState& s, int win_w, int win_h);
 // After the windows are drawn: the part of the window clear of the control panel, the legend and the
 // status bar (view_model.h's free_fit_rect), where fit-to-view puts the scene.
 render::FitRect panel_free_rect();
-// The colour legend (bar, five values, field and units) at (x, y); `fixed`: not movable, no title bar
-// (headless frames).
-void draw_legend_window(const ColourChoice& c, const std::string& units, const std::string& colormap, float x,
-                        float y, bool fixed);
 
 }  // namespace ejecta::viewer

@@ -25,7 +25,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {GLFW_KEY_D, "D", Action::DropFluid, "Drop a sphere or block of fluid at the cursor (liquid scenes; shape and size in the panel)"},
       {GLFW_KEY_K, "K", Action::SaveSnapshot, "Save a snapshot (ejecta-<date>-snapshot.h5) that ejecta --restart FILE continues"},
       {GLFW_KEY_L, "L", Action::ToggleProfile, "Line profile on / off: left drag draws the line, a plot shows the colour field along it"},
-      {GLFW_KEY_P, "P", Action::Screenshot, "Screenshot to PNG (ejecta-<step>.png)"},
+      {GLFW_KEY_P, "P", Action::Screenshot, "Screenshot with legend to PNG (ejecta-<scene>-<step>.png, --screenshot-dir)"},
       {GLFW_KEY_V, "V", Action::ToggleRecord, "Start / stop recording to HDF5"},
       {GLFW_KEY_G, "G", Action::ToggleVideo, "Start / stop recording video (ffmpeg, ejecta-<date>.mp4)"},
       {GLFW_KEY_H, "H", Action::ToggleHelp, "Show / hide this help"},

@@ -29,18 +29,25 @@ int run_playback_headless(const H5Reader& reader, const ParamSet& scene, const R
     const std::string note = apply_scene_look(view, first, scene);
     if (!note.empty()) std::fprintf(stderr, "ejecta: %s\n", note.c_str());
     apply_command_line_look(view, fields, opt.colour_by, opt.colormap, opt.look);
-    std::string units;
-    for (const FieldInfo& f : fields)
-      if (f.name == view.colour().field) units = f.units;
+    view.set_histogram_interval(0);
+    const bool one_d = first.find("position") && first.find("position")->info.components == 1;
     std::unique_ptr<FrameOverlay> overlay;
-    if (opt.legend && opt.width >= 240 && opt.height >= 300) overlay = std::make_unique<FrameOverlay>();
+    if (opt.legend || opt.overlay || one_d) overlay = std::make_unique<FrameOverlay>();
     std::fprintf(stderr, "ejecta: playing back %zu frames of %s at %dx%d on %s\n", frames, name.c_str(), opt.width,
                  opt.height, ctx->description().c_str());
     for (std::size_t k = 0; k < frames; ++k) {
       const FrameData f = k == 0 ? first : reader.read_frame(k);
       view.show(f);
       view.draw(opt.width, opt.height);
-      if (overlay) overlay->draw_legend(view, units, opt.width, opt.height);
+      if (overlay) {
+        const FrameCaption caption{scene.text("scene.name"), f.time, opt.legend, opt.overlay};
+        if (one_d) {
+          const Profiles p = profiles_of(f, scene);
+          overlay->draw(view, caption, &p, opt.width, opt.height);
+        } else {
+          overlay->draw(view, caption, nullptr, opt.width, opt.height);
+        }
+      }
       const render::Image img = view.read();
       if (!opt.dir.empty()) {
         char file[32];

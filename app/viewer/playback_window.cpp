@@ -9,6 +9,7 @@
 #include "render/gl_context.h"
 #include "viewer/imgui_panels.h"
 #include "viewer/key_bindings.h"
+#include "viewer/legend.h"
 #include "viewer/playback_model.h"
 #include "viewer/render_observer.h"
 #include "viewer/window_input.h"
@@ -150,10 +151,7 @@ int run_playback_window(const H5Reader& reader, const ViewerOptions& opt, std::s
     }
     ImGui::Checkbox("automatic range", &c.auto_range);
     ImGui::End();
-    std::string units;
-    for (const FieldInfo& f : fields)
-      if (f.name == c.field) units = f.units;
-    draw_legend_window(c, units, v.colormap, float(w) - 130, 10, false);
+    draw_legend_window(legend_content(*view), float(w) - kLegendWidth - 10, 10, false);
     if (show_help) {
       ImGui::Begin("Keys", &show_help);
       for (const auto& [key, what] : help_rows()) ImGui::Text("%-6s %s", key.c_str(), what.c_str());

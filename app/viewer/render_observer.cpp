@@ -51,7 +51,7 @@ std::unique_ptr<render::VideoWriter> prepare_render_outputs(const RenderFrameOpt
 }
 
 RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const RenderFrameOptions& opt)
-    : sim_(&sim), opt_(opt) {
+    : sim_(&sim), opt_(opt), scene_(scene) {
   if (!opt.colour_by.empty()) parse_colour_by(opt.colour_by, sim.fields());  // a bad field fails before any GL
   // ffmpeg before the context: a missing ffmpeg is the likelier failure and the cheaper check.
   video_ = prepare_render_outputs(opt);
@@ -62,10 +62,8 @@ RenderObserver::RenderObserver(Simulation& sim, const ParamSet& scene, const Ren
   look_note_ = apply_scene_look(*view_, sim, scene);
   if (!look_note_.empty()) std::fprintf(stderr, "ejecta: %s\n", look_note_.c_str());
   apply_command_line_look(*view_, sim.fields(), opt.colour_by, opt.colormap, opt.look);
-  for (const FieldInfo& f : sim.fields())
-    if (f.name == view_->colour().field) units_ = f.units;
-  // Frames smaller than the legend (120 x 270 px) get none.
-  if (opt.legend && opt.width >= 240 && opt.height >= 300) overlay_ = std::make_unique<FrameOverlay>();
+  view_->set_histogram_interval(0);  // every frame's own histogram
+  if (opt.legend || opt.overlay || sim.dim() == 1) overlay_ = std::make_unique<FrameOverlay>();
   const std::string to = opt.dir + (opt.dir.empty() || opt.video.empty() ? "" : " and ") + opt.video;
   std::fprintf(stderr, "ejecta: rendering %dx%d frames every %ld steps to %s on %s, particles through %s\n", opt.width,
                opt.height, opt.every, to.c_str(), ctx_->description().c_str(), view_->upload_path().c_str());
@@ -83,6 +81,7 @@ RenderObserver::~RenderObserver() {
 }
 
 void RenderObserver::finish() {
+  if (last_frame_step_ != sim_->steps()) write_frame();
   if (video_) video_->close();
 }
 
@@ -98,7 +97,16 @@ void RenderObserver::write_frame() {
   ctx_->make_current();
   view_->update();
   view_->draw(opt_.width, opt_.height);
-  if (overlay_) overlay_->draw_legend(*view_, units_, opt_.width, opt_.height);
+  if (overlay_) {
+    const FrameCaption caption{scene_.text("scene.name"), sim_->time(), opt_.legend, opt_.overlay};
+    if (sim_->dim() == 1) {
+      // 1D: the profiles, not a line of dots a pixel high.
+      const Profiles p = profiles_of(*sim_, scene_);
+      overlay_->draw(*view_, caption, &p, opt_.width, opt_.height);
+    } else {
+      overlay_->draw(*view_, caption, nullptr, opt_.width, opt_.height);
+    }
+  }
   const render::Image img = view_->read();
   if (!opt_.dir.empty()) {
     char name[32];
@@ -106,6 +114,7 @@ void RenderObserver::write_frame() {
     render::write_png(opt_.dir + name, img);
   }
   if (video_) video_->write(img);
+  last_frame_step_ = sim_->steps();
   ++frames_;
 }
 

@@ -31,7 +31,8 @@ struct RenderFrameOptions {
   std::string colour_by;
   std::string colormap;
   LookOptions look;
-  bool legend = true;  // the colour legend in the frame's corner (--no-legend: particles only)
+  bool legend = true;   // the colour legend in the frame's corner (--no-legend: particles only)
+  bool overlay = true;  // scene name, time stamp and scale bar (--no-overlay: none)
 };
 
 class RenderObserver : public StepObserver {
@@ -43,8 +44,10 @@ class RenderObserver : public StepObserver {
   ~RenderObserver() override;
   void render_initial();  // frame 0
   void on_step(const Simulation&) override;
-  // Closes the video and checks ffmpeg's exit status (throws std::runtime_error); the run calls it
-  // after the last step so that a failed encode is a failed run, not a line in a destructor.
+  // Renders the final state unless the last step was a frame (so --until and --steps always end on
+  // the final state), closes the video and checks ffmpeg's exit status (throws std::runtime_error);
+  // the run calls it after the last step so that a failed encode is a failed run, not a line in a
+  // destructor.
   void finish();
   std::size_t frames() const { return frames_; }
   std::string context_description() const;
@@ -60,9 +63,10 @@ class RenderObserver : public StepObserver {
   std::unique_ptr<SceneView> view_;
   std::unique_ptr<FrameOverlay> overlay_;
   std::unique_ptr<render::VideoWriter> video_;
-  std::string units_;
+  ParamSet scene_;
   std::string look_note_;
   long steps_ = 0;
+  long last_frame_step_ = -1;
   std::size_t frames_ = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include "render/colormap.h"
 #include "render/frame_render_data.h"
+#include "viewer/legend_scale.h"
 #include "viewer/render_observer.h"
 
 #include <algorithm>
@@ -82,7 +83,9 @@ bool is_signed_quantity(const std::string& field, int component) {
   return false;
 }
 
-std::string auto_colormap(const std::string& field, int component) {
+std::string auto_colormap(const std::string& field, int component, const std::vector<FieldInfo>& fields) {
+  const FieldInfo* f = find_field(fields, field);
+  if (f && is_categorical(*f)) return "tab10";
   return is_signed_quantity(field, component) ? "coolwarm" : "viridis";
 }
 
@@ -122,7 +125,7 @@ ResolvedLook resolve_look(const ParamSet& scene, const std::vector<FieldInfo>& f
   r.colour.min = float(scene.real("view.range_min"));
   r.colour.max = float(scene.real("view.range_max"));
   const std::string map = scene.text("view.colormap");
-  r.colormap = map == "auto" ? auto_colormap(r.colour.field, r.colour.component) : map;
+  r.colormap = map == "auto" ? auto_colormap(r.colour.field, r.colour.component, fields) : map;
 
   const std::string walls = scene.text("view.walls");
   r.walls = walls == "shown"    ? render::WallMode::Shown
@@ -131,6 +134,7 @@ ResolvedLook resolve_look(const ParamSet& scene, const std::vector<FieldInfo>& f
             : three_d           ? render::WallMode::Hidden
                                 : render::WallMode::Dimmed;
   r.sprites = scene.text("view.sprites") == "discs" ? render::SpriteMode::Discs : render::SpriteMode::Spheres;
+  r.light = scene.text("view.theme") == "light";
 
   glm::vec3 forward(0.f);
   if (three_d) {
@@ -188,6 +192,7 @@ void store_look(ParamSet& scene, const ColourChoice& colour, const render::ViewS
   const char* walls[] = {"hidden", "dimmed", "shown"};
   scene.set("view.walls", walls[int(v.walls)], where);
   scene.set("view.sprites", v.mode == render::SpriteMode::Discs ? "discs" : "spheres", where);
+  scene.set("view.theme", v.background == render::light_background() ? "light" : "dark", where);
   if (!camera_name.empty()) scene.set("view.camera", camera_name, where);
   if (camera && !camera->two_d()) {
     const glm::vec3 d = camera->direction();
@@ -205,6 +210,7 @@ void apply_resolved_look(SceneView& view, const ResolvedLook& r) {
   v.colormap = r.colormap;
   v.walls = r.walls;
   v.mode = r.sprites;
+  v.background = r.light ? render::light_background() : render::dark_background();
   v.clip = r.clip;
   v.clip_normal = r.clip_normal;
   v.clip_offset = r.clip_offset;
@@ -249,7 +255,7 @@ void apply_command_line_look(SceneView& view, const std::vector<FieldInfo>& fiel
                              const std::string& colormap, const LookOptions& look) {
   if (!colour_by.empty()) {
     view.colour() = parse_colour_by(colour_by, fields);
-    view.settings().colormap = auto_colormap(view.colour().field, view.colour().component);
+    view.settings().colormap = auto_colormap(view.colour().field, view.colour().component, fields);
   }
   if (!colormap.empty()) {
     try {

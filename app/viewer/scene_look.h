@@ -30,6 +30,7 @@ struct ResolvedLook {
   std::string colormap;  // a colormap name (auto resolved)
   render::WallMode walls = render::WallMode::Dimmed;
   render::SpriteMode sprites = render::SpriteMode::Spheres;
+  bool light = false;  // view.theme = light
   bool clip = false;
   glm::vec3 clip_normal{1, 0, 0};
   float clip_offset = 0;
@@ -42,8 +43,9 @@ struct ResolvedLook {
 // Signed quantities get the diverging map by default: any single component of a vector or tensor,
 // and the scalar fields in kSignedScalarFields (pressure, rates); magnitudes and invariants do not.
 bool is_signed_quantity(const std::string& field, int component);
+// "tab10" for an integer field among `fields` (kind, material: categories, legend_scale.h),
 // "coolwarm" for a signed quantity, else "viridis".
-std::string auto_colormap(const std::string& field, int component);
+std::string auto_colormap(const std::string& field, int component, const std::vector<FieldInfo>& fields = {});
 
 // The [view] keys of `scene` against the fields the scene has (colour-by falls back, saying so in
 // note), its dimension and impact axis (the crater preset's clip plane; the middle of `bounds`
@@ -55,7 +57,7 @@ ResolvedLook resolve_look(const ParamSet& scene, const std::vector<FieldInfo>& f
 std::string colour_spec(const ColourChoice& c);
 
 // The viewer's current look as [view] keys into `scene` (for "save scene as"): colour, colormap,
-// range, clip, walls, sprites, the camera preset last chosen ("" keeps the scene's) and, 3D, the
+// range, clip, walls, sprites, theme, the camera preset last chosen ("" keeps the scene's) and, 3D, the
 // camera's direction (null: 2D, none).
 void store_look(ParamSet& scene, const ColourChoice& colour, const render::ViewSettings& v,
                 const std::string& camera_name, const std::string& where,

@@ -2,6 +2,8 @@
 
 #include "render/frame_render_data.h"
 #include "viewer/view_model.h"
+#include "viewer/legend_scale.h"
+#include "viewer/scene_look.h"
 
 #include <algorithm>
 #include <chrono>
@@ -31,6 +33,7 @@ SceneView::SceneView(const FrameData& first, const ParamSet& scene)
   uploader_ = render::make_host_uploader(renderer_);
   path_ = uploader_->path();
   note_ = "not used in playback";
+  fields_ = render::frame_fields(first);
   render::fill_from_frame(first, RenderRequest{"position", -1}, frame_pos_, frame_col_);
   glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
   const std::size_t n = frame_pos_.size() / 4;
@@ -64,8 +67,25 @@ double measured_spacing(const HostParticles& h) {
 
 }  // namespace
 
+std::vector<render::Bounds> geometry_outline(const ParamSet& scene, int dim) {
+  std::vector<render::Bounds> out;
+  for (const char* section : {"tank", "obstacle"})
+    for (int i : scene.indices(section)) {
+      const std::string s = std::string(section) + "." + std::to_string(i);
+      const auto lo = scene.vec3(s + ".min"), hi = scene.vec3(s + ".max");
+      render::Bounds b;
+      for (int d = 0; d < 3; ++d) {
+        b.lo[d] = d < dim ? float(lo[d]) : 0.f;
+        b.hi[d] = d < dim ? float(hi[d]) : 0.f;
+      }
+      out.push_back(b);
+    }
+  return out;
+}
+
 void SceneView::reset_camera(const render::Bounds& b, int dim, const ParamSet& scene, double spacing) {
   bounds_ = b;
+  settings_.outline = geometry_outline(scene, dim);
   const bool two_d = dim < 3;
   camera_ = render::Camera(two_d);
   if (!two_d) camera_.preset(render::ViewPreset::Iso);
@@ -87,11 +107,15 @@ RenderRange SceneView::show(const FrameData& frame) {
   render::upload_host_arrays(renderer_, frame_pos_, frame_col_);
   upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   take_range(r);
+  measure_histogram(frame_col_, frame_pos_);
   return r;
 }
 
 void SceneView::connect(Simulation& sim) {
   sim_ = &sim;
+  fields_ = sim.fields();
+  histogram_.clear();
+  histogram_at_ = -1e30;
   uploader_.reset();
   splat_.reset();
   uploader_ = render::make_uploader(renderer_, sim, allow_interop_, &note_);
@@ -129,6 +153,7 @@ RenderRange SceneView::update() {
   const RenderRange r = splat_ ? splat_->fill(*sim_, req) : uploader_->upload(*sim_, req);
   upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   take_range(r);
+  measure_histogram_live();
   const ColliderSphere c = sim_->collider();
   settings_.show_collider = c.enabled;
   settings_.collider_center = glm::vec3(float(c.center[0]), float(c.center[1]), sim_->dim() == 3 ? float(c.center[2]) : 0.f);
@@ -136,8 +161,37 @@ RenderRange SceneView::update() {
   return r;
 }
 
+void SceneView::measure_histogram(const std::vector<float>& values, const std::vector<float>& pos4) {
+  histogram_ = viewer::histogram(values, &pos4, colour_.min, colour_.max, 32);
+}
+
+void SceneView::measure_histogram_live() {
+  const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  if (now - histogram_at_ < histogram_interval_s_) return;
+  histogram_at_ = now;
+  // The colour values through the host: the recorded-frame path on the fields it needs.
+  std::vector<std::string> names = {"position", colour_.field};
+  for (const FieldInfo& f : fields_)
+    if (f.name == "kind") names.push_back("kind");
+  std::vector<float> pos, col;
+  try {
+    render::fill_from_frame(sim_->capture_frame(names), RenderRequest{colour_.field, colour_.component}, pos, col);
+  } catch (const std::invalid_argument&) {
+    histogram_.clear();  // a colour field that is not (yet) valid: no histogram
+    return;
+  }
+  measure_histogram(col, pos);
+}
+
 void SceneView::take_range(const RenderRange& r) {
-  if (colour_.auto_range && r.min <= r.max) {
+  const FieldInfo* info = nullptr;
+  for (const FieldInfo& f : fields_)
+    if (f.name == colour_.field) info = &f;
+  if (colour_.auto_range && info && is_categorical(*info)) {
+    // Category k in the middle of the k-th colour of tab10 (or of any map, in tenths).
+    colour_.min = kCategoryMin;
+    colour_.max = kCategoryMax;
+  } else if (colour_.auto_range && r.min <= r.max) {
     colour_.min = r.min;
     colour_.max = r.max;
     // The diverging map is for signed fields: its white middle stays at zero.
@@ -146,9 +200,11 @@ void SceneView::take_range(const RenderRange& r) {
       colour_.min = -m;
       colour_.max = m;
     }
-    if (!(colour_.max > colour_.min)) {  // constant field: centre it
-      colour_.min -= 0.5f;
-      colour_.max += 0.5f;
+    if (!(colour_.max > colour_.min)) {  // a uniform field: its natural range, or one around its value
+      const bool is_signed = is_signed_quantity(colour_.field, colour_.component) || settings_.colormap == "coolwarm";
+      const auto [lo, hi] = uniform_range(colour_.field, is_signed, colour_.min);
+      colour_.min = lo;
+      colour_.max = hi;
     }
   }
   settings_.range_min = colour_.min;
@@ -171,6 +227,7 @@ void SceneView::draw(int width, int height) {
   fb_.bind();
   if (splat_) {
     splat_->draw(camera_, settings_, width, height, fb_.id());
+    renderer_.draw_outline(camera_, settings_, width, height);
     renderer_.draw_collider(camera_, settings_, width, height);
   } else {
     renderer_.draw(camera_, settings_, width, height);
@@ -183,6 +240,8 @@ void SceneView::apply_look(const LookOptions& look) {
   if (look.walls == "shown") settings_.walls = render::WallMode::Shown;
   if (look.sprites == "spheres") settings_.mode = render::SpriteMode::Spheres;
   if (look.sprites == "discs") settings_.mode = render::SpriteMode::Discs;
+  if (look.theme == "dark") settings_.background = render::dark_background();
+  if (look.theme == "light") settings_.background = render::light_background();
   if (!camera_.two_d()) {
     if (look.view == "front") camera_.preset(render::ViewPreset::Front);
     if (look.view == "side") camera_.preset(render::ViewPreset::Side);

@@ -27,10 +27,15 @@ struct ColourChoice {
 // caller's check (parse_colour_by for the command line, the scene look for [view] colour_by).
 ColourChoice split_colour_spec(const std::string& spec);
 
-// The command line's look options (--walls, --sprites, --view); empty strings keep the defaults.
+// The command line's look options (--walls, --sprites, --view, --theme); empty strings keep the
+// defaults.
 struct LookOptions {
-  std::string walls, sprites, view;
+  std::string walls, sprites, view, theme;
 };
+
+// The boxes of the scene's [tank.N] (inner box) and [obstacle.N] sections, drawn as a wireframe when
+// the walls are hidden (2D: z = 0).
+std::vector<render::Bounds> geometry_outline(const ParamSet& scene, int dim);
 
 class SceneView {
  public:
@@ -48,7 +53,9 @@ class SceneView {
   float spacing() const { return 2 * natural_radius_; }
 
   // Engine -> vertex buffers for the current colour choice; with auto_range the range follows the
-  // data (a constant field gets a unit-wide range around its value). Returns the measured range.
+  // data (a uniform field gets legend_scale.h's uniform_range, an integer field such as kind the
+  // fixed range of its categories). Returns the measured range. Also measures the legend's
+  // histogram, at most every histogram_interval_s seconds of wall-clock time.
   RenderRange update();
   // Playback: the recorded frame -> vertex buffers (render::fill_from_frame), range as update().
   RenderRange show(const FrameData& frame);
@@ -59,7 +66,9 @@ class SceneView {
 
   render::Camera& camera() { return camera_; }
   render::ViewSettings& settings() { return settings_; }
+  const render::ViewSettings& settings() const { return settings_; }
   ColourChoice& colour() { return colour_; }
+  const ColourChoice& colour() const { return colour_; }
   // "CUDA-GL interop", "host copy" or "CUDA splat (interop)"
   const std::string& upload_path() const { return path_; }
   const std::string& interop_note() const { return note_; }   // why not interop, "" if it is used
@@ -71,14 +80,22 @@ class SceneView {
   void fit();
   // The part of the frame the scene is fitted into (the viewer leaves out its panels).
   void set_fit_rect(const render::FitRect& r) { camera_.set_fit_rect(r); }
-  // Applies --walls/--sprites/--view (validated by the CLI; unknown words are ignored).
+  // Applies --walls/--sprites/--view/--theme (validated by the CLI; unknown words are ignored).
   void apply_look(const LookOptions& look);
+  // The fields of the simulation or recording drawn (colour-by, legend units and categories).
+  const std::vector<FieldInfo>& fields() const { return fields_; }
+  // Counts of the colour values of the fluid in 32 bins over the colour range (legend.h).
+  const std::vector<float>& histogram() const { return histogram_; }
+  // 0 (frames, screenshots): every update() measures it; the window: 0.25 s.
+  void set_histogram_interval(double seconds) { histogram_interval_s_ = seconds; }
 
  private:
   // spacing: the measured particle spacing (0: the scene's particles.dp) for the sphere radius.
   void reset_camera(const render::Bounds& b, int dim, const ParamSet& scene, double spacing);
   void take_range(const RenderRange& r);
   void connect(Simulation& sim);  // the upload path (interop, splat or host copy) for sim's buffers
+  void measure_histogram(const std::vector<float>& values, const std::vector<float>& pos4);
+  void measure_histogram_live();
   Simulation* sim_;  // null in playback
   bool allow_interop_, allow_splat_;
   render::GlParticleRenderer renderer_;
@@ -94,6 +111,10 @@ class SceneView {
   double upload_ms_ = 0;
   bool fit_pending_ = true;
   float natural_radius_ = 0, auto_radius_ = 0;  // half the spacing; the radius draw() last chose
+  std::vector<FieldInfo> fields_;
+  std::vector<float> histogram_;
+  double histogram_interval_s_ = 0.25;
+  double histogram_at_ = -1e30;  // steady-clock seconds of the last measurement
 };
 
 }  // namespace ejecta::viewer

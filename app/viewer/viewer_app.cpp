@@ -4,6 +4,7 @@
 
 #include "render/colormap.h"
 #include "render/gl_context.h"
+#include "viewer/frame_overlay.h"
 #include "viewer/imgui_panels.h"
 #include "viewer/key_bindings.h"
 #include "viewer/render_observer.h"
@@ -140,9 +141,12 @@ void handle(ViewerState& s, Action a, GLFWwindow* win, int w, int h) {
     }
     case Action::ToggleClip: set_clip(s, !v.clip); break;
     case Action::Screenshot: {
-      const std::string path = "ejecta-" + std::to_string(s.sim->steps()) + ".png";
       try {
-        render::write_png(path, s.view->read());
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(win, &w, &h);
+        const std::string path = save_screenshot(*s.view, *s.sim, s.model->params(), s.opt.screenshot_dir, w, h);
+        std::printf("ejecta: screenshot %s\n", path.c_str());
+        std::fflush(stdout);
         s.message = "screenshot " + path;
       } catch (const std::exception& e) {
         s.message = e.what();

@@ -32,6 +32,7 @@ struct ViewerOptions {
   double video_fps = 30;         // the window's videos play at this rate (one frame per drawn frame)
   long max_frames = 0;          // quit after this many frames (0 = when the window closes)
   std::string screenshot_path;  // with max_frames: the last frame, GUI included
+  std::string screenshot_dir;   // P screenshots (frame_overlay.h save_screenshot); "" = working directory
   bool start_running = false;
   // Command-line look (--colour-by, --colormap, --walls, ...): "" keeps the scene's [view] keys.
   std::string colour_by;

@@ -363,9 +363,10 @@ ParamRegistry make_builtin() {
               "vector (else its magnitude). A field the scene lacks falls back to the default, said in "
               "the status bar."));
   t.add(choices(param("view.colormap", T::Choice, "auto", "", "Colormap",
-                      "auto: coolwarm (diverging, zero in the middle) for signed quantities (pressure, "
-                      "components), viridis otherwise."),
-                {"auto", "viridis", "turbo", "coolwarm", "greys"}));
+                      "auto: tab10 (ten discrete colours) for integer fields (kind, material), coolwarm "
+                      "(diverging, zero in the middle) for signed quantities (pressure, components), "
+                      "viridis otherwise."),
+                {"auto", "viridis", "turbo", "coolwarm", "greys", "tab10"}));
   t.add(param("view.auto_range", T::Bool, "true", "", "Auto range",
               "The colour range follows the data of each frame; off: view.range_min to view.range_max."));
   t.add(param("view.range_min", T::Real, "0", "", "Range min",
@@ -393,6 +394,10 @@ ParamRegistry make_builtin() {
   t.add(choices(param("view.sprites", T::Choice, "spheres", "", "Sprites",
                       "Particles drawn as lit spheres or flat discs."),
                 {"spheres", "discs"}));
+  t.add(choices(param("view.theme", T::Choice, "dark", "", "Theme",
+                      "Background and text of the window, headless frames and screenshots: dark, or light "
+                      "(white background, dark text: figures for print). --theme overrides it."),
+                {"dark", "light"}));
 
   // Numbered sections: any number of [tank.N], [block.N], [obstacle.N], N = 1, 2, ...
   t.group = "Geometry";

@@ -261,7 +261,7 @@ TEST(Playback, WindowPlaysTheRecordingFrameByFrame) {
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("playback ended at frame 5 of 6"), std::string::npos) << r.out;
   r = test::run_binary("--playback '" + file + "' --headless --render-dir '" + out +
-                       "' --width 320 --height 240 --colour-by density");
+                       "' --width 320 --height 240 --colour-by density --no-overlay");
   ASSERT_EQ(r.code, 0) << r.out;
   const double same = png_difference(shot, out + "/frame_000005.png");
   const double first = png_difference(shot, out + "/frame_000000.png");

@@ -131,7 +131,7 @@ TEST(RenderCli, LookOptionsChangeTheFrame) {
   auto frame = [&](const std::string& opts, const std::string& sub) {
     const std::string d = (dir.path / sub).string();
     const auto r = test::run_binary("--headless --backend cpu --steps 1 --render-every 1 --render-dir '" + d +
-                                    "' --width 160 --height 120 " + kCoarse + " " + opts);
+                                    "' --width 160 --height 120 --no-overlay " + kCoarse + " " + opts);
     EXPECT_EQ(r.code, 0) << r.out;
     int w = 0, h = 0;
     return covered_fraction(d + "/frame_000000.png", &w, &h);

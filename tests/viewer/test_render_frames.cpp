@@ -69,6 +69,7 @@ TEST(RenderFrames, DefaultSceneShowsTheFluidInViridis) {
   view.colour() = viewer::ColourChoice{"position", 1, true, 0, 1};  // height: a gradient over the column
   view.settings().mode = render::SpriteMode::Discs;
   view.settings().walls = render::WallMode::Hidden;
+  view.settings().outline.clear();  // only the fluid's pixels: no tank outline
   view.update();
   view.draw(320, 240);
   const render::Image img = view.read();
@@ -164,6 +165,7 @@ TEST(RenderFrames, ManualRangeClampsToTheColormapEnds) {
   viewer::SceneView view(*sim, scene, false);
   view.settings().mode = render::SpriteMode::Discs;
   view.settings().walls = render::WallMode::Hidden;
+  view.settings().outline.clear();  // only the fluid's pixels: no tank outline
   // Every density is near 1000 kg/m^3: a manual range far below it maps all to the top colour.
   view.colour() = viewer::ColourChoice{"density", -1, false, 0.f, 1.f};
   view.update();

@@ -360,6 +360,7 @@ TEST(SceneLook, HeadlessFrameOfASolidSceneThroughItsClipPlane) {
     o.height = 240;
     o.interop = false;
     o.legend = false;
+    o.overlay = false;
     viewer::RenderObserver obs(*sim, scene, o);
     obs.render_initial();
     sim->step();

@@ -2,11 +2,12 @@
 // Exact solution of the Riemann problem of the Euler equations for an ideal gas, after Toro (2009),
 // "Riemann Solvers and Numerical Methods for Fluid Dynamics", 3rd ed., ch. 4: the star pressure from
 // Newton iterations on f_L(p) + f_R(p) + u_R - u_L = 0 (eq. 4.5-4.7, start value the two-rarefaction
-// guess, eq. 4.46), then sampling at x/t (sec. 4.5, fig. 4.14). Test code only.
+// guess, eq. 4.46), then sampling at x/t (sec. 4.5, fig. 4.14). Host code: the Sod tests compare
+// against it and the viewer overlays it on the profile plots of 1D gas scenes (app/viewer/profile_plot.h).
 #include <algorithm>
 #include <cmath>
 
-namespace ejecta::test {
+namespace ejecta {
 
 struct GasState {
   double rho, u, p;  // density, velocity, pressure
@@ -100,4 +101,4 @@ class ExactRiemann {
   double g_, cL_, cR_, ps_ = 0, us_ = 0;
 };
 
-}  // namespace ejecta::test
+}  // namespace ejecta
