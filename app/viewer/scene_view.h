@@ -86,7 +86,7 @@ class SceneView {
   // spacing: the measured particle spacing (0: the scene's particles.dp) for the sphere radius.
   void reset_camera(const render::Bounds& b, int dim, const ParamSet& scene, double spacing);
   void take_range(const RenderRange& r);
-  void measure_histogram(const std::vector<float>& values, const std::vector<float>& pos4);
+  void measure_histogram(const std::vector<float>& values, const FieldData* kind);
   void measure_histogram_live();
   Simulation* sim_;  // null in playback
   bool allow_interop_, allow_splat_;
