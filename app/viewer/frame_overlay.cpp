@@ -112,9 +112,10 @@ void FrameOverlay::draw(SceneView& view, const FrameCaption& caption, const Prof
     ImGui::PopStyleColor();
   } else {
     // Frames smaller than the legend get none.
-    if (caption.legend && width >= 2 * kLegendWidth && height >= kLegendHeight + 20)
-      draw_legend_window(legend_content(view), float(width) - kLegendWidth - 10, float(height) - kLegendHeight - 10,
-                         true);
+    if (caption.legend && width >= 2 * kLegendWidth && height >= kLegendHeight + 20) {
+      const LegendContent c = legend_content(view);
+      draw_legend_window(c, float(width) - kLegendWidth - 10, float(height) - legend_height(c) - 10, true);
+    }
     if (caption.overlay) draw_scale_bar(view.camera(), width, height);
   }
   if (caption.overlay) draw_caption(caption);

@@ -24,6 +24,13 @@ LegendContent legend_content(const SceneView& view) {
   return c;
 }
 
+float legend_height(const LegendContent& c) {
+  if (!c.categorical) return kLegendHeight;
+  const std::size_t rows = c.categories.empty() ? 10 : c.categories.size();
+  const ImGuiStyle& st = ImGui::GetStyle();
+  return std::min(kLegendHeight, float(2 + rows) * ImGui::GetTextLineHeightWithSpacing() + 2 * st.WindowPadding.y + 4);
+}
+
 namespace {
 
 ImU32 colour_at(const render::Colormap& m, float t) {
@@ -91,7 +98,7 @@ void draw_bar(const LegendContent& c, const render::Colormap& m) {
 void draw_legend_window(const LegendContent& c, float x, float y, bool fixed) {
   const render::Colormap& m = render::colormap(c.colormap);
   ImGui::SetNextWindowPos(ImVec2(x, y), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kLegendWidth, kLegendHeight), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kLegendWidth, legend_height(c)), fixed ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
   ImGui::Begin("Legend", nullptr,
                ImGuiWindowFlags_NoScrollbar |
                    (fixed ? ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings : 0));

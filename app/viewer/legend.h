@@ -24,8 +24,10 @@ struct LegendContent {
 // What the legend of `view` shows (its colour choice, colormap, fields and histogram).
 LegendContent legend_content(const SceneView& view);
 
-// The legend window's size in pixels (frames place it in their lower right corner).
+// The legend window's size in pixels (frames place it in their lower right corner): the colour bar's
+// is fixed; a list of categories is as tall as its rows (legend_height, inside an ImGui frame).
 constexpr float kLegendWidth = 170, kLegendHeight = 300;
+float legend_height(const LegendContent& c);
 
 // Draws the legend window at (x, y) in the current ImGui context; `fixed`: not movable, no title bar
 // (frames and screenshots).

@@ -90,12 +90,11 @@ std::vector<std::pair<int, std::string>> category_names(const FieldInfo& f) {
   return out;
 }
 
-std::vector<float> histogram(const std::vector<float>& values, const std::vector<float>* pos4, float lo, float hi,
-                             int bins) {
+std::vector<float> histogram(const std::vector<float>& values, const uint8_t* kind, float lo, float hi, int bins) {
   std::vector<float> h(std::size_t(std::max(bins, 1)), 0.f);
   const float span = hi - lo;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (pos4 && 4 * i + 3 < pos4->size() && (*pos4)[4 * i + 3] > 0.5f) continue;
+    if (kind && kind[i] != 0) continue;
     const float v = values[i];
     if (!std::isfinite(v)) continue;
     int b = span > 0 ? int(std::floor((v - lo) / span * float(bins))) : bins / 2;

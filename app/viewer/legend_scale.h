@@ -6,6 +6,7 @@
 // draws beside its colour bar (as Polyscope's colour-map widget does).
 #include "particles/field_info.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,9 +41,8 @@ constexpr float kCategoryMin = -0.5f, kCategoryMax = 9.5f;
 std::vector<std::pair<int, std::string>> category_names(const FieldInfo& f);
 
 // Counts of `values` in `bins` equal bins over [lo, hi] (values outside go to the end bins, as their
-// colour does); only particles whose pos4 w is 0 (fluid) count when `pos4` is given (4 per particle).
-std::vector<float> histogram(const std::vector<float>& values, const std::vector<float>* pos4, float lo, float hi,
-                             int bins);
+// colour does); only fluid particles (kind 0) count when `kind` is given (one per value).
+std::vector<float> histogram(const std::vector<float>& values, const uint8_t* kind, float lo, float hi, int bins);
 
 // "t = 0.200 s", "t = 20.0 ms", "t = 20.0 us": three significant digits in an SI prefix.
 std::string time_label(double t);

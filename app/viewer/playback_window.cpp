@@ -10,6 +10,7 @@
 #include "viewer/imgui_panels.h"
 #include "viewer/key_bindings.h"
 #include "viewer/legend.h"
+#include "viewer/profile_plot.h"
 #include "viewer/playback_model.h"
 #include "viewer/render_observer.h"
 #include "viewer/window_input.h"
@@ -152,6 +153,8 @@ int run_playback_window(const H5Reader& reader, const ViewerOptions& opt, std::s
     ImGui::Checkbox("automatic range", &c.auto_range);
     ImGui::End();
     draw_legend_window(legend_content(*view), float(w) - kLegendWidth - 10, 10, false);
+    if (frame.find("position") && frame.find("position")->info.components == 1)
+      draw_profile_window(profiles_of(frame, opt.scene), w, h);  // 1D: the profiles
     if (show_help) {
       ImGui::Begin("Keys", &show_help);
       for (const auto& [key, what] : help_rows()) ImGui::Text("%-6s %s", key.c_str(), what.c_str());

@@ -2,6 +2,7 @@
 
 #include "render/frame_render_data.h"
 #include "viewer/view_model.h"
+#include "render_data/fill_render_data.h"
 #include "viewer/legend_scale.h"
 #include "viewer/scene_look.h"
 
@@ -107,7 +108,7 @@ RenderRange SceneView::show(const FrameData& frame) {
   render::upload_host_arrays(renderer_, frame_pos_, frame_col_);
   upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   take_range(r);
-  measure_histogram(frame_col_, frame_pos_);
+  measure_histogram(frame_col_, frame.find("kind"));
   return r;
 }
 
@@ -161,26 +162,36 @@ RenderRange SceneView::update() {
   return r;
 }
 
-void SceneView::measure_histogram(const std::vector<float>& values, const std::vector<float>& pos4) {
-  histogram_ = viewer::histogram(values, &pos4, colour_.min, colour_.max, 32);
+void SceneView::measure_histogram(const std::vector<float>& values, const FieldData* kind) {
+  const bool fluid_only = kind && kind->info.scalar == ScalarType::UInt8 && kind->count() == values.size();
+  histogram_ = viewer::histogram(values, fluid_only ? kind->bytes.data() : nullptr, colour_.min, colour_.max, 32);
 }
 
 void SceneView::measure_histogram_live() {
   const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   if (now - histogram_at_ < histogram_interval_s_) return;
   histogram_at_ = now;
-  // The colour values through the host: the recorded-frame path on the fields it needs.
-  std::vector<std::string> names = {"position", colour_.field};
+  // The colour field (and kind) through the host, the engine's per-particle colour value of it.
+  std::vector<std::string> names = {colour_.field};
   for (const FieldInfo& f : fields_)
-    if (f.name == "kind") names.push_back("kind");
-  std::vector<float> pos, col;
+    if (f.name == "kind" && colour_.field != "kind") names.push_back("kind");
+  FrameData frame;
   try {
-    render::fill_from_frame(sim_->capture_frame(names), RenderRequest{colour_.field, colour_.component}, pos, col);
+    frame = sim_->capture_frame(names);
   } catch (const std::invalid_argument&) {
     histogram_.clear();  // a colour field that is not (yet) valid: no histogram
     return;
   }
-  measure_histogram(col, pos);
+  const FieldData* c = frame.find(colour_.field);
+  if (!c || (c->info.components > 1 && colour_.component >= c->info.components)) {
+    histogram_.clear();
+    return;
+  }
+  const ColourSource cs{c->bytes.data(), c->info.scalar, c->info.components,
+                        c->info.components > 1 ? colour_.component : 0};
+  std::vector<float> values(c->count());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = cs.value(i);
+  measure_histogram(values, frame.find("kind"));
 }
 
 void SceneView::take_range(const RenderRange& r) {

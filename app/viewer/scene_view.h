@@ -94,7 +94,7 @@ class SceneView {
   void reset_camera(const render::Bounds& b, int dim, const ParamSet& scene, double spacing);
   void take_range(const RenderRange& r);
   void connect(Simulation& sim);  // the upload path (interop, splat or host copy) for sim's buffers
-  void measure_histogram(const std::vector<float>& values, const std::vector<float>& pos4);
+  void measure_histogram(const std::vector<float>& values, const FieldData* kind);
   void measure_histogram_live();
   Simulation* sim_;  // null in playback
   bool allow_interop_, allow_splat_;

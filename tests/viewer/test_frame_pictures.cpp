@@ -267,11 +267,12 @@ TEST(FramePictures, ScreenshotsGetUniqueNamesInTheChosenFolder) {
   fs::remove_all(dir);
 }
 
-TEST(FramePictures, UntilAlwaysRendersTheFinalState) {
+TEST(FramePictures, TheFinalStateIsAlwaysAFrame) {
   EJECTA_NEED_GL();
   const fs::path dir = fs::temp_directory_path() / ("ejecta-test-final-" + std::to_string(getpid()));
   fs::remove_all(dir);
-  // 7 steps, a frame every 5: frames of steps 0 and 5, and the final state (step 7).
+  // 7 steps, a frame every 5: frames of steps 0 and 5, and the final state (step 7); --until ends
+  // through the same RenderObserver::finish().
   const auto r = test::run_binary("--headless --backend cpu --steps 7 --render-every 5 --render-dir '" + dir.string() +
                                   "' --width 160 --height 120 --theme light --no-overlay --set particles.dp=0.005");
   ASSERT_EQ(r.code, 0) << r.out;

@@ -103,10 +103,9 @@ TEST(LegendCategories, IntegerFieldsAreCategoriesWithNames) {
 
 TEST(LegendHistogram, CountsTheFluidInBinsOverTheRange) {
   const std::vector<float> v = {0.05f, 0.15f, 0.15f, 0.95f, 2.0f, -1.0f, 0.5f};
-  // The last particle is a wall (w = 1): not counted.
-  std::vector<float> pos(4 * v.size(), 0.f);
-  pos[4 * 6 + 3] = 1.f;
-  const std::vector<float> h = viewer::histogram(v, &pos, 0, 1, 10);
+  // The last particle is a wall (kind 1): not counted.
+  const uint8_t kind[] = {0, 0, 0, 0, 0, 0, 1};
+  const std::vector<float> h = viewer::histogram(v, kind, 0, 1, 10);
   ASSERT_EQ(h.size(), 10u);
   EXPECT_EQ(h[0], 2.f) << "0.05 and -1 (clamped, as its colour is)";
   EXPECT_EQ(h[1], 2.f);
