@@ -25,9 +25,11 @@ inline std::string source_dir() {
   return env && *env ? env : EJECTA_SOURCE_DIR;
 }
 
-// Two runs in the same state bit for bit: ids, positions, velocities, densities, time and dt.
+// Two runs in the same state bit for bit: ids, positions, velocities, densities, time, dt and step.
 inline void expect_same_state(const Simulation& whole, const Simulation& resumed) {
   const HostParticles a = whole.download(), b = resumed.download();
+  EXPECT_EQ(a.n, b.n);
+  EXPECT_EQ(whole.steps(), resumed.steps());
   EXPECT_EQ(a.id, b.id);
   EXPECT_EQ(a.position, b.position) << "positions must be identical, not just close";
   EXPECT_EQ(a.velocity, b.velocity);
