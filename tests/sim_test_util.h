@@ -25,6 +25,19 @@ inline std::string source_dir() {
   return env && *env ? env : EJECTA_SOURCE_DIR;
 }
 
+// Two runs in the same state bit for bit: ids, positions, velocities, densities, time, dt and step.
+inline void expect_same_state(const Simulation& whole, const Simulation& resumed) {
+  const HostParticles a = whole.download(), b = resumed.download();
+  EXPECT_EQ(a.n, b.n);
+  EXPECT_EQ(whole.steps(), resumed.steps());
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.position, b.position) << "positions must be identical, not just close";
+  EXPECT_EQ(a.velocity, b.velocity);
+  EXPECT_EQ(a.density, b.density);
+  EXPECT_EQ(whole.time(), resumed.time());
+  EXPECT_EQ(whole.dt(), resumed.dt());
+}
+
 // Restart N + N = 2N: `before` steps, a captured frame, a fresh simulation restored from it and
 // `after` more steps must end bit for bit where `before + after` uninterrupted steps end: ids,
 // positions, velocities, densities, time, dt and the bytes of the named extra fields.
@@ -43,13 +56,7 @@ inline void expect_exact_restart(const ParamSet& p, long before, long after, con
   resumed->restore_frame(frame);
   one_n.max_steps = after;
   StepLoop(*resumed, one_n).run();
-  const HostParticles a = whole->download(), b = resumed->download();
-  EXPECT_EQ(a.id, b.id);
-  EXPECT_EQ(a.position, b.position) << "positions must be identical, not just close";
-  EXPECT_EQ(a.velocity, b.velocity);
-  EXPECT_EQ(a.density, b.density);
-  EXPECT_EQ(whole->time(), resumed->time());
-  EXPECT_EQ(whole->dt(), resumed->dt());
+  expect_same_state(*whole, *resumed);
   const FrameData fa = whole->capture_frame(extra), fb = resumed->capture_frame(extra);
   for (std::size_t k = 0; k < fa.fields.size(); ++k) EXPECT_EQ(fa.fields[k].bytes, fb.fields[k].bytes) << extra[k];
 }

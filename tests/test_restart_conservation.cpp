@@ -10,18 +10,6 @@
 namespace ejecta {
 namespace {
 
-void expect_same_particles(const Simulation& a, const Simulation& b) {
-  const HostParticles ha = a.download(), hb = b.download();
-  ASSERT_EQ(ha.n, hb.n);
-  EXPECT_EQ(ha.id, hb.id);
-  EXPECT_EQ(ha.position, hb.position) << "positions must be identical, not just close";
-  EXPECT_EQ(ha.velocity, hb.velocity);
-  EXPECT_EQ(ha.density, hb.density);
-  EXPECT_EQ(a.time(), b.time());
-  EXPECT_EQ(a.dt(), b.dt());
-  EXPECT_EQ(a.steps(), b.steps());
-}
-
 void check_restart(const std::vector<std::string>& overrides) {
   const ParamSet p = test::shipped_scene("dambreak2d.ini", overrides);
   const long n = 150;
@@ -39,7 +27,7 @@ void check_restart(const std::vector<std::string>& overrides) {
   auto resumed = make_simulation(p, Backend::Cpu);
   resumed->restore_frame(frame);
   StepLoop(*resumed, one_n).run();
-  expect_same_particles(*whole, *resumed);
+  test::expect_same_state(*whole, *resumed);
 }
 
 TEST(Restart, NPlusNEqualsTwoN_Float) { check_restart({}); }

@@ -360,12 +360,7 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     const auto now = Clock::now();
     const double frame_s = std::chrono::duration<double>(now - last).count();
     last = now;
-    const double a = 0.1;  // exponential smoothing of the displayed rates
-    s.fps = (1 - a) * s.fps + a * (frame_s > 0 ? 1.0 / frame_s : 0);
-    if (stepped > 0 && step_s > 0)
-      s.particle_steps_per_s = (1 - a) * s.particle_steps_per_s + a * double(stepped) * double(s.sim->particle_count()) / step_s;
-    else if (!s.running)
-      s.particle_steps_per_s = 0;  // paused: nothing is stepped, so the rate reads 0
+    update_rates(s, frame_s, stepped, step_s);
   }
   if (s.recorder) toggle_recording(s);
   if (s.video) {

@@ -125,6 +125,15 @@ void update_profile(ViewerState& s) {
   }
 }
 
+void update_rates(ViewerState& s, double frame_s, long stepped, double step_s) {
+  const double a = 0.1;  // exponential smoothing of the displayed rates
+  s.fps = (1 - a) * s.fps + a * (frame_s > 0 ? 1.0 / frame_s : 0);
+  if (stepped > 0 && step_s > 0)
+    s.particle_steps_per_s = (1 - a) * s.particle_steps_per_s + a * double(stepped) * double(s.sim->particle_count()) / step_s;
+  else if (!s.running)
+    s.particle_steps_per_s = 0;
+}
+
 void set_clip(ViewerState& s, bool on) {
   render::ViewSettings& v = s.view->settings();
   v.clip = on && s.sim->dim() == 3;

@@ -105,6 +105,9 @@ void drop_fluid(ViewerState& s, const glm::vec3& at);
 void save_snapshot(ViewerState& s);
 // Recomputes the line profile's plot (the colour field along the drawn segment).
 void update_profile(ViewerState& s);
+// The status bar's rates after a frame of frame_s seconds that stepped `stepped` steps in step_s:
+// frames per second, particle-steps per second (smoothed), 0 while paused (nothing is stepped).
+void update_rates(ViewerState& s, double frame_s, long stepped, double step_s);
 // Clip plane on (through the middle of the free particles' bounding box, facing the camera) or off.
 void set_clip(ViewerState& s, bool on);
 // Fills s.picked_fields for particle index i (all fields of the engine).
