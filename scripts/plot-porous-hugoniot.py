@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hugoniot of 75%-porous iron (epsilon-alpha, Collins, Melosh & Wuennemann 2011) with and without the
 thermal correction: the analytic curves (Rankine-Hugoniot with the model and M89's Tillotson iron, as
-tests/test_porous.cpp solves them) and the SPH points of 1D piston impacts. Plain Python (no
+tests/test_porous.cpp solves them) and the SPH points of 1D symmetric impacts. Plain Python (no
 matplotlib): writes an SVG, docs/figures/porous-iron-hugoniot.svg by default.
 
 usage: EJECTA_POROUS_HUGONIOT_CSV=docs/figures/porous-iron-hugoniot.csv \
@@ -126,7 +126,7 @@ for thermal, label in ((True, "with the thermal correction (Collins et al. 2011)
     svg.append(f'<text x="{L + 48}" y="{ly + 4}">{label}</text>')
     ly += 18
 svg.append(f'<circle cx="{L + 27}" cy="{ly}" r="5" fill="none" stroke="black" stroke-width="2"/>')
-svg.append(f'<text x="{L + 48}" y="{ly + 4}">SPH, 1D piston (scenes/porous_planar1d.ini)</text>')
+svg.append(f'<text x="{L + 48}" y="{ly + 4}">SPH, 1D symmetric impacts (scenes/porous_planar1d.ini)</text>')
 svg.append("</svg>")
 with open(out_path, "w") as f:
     f.write("\n".join(svg) + "\n")
