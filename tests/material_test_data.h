@@ -3,7 +3,8 @@
 // shared by the material-key and material-panel tests.
 namespace ejecta::test {
 
-// Every group at once: Tillotson, Lundborg, damage and melt; and Murnaghan with von Mises.
+// Every group at once: Tillotson, Lundborg, damage, melt and p-alpha porosity; and Murnaghan with von
+// Mises and epsilon-alpha porosity.
 inline const char* const kEveryGroup = R"([rock]
 eos = tillotson
 rho0 = 2700
@@ -29,6 +30,11 @@ weibull.m = 9
 melt.T_melt = 1500
 melt.xi = 1.2
 specific_heat = 840
+porosity = p_alpha
+porosity.alpha0 = 1.5
+p_alpha.P_e = 1e6
+p_alpha.P_s = 2e8
+p_alpha.c_e = 1500
 
 [metal]
 eos = murnaghan
@@ -38,6 +44,12 @@ murnaghan.n = 4
 shear_modulus = 8e10
 yield = von_mises
 von_mises.Y0 = 3e8
+porosity = eps_alpha
+porosity.alpha0 = 1.2
+eps_alpha.kappa = 0.9
+eps_alpha.eps_e = -1e-4
+eps_alpha.eps_X = -0.1
+eps_alpha.thermal_correction = false
 )";
 
 }  // namespace ejecta::test

@@ -17,6 +17,7 @@ const char* to_string(MaterialGroup g) {
     case MaterialGroup::Yield: return "Yield";
     case MaterialGroup::Damage: return "Damage";
     case MaterialGroup::Melt: return "Melt";
+    case MaterialGroup::Porosity: return "Porosity";
   }
   return "?";
 }
@@ -35,6 +36,13 @@ bool is_lundborg(const Material& m) { return m.yield == YieldKind::Lundborg; }
 bool has_damage(const Material& m) { return m.damage; }
 bool has_melt(const Material& m) { return m.melt; }
 bool has_specific_heat(const Material& m) { return m.melt || m.specific_heat > 0; }
+bool is_porous(const Material& m) { return m.porous.kind != kPorousNone; }
+bool is_palpha(const Material& m) { return m.porous.kind == kPorousPAlpha; }
+bool has_ce(const Material& m) { return is_palpha(m) && m.porous.c_e > 0; }
+bool is_epsalpha(const Material& m) { return m.porous.kind == kPorousEpsAlpha; }
+std::string porosity_name(const Material& m) {
+  return is_palpha(m) ? "p_alpha" : is_epsalpha(m) ? "eps_alpha" : "none";
+}
 
 // One number key; the modifiers below add its range.
 MaterialKeyDesc number(std::string key, G group, std::string label, std::string units, std::string applies,
@@ -60,6 +68,10 @@ MaterialKeyDesc positive(MaterialKeyDesc d) {
 }
 MaterialKeyDesc non_negative(MaterialKeyDesc d) {
   d.min = 0;
+  return d;
+}
+MaterialKeyDesc non_positive(MaterialKeyDesc d) {
+  d.max = 0;
   return d;
 }
 MaterialKeyDesc word(std::string key, G group, std::string label, std::vector<std::string> choices,
@@ -185,6 +197,53 @@ std::vector<MaterialKeyDesc> make_table() {
                               "Specific heat c_v: the temperature of melt weakening is T = "
                               "solid.reference_temperature + u / c_v.",
                               has_specific_heat, [](const Material& m) { return num(m.specific_heat); })));
+  const std::string pa = "porosity = p_alpha", ea = "porosity = eps_alpha", po = "porosity";
+  MaterialKeyDesc por = word("porosity", G::Porosity, "Porosity model", {"none", "p_alpha", "eps_alpha"},
+                             "optional (default none)",
+                             "Compaction of a porous solid: p_alpha (Jutzi, Benz & Michel 2008) or eps_alpha "
+                             "(Wuennemann, Collins & Melosh 2006; Collins et al. 2011). rho0 is the matrix density.",
+                             porosity_name);
+  por.uses = is_porous;
+  por.applies = po;
+  t.push_back(por);
+  MaterialKeyDesc a0 = number("porosity.alpha0", G::Porosity, "Distention alpha_0", "", po, req, "2",
+                              "Initial distention rho_s/rho (1: no pores); a body starts at rho0 / alpha0.", is_porous,
+                              [](const Material& m) { return num(m.porous.alpha0); });
+  a0.min = 1;
+  t.push_back(a0);
+  t.push_back(non_negative(number("p_alpha.P_e", G::Porosity, "Elastic limit P_e", "Pa", pa, req, "1e6",
+                                  "Pressure where compaction starts (the crush curve's elastic limit).", is_palpha,
+                                  [](const Material& m) { return num(m.porous.palpha.P_e); })));
+  t.push_back(positive(number("p_alpha.P_s", G::Porosity, "Compaction P_s", "Pa", pa, req, "2.13e8",
+                              "Pressure of full compaction (alpha = 1); must exceed p_alpha.P_e.", is_palpha,
+                              [](const Material& m) { return num(m.porous.palpha.P_s); })));
+  t.push_back(positive(number("p_alpha.c_e", G::Porosity, "Porous sound speed", "m/s", pa,
+                              "optional (default: the matrix's)", "1000",
+                              "Sound speed of the uncompacted porous material; interpolated to the matrix's as alpha "
+                              "falls to 1.",
+                              has_ce, [](const Material& m) { return num(m.porous.c_e); })));
+  MaterialKeyDesc kap = positive(number("eps_alpha.kappa", G::Porosity, "kappa", "", ea, req, "0.98",
+                                        "Rate of the exponential compaction branch, 0 < kappa <= 1 (1: the matrix "
+                                        "is not compressed while pores close).",
+                                        is_epsalpha, [](const Material& m) { return num(m.porous.eps.kappa); }));
+  kap.max = 1;
+  t.push_back(kap);
+  t.push_back(non_positive(number("eps_alpha.eps_e", G::Porosity, "Elastic strain eps_e", "", ea,
+                                  "optional (default 0)", "0",
+                                  "Volumetric strain (negative in compression) where compaction starts.", is_epsalpha,
+                                  [](const Material& m) { return num(m.porous.eps.eps_e); })));
+  t.push_back(non_positive(number("eps_alpha.eps_X", G::Porosity, "Transition strain eps_X", "", ea, req, "-0.5",
+                                  "End of the exponential branch; the power law (exponent 2) follows to full "
+                                  "compaction at eps_C = 2 (1 - alpha_X)/(kappa alpha_X) + eps_X.",
+                                  is_epsalpha, [](const Material& m) { return num(m.porous.eps.eps_X); })));
+  MaterialKeyDesc th = word("eps_alpha.thermal_correction", G::Porosity, "Thermal correction", {"true", "false"},
+                            "optional (default true)",
+                            "Collins et al. (2011): the matrix's thermal expansion (Gamma_s0/c_s0^2) du/dt does not "
+                            "crush pores (needs eos = tillotson).",
+                            [](const Material& m) { return std::string(m.eps_thermal ? "true" : "false"); });
+  th.uses = is_epsalpha;
+  th.applies = ea;
+  t.push_back(th);
   return t;
 }
 
@@ -225,8 +284,10 @@ std::string suggest_material_key(const std::string& key) {
 }
 
 std::string material_range_text(const MaterialKeyDesc& d) {
-  if (d.word || d.min <= -1e300) return "";
-  return (d.min_open ? "> " : ">= ") + format_number(d.min);
+  if (d.word) return "";
+  std::string lo = d.min <= -1e300 ? "" : (d.min_open ? "> " : ">= ") + format_number(d.min);
+  std::string hi = d.max >= 1e300 ? "" : "<= " + format_number(d.max);
+  return lo.empty() ? hi : hi.empty() ? lo : lo + " and " + hi;
 }
 
 std::string material_to_ini(const Material& m) {
@@ -266,17 +327,24 @@ Material edit_material(const Material& m, const std::string& key, const std::str
     if (group == "melt" && !values.count("specific_heat")) values["specific_heat"] = find_material_key("specific_heat")->example;
     values[key] = value;
   }
-  if (key == "eos" || key == "yield") {
+  if (key == "porosity") {  // alpha0 comes with any model and goes with none
+    if (value == "none") values.erase(key);
+    if (value == "none") values.erase("porosity.alpha0");
+    else if (!values.count("porosity.alpha0")) values["porosity.alpha0"] = find_material_key("porosity.alpha0")->example;
+  }
+  if (key == "eos" || key == "yield" || key == "porosity") {
     const std::vector<std::string> prefixes =
         key == "eos" ? std::vector<std::string>{"tillotson", "murnaghan"}
-                     : std::vector<std::string>{"von_mises", "lundborg"};
+        : key == "yield" ? std::vector<std::string>{"von_mises", "lundborg"}
+                         : std::vector<std::string>{"p_alpha", "eps_alpha"};
     for (const MaterialKeyDesc& d : material_keys()) {
       const std::string g = group_of(d.key);
       bool in_switch = false;
       for (const std::string& p : prefixes) in_switch = in_switch || g == p;
       if (!in_switch) continue;
       if (g == value) {
-        if (!values.count(d.key)) values[d.key] = d.example;
+        const bool optional = key == "porosity" && d.need.rfind("optional", 0) == 0;  // p_alpha.c_e, ...
+        if (!values.count(d.key) && !optional) values[d.key] = d.example;
       } else {
         values.erase(d.key);
       }
@@ -305,7 +373,7 @@ std::string material_keys_markdown() {
         "`[section]` per material, SI units. Solid blocks name their material (`solid_block.N.material`). The "
         "viewer shows one section per material of the running scene with the keys below (only those the "
         "material uses) and applies edits between steps; ranges are checked by the library reader.\n";
-  for (G g : {G::Eos, G::Elasticity, G::Yield, G::Damage, G::Melt}) {
+  for (G g : {G::Eos, G::Elasticity, G::Yield, G::Damage, G::Melt, G::Porosity}) {
     md << "\n## " << to_string(g) << "\n\n"
        << "| Key | Range / choices | Units | Used by | Needed | Description |\n"
        << "|---|---|---|---|---|---|\n";

@@ -1,6 +1,7 @@
 #pragma once
 // The one table of material library keys (SPlisHSPlasH style, like the ParamRegistry for scene keys):
-// key, label, units, range, help and the group it belongs to (EOS, elasticity, yield, damage, melt),
+// key, label, units, range, help and the group it belongs to (EOS, elasticity, yield, damage, melt,
+// porosity),
 // with the condition under which a material uses it. The library reader (unknown keys and their
 // suggestions), the viewer's material panels, `ejecta --list-material-keys` and docs/materials.md are
 // generated from it. Host-side only.
@@ -12,7 +13,7 @@
 namespace ejecta {
 
 // Which part of the material model a key belongs to (GUI sections, docs sections).
-enum class MaterialGroup { Eos, Elasticity, Yield, Damage, Melt };
+enum class MaterialGroup { Eos, Elasticity, Yield, Damage, Melt, Porosity };
 const char* to_string(MaterialGroup g);
 
 struct MaterialKeyDesc {
@@ -39,7 +40,7 @@ const MaterialKeyDesc* find_material_key(const std::string& key);
 // Closest known key for a misspelled one ("" if none is close); a key without its group ("A" for
 // "tillotson.A") is suggested too.
 std::string suggest_material_key(const std::string& key);
-// The range of a number key as text: "> 0", ">= 0", "" (unbounded).
+// The range of a number key as text: "> 0", ">= 0", "<= 0", "> 0 and <= 1", "" (unbounded).
 std::string material_range_text(const MaterialKeyDesc& d);
 
 // The material as one library section ("[name]" and every key it uses), so that reading it back gives

@@ -145,7 +145,7 @@ class Builder {
     if (ec != std::errc() || ptr != e || !std::isfinite(v))
       fail(it->second.line, key + " = '" + text + "' is not a number");
     const MaterialKeyDesc* d = find_material_key(key);
-    if (d && d->min > -1e300 && (d->min_open ? !(v > d->min) : !(v >= d->min)))
+    if (d && ((d->min > -1e300 && (d->min_open ? !(v > d->min) : !(v >= d->min))) || (d->max < 1e300 && !(v <= d->max))))
       fail(it->second.line, key + " = " + text + " must be " + material_range_text(*d));
     return v;
   }
@@ -159,6 +159,58 @@ class Builder {
   const Section& sec_;
 };
 
+
+// porosity = none | p_alpha | eps_alpha and its keys (physics/porous_model.h).
+void build_porosity(const Builder& b, const Section& sec, Material& m) {
+  const std::string por = b.has("porosity") ? b.word("porosity") : "none";
+  auto reject_group = [&](const std::string& group, const std::string& model) {
+    for (const auto& kv : sec.keys)
+      if (kv.first.rfind(group + ".", 0) == 0)
+        b.fail(kv.second.line, kv.first + " does not apply to porosity = " + model);
+  };
+  if (por == "none") {
+    for (const char* g : {"porosity", "p_alpha", "eps_alpha"}) reject_group(g, "none");
+    return;
+  }
+  PorousMaterial<double>& p = m.porous;
+  const std::string why = "porosity = " + por;
+  if (por == "p_alpha") {
+    reject_group("eps_alpha", por);
+    p.kind = kPorousPAlpha;
+    p.alpha0 = b.number("porosity.alpha0", why);
+    const double Pe = b.number("p_alpha.P_e", why), Ps = b.number("p_alpha.P_s", why);
+    if (!(Ps > Pe)) b.fail(b.line_of("p_alpha.P_s"), "p_alpha.P_s must exceed p_alpha.P_e (full compaction above the elastic limit)");
+    p.palpha = PAlphaCrush<double>{p.alpha0, Pe, Ps};
+    p.c_e = b.optional("p_alpha.c_e", 0.0);
+  } else if (por == "eps_alpha") {
+    reject_group("p_alpha", por);
+    p.kind = kPorousEpsAlpha;
+    p.alpha0 = b.number("porosity.alpha0", why);
+    const double kappa = b.number("eps_alpha.kappa", why);
+    const double eps_e = b.optional("eps_alpha.eps_e", 0.0);
+    const double eps_X = b.number("eps_alpha.eps_X", why);
+    if (!(eps_X <= eps_e))
+      b.fail(b.line_of("eps_alpha.eps_X"), "eps_alpha.eps_X must not exceed eps_alpha.eps_e (strains are negative in compression)");
+    m.eps_thermal = true;
+    if (b.has("eps_alpha.thermal_correction")) {
+      const std::string t = b.word("eps_alpha.thermal_correction");
+      if (t != "true" && t != "false")
+        b.fail(b.line_of("eps_alpha.thermal_correction"), "eps_alpha.thermal_correction = '" + t + "' is not one of: true, false");
+      m.eps_thermal = t == "true";
+    }
+    double thermal = 0;  // Gamma_s0 / c_s0^2 = (a + b) rho0 / A for the Tillotson matrix
+    if (m.eps_thermal) {
+      if (m.eos != EosKind::Tillotson)
+        b.fail(b.has("eps_alpha.thermal_correction") ? b.line_of("eps_alpha.thermal_correction") : sec.line,
+               "eps_alpha.thermal_correction = true needs eos = tillotson (its Grueneisen parameter a + b); set it false "
+               "for eos = murnaghan");
+      thermal = (m.tillotson.a + m.tillotson.b) * m.rho0 / m.tillotson.A;
+    }
+    p.eps = EpsAlphaCrush<double>::make(p.alpha0, kappa, eps_e, eps_X, thermal);
+  } else {
+    b.fail(b.line_of("porosity"), "porosity = '" + por + "' is not one of: none, p_alpha, eps_alpha");
+  }
+}
 
 Material build(const std::string& file, const std::string& name, const Section& sec) {
   Builder b(file, name, sec);
@@ -257,6 +309,7 @@ Material build(const std::string& file, const std::string& name, const Section& 
   } else if (b.has("specific_heat")) {
     m.specific_heat = b.number("specific_heat", "");
   }
+  build_porosity(b, sec, m);
   return m;
 }
 

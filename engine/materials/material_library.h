@@ -22,9 +22,17 @@
 //   specific_heat                                         (J/(kg K); required with melt.*: the
 //                                                          temperature is T = solid.reference_temperature
 //                                                          + u / specific_heat)
+//   porosity = none | p_alpha | eps_alpha                 (optional; default none)
+//   porosity.alpha0                                       (required with porosity: initial distention;
+//                                                          rho0 is then the matrix density and a body
+//                                                          starts at the bulk density rho0 / alpha0)
+//   p_alpha.P_e, p_alpha.P_s, p_alpha.c_e (optional)      (porosity = p_alpha)
+//   eps_alpha.kappa, .eps_X, .eps_e (optional, default 0), .thermal_correction (optional, default
+//                                                          true; needs eos = tillotson) (eps_alpha)
 // Errors are MaterialError with "file:line: [material] ..." and, for an unknown key, a suggestion.
 #include "physics/eos_murnaghan.h"
 #include "physics/eos_tillotson.h"
+#include "physics/porous_model.h"
 #include "physics/yield_strength.h"
 
 #include <map>
@@ -64,6 +72,10 @@ struct Material {
   bool melt = false;  // melt weakening Y tanh(xi (T_m/T - 1))
   double t_melt = 0, melt_xi = 0;
   double specific_heat = 0;  // c_v (J/(kg K)); 0 = not given
+
+  // Porosity (physics/porous_model.h): p-alpha or epsilon-alpha compaction, kind none without.
+  PorousMaterial<double> porous{};
+  bool eps_thermal = true;  // eps_alpha: Collins et al. 2011's thermal correction
 };
 
 using MaterialLibrary = std::map<std::string, Material>;

@@ -39,7 +39,7 @@ EJ_INLINE T equal_volume_radius(T V) {
 template <class T, int D>
 EJ_INLINE SymTensor<T, D> damaged_stress(const SolidMaterial<T>& mt, const SolidView<T, D>& pv, std::size_t i,
                                          T dmg) {
-  const T p = damaged_pressure(mt.pressure(pv.rho[i], pv.u[i]), dmg);
+  const T p = damaged_pressure(solid_pressure_of(mt, pv, i), dmg);
   SymTensor<T, D> s;
   for (int k = 0; k < SymIndex<D>::N; ++k) s[k] = (T(1) - dmg) * pv.S[i][k] - (k < D ? p : T(0));
   return s;

@@ -24,6 +24,8 @@
 //      f_ij = W(r_ij)/W(dp), n = 4; the principal axes in physics/artificial_stress.h (1D, 2D, 3D).
 //  - Grady-Kipp damage D (solid_damage.h): the stress carried is sigma = -p_D I + (1 - D) S with
 //      p_D = (1 - D) p for p < 0 (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2); S stays undamaged.
+//  - porosity (porous_model.h: p-alpha, epsilon-alpha): the EOS at the matrix density alpha rho with
+//      p = p_s / alpha, the distention's rates after the force sums, its limits after each stage.
 // Fixed smoothing lengths; a pair uses h_ij = (h_i + h_j)/2, so every pair term is antisymmetric and
 // momentum is conserved to round-off. 1D and 2D carry the in-plane components of S with the 1/3 of the
 // three-dimensional deviator: 2D is plane strain (eps_zz = 0) and 1D uniaxial strain, so the implied
@@ -40,6 +42,7 @@
 #include "physics/eos_murnaghan.h"
 #include "physics/eos_tillotson.h"
 #include "physics/kernel_varh.h"
+#include "physics/porous_model.h"
 #include "physics/yield_strength.h"
 #include "integrators/step_monitor.h"
 
@@ -94,12 +97,25 @@ struct SolidMaterial {
   // Melt weakening of the yield strength, T = T_ref + u / c_v (physics/yield_strength.h).
   bool melt;
   T t_melt, melt_xi, cv;
+  PorousMaterial<T> porous;  // compaction (porous_model.h); kind none for a non-porous material
   EJ_INLINE T pressure(T rho, T u) const {
     return eos == kSolidMurnaghan ? murnaghan.pressure(rho) : tillotson.pressure(rho, u);
   }
   EJ_INLINE T sound_speed(T rho, T u) const {
     return eos == kSolidMurnaghan ? murnaghan.sound_speed(rho) : tillotson.sound_speed(rho, u);
   }
+  // (dp/drho)_u and (dp/du)_rho (Murnaghan: c^2 and 0).
+  EJ_INLINE void derivatives(T rho, T u, T& dp_drho, T& dp_du) const {
+    if (eos == kSolidMurnaghan) {
+      const T c = murnaghan.sound_speed(rho);
+      dp_drho = c * c, dp_du = T(0);
+    } else {
+      tillotson.derivatives(rho, u, dp_drho, dp_du);
+    }
+  }
+  // The bulk pressure of a particle of distention alpha at bulk density rho: p_s(alpha rho, u) / alpha
+  // (porous_model.h (P1); alpha = 1 without porosity, exactly the matrix pressure).
+  EJ_INLINE T porous_pressure(T rho, T u, T alpha) const { return pressure(alpha * rho, u) / alpha; }
 };
 
 template <class T, int D>
@@ -140,13 +156,24 @@ struct SolidView {
   T* damage;       // Grady-Kipp damage D in [0, 1] (nullptr when no particle has flaws)
   T* eps_p;        // accumulated equivalent plastic strain
   T* eps_p_step;   // its value at the start of the current step
+  PorousView<T> por;  // the porosity term's fields (all nullptr without a porous material)
 };
 
 // The weakening of a damaged particle (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2): the stress
 // carried is (1 - D) S and, for tension (p < 0), (1 - D) p. The stored S is the undamaged one.
 template <class T, int D>
+// With porosity (p-alpha), the compaction damage D_alpha adds: min(1, D + D_alpha) (porous_palpha.h).
 EJ_INLINE T solid_damage_of(const SolidView<T, D>& pv, std::size_t i) {
-  return pv.damage ? pv.damage[i] : T(0);
+  const T d = pv.damage ? pv.damage[i] : T(0);
+  if (!pv.por.damage) return d;
+  const T s = d + pv.por.damage[i];
+  return s < T(1) ? s : T(1);
+}
+
+// The particle's (undamaged) pressure: the matrix EOS at alpha rho over alpha.
+template <class T, int D>
+EJ_INLINE T solid_pressure_of(const SolidMaterial<T>& mt, const SolidView<T, D>& pv, std::size_t i) {
+  return mt.porous_pressure(pv.rho[i], pv.u[i], porous_alpha_of(pv.por, i));
 }
 
 // Pressure, longitudinal sound speed and the artificial stress of each particle.
@@ -157,9 +184,11 @@ struct SolidEosPass {
   EJ_INLINE void operator()(std::size_t i) const {
     const SolidMaterial<T>& mt = model.mat[pv.mat[i]];
     const T rho = pv.rho[i];
+    const T alpha = porous_alpha_of(pv.por, i);
+    porous_eos(mt.porous, pv.por, i);  // D_alpha before the damage is read
     const T dmg = solid_damage_of(pv, i);
-    const T p = damaged_pressure(mt.pressure(rho, pv.u[i]), dmg);
-    const T c0 = mt.sound_speed(rho, pv.u[i]);
+    const T p = damaged_pressure(mt.porous_pressure(rho, pv.u[i], alpha), dmg);
+    const T c0 = porous_sound_speed(mt.porous, mt.sound_speed(alpha * rho, pv.u[i]), alpha);
     pv.p[i] = p;
     pv.c[i] = sqrt(c0 * c0 + T(4) / T(3) * mt.mu / rho);
     if (!pv.R) return;
@@ -386,28 +415,39 @@ struct SolidForces {
     // 2 mu) tr. Plane strain: tr3 = tr.
     const T fz = (D == 2 && model.plane_stress) ? T(2) * mt.mu / (rhoi * ci * ci) : T(1);
     const T tr3 = fz * tr;
-    SymTensor<T, D> dS;
     T seps = T(0);
-    for (int a = 0; a < D; ++a)
-      for (int b = a; b < D; ++b) {
-        T rot = T(0);
-        for (int c = 0; c < D; ++c) rot += sfull[a][c] * om[b][c] + om[a][c] * sfull[c][b];
-        dS[S::of(a, b)] = T(2) * mt.mu * (eps[a][b] - (a == b ? tr3 / T(3) : T(0))) + rot;
-      }
     for (int a = 0; a < D; ++a)  // work of the carried deviatoric stress (1 - D) S
       for (int b = 0; b < D; ++b) seps += keep_i * sfull[a][b] * eps[a][b];
     if (D == 2 && model.plane_stress)  // S_zz eps_zz
       seps -= keep_i * (sfull[0][0] + sfull[D - 1][D - 1]) * (tr3 - tr);
     // Prescribed particles (kind 1: clamps, grips) keep their velocity; their stress still evolves.
     pv.a[i] = pv.kind[i] ? Vec<T, D>::zero() : acc + model.gravity;
-    pv.drho[i] = pv.L ? -rhoi * tr3 : fz * work;  // corrected: -rho div v with the corrected gradient
+    const T drho = pv.L ? -rhoi * tr3 : fz * work;  // corrected: -rho div v with the corrected gradient
+    pv.drho[i] = drho;
     // The artificial stress does work like the pair term it adds to the momentum equation: -1/2 its
     // share, as for the viscosity, so that kinetic + internal energy is conserved (the energy equation
     // of Monaghan 2000 carries the artificial pressure term the same way).
     // With the corrected force the pressure work is that of the corrected divergence, -p tr3 / rho,
     // the transpose of the force (kinetic + internal energy then balance pair by pair).
     const T pwork = model.correct_force ? -pi * tr3 / rhoi : pi / (rhoi * rhoi) * fz * work;
-    pv.du[i] = pwork + visc - T(0.5) * art + seps / rhoi;
+    const T du = pwork + visc - T(0.5) * art + seps / rhoi;
+    pv.du[i] = du;
+    // Porosity: the rates of the distention and compaction strain from drho/dt and du/dt, and the
+    // deviatoric factor f (porous_model.h, (P3), (P4), (E2)); the Hooke term below uses f mu.
+    T mu = mt.mu;
+    if (pv.por.alpha) {
+      const T alpha = pv.por.alpha[i];
+      T dps_drho, dps_du;
+      mt.derivatives(alpha * rhoi, pv.u[i], dps_drho, dps_du);
+      mu *= porous_rates(mt.porous, pv.por, i, rhoi, pi, dps_drho, dps_du, drho, du);
+    }
+    SymTensor<T, D> dS;
+    for (int a = 0; a < D; ++a)
+      for (int b = a; b < D; ++b) {
+        T rot = T(0);
+        for (int c = 0; c < D; ++c) rot += sfull[a][c] * om[b][c] + om[a][c] * sfull[c][b];
+        dS[S::of(a, b)] = T(2) * mu * (eps[a][b] - (a == b ? tr3 / T(3) : T(0))) + rot;
+      }
     if (!(mt.mu > T(0)))
       for (int k = 0; k < S::N; ++k) dS[k] = T(0);
     pv.dS[i] = dS;
@@ -434,7 +474,7 @@ struct SolidYieldLimit {
     if (mt.yield == kSolidNoLimit) return;
     const T dmg = solid_damage_of(pv, i);
     T Y = mt.Y0;
-    if (mt.yield == kSolidLundborg) Y = mt.lundborg.yield(damaged_pressure(mt.pressure(pv.rho[i], pv.u[i]), dmg), dmg);
+    if (mt.yield == kSolidLundborg) Y = mt.lundborg.yield(damaged_pressure(solid_pressure_of(mt, pv, i), dmg), dmg);
     if (mt.melt) Y *= melt_weakening_factor(model.T_ref + pv.u[i] / mt.cv, mt.t_melt, mt.melt_xi);
     const T j2 = solid_j2<T, D>(pv.S[i]);
     const T f = von_mises_return_factor(j2, Y);
@@ -443,6 +483,14 @@ struct SolidYieldLimit {
     if (pv.eps_p)
       pv.eps_p[i] = pv.eps_p_step[i] + (f < T(1) && mt.mu > T(0) ? (T(1) - f) * sqrt(T(3) * j2) / (T(3) * mt.mu) : T(0));
   }
+};
+
+// The porosity term after every state update (porous_model.h, (E3) and alpha >= 1).
+template <class T, int D>
+struct SolidPorousAfterStage {
+  SolidModel<T, D> model;
+  SolidView<T, D> pv;
+  EJ_INLINE void operator()(std::size_t i) const { porous_after_stage(model.mat[pv.mat[i]].porous, pv.por, i); }
 };
 
 template <class T>

@@ -2,7 +2,8 @@
 // axis, k = 0 .. round(extent/dp) - 1. A sphere or shell (centre c, radius R, inner radius R_i) takes
 // the sites of the box [c - R, c + R] on the same rule whose distance r from c has R_i <= r < R
 // (R_i = 0 for a sphere); in 2D they are a disc and a ring. A particle's mass is rho0 dp^dim with rho0
-// its material's reference density, its (fixed) smoothing length solid.h_over_dp * dp; a body with
+// its material's reference density (rho0 / alpha0 for a porous material: its bulk density), its
+// (fixed) smoothing length solid.h_over_dp * dp; a body with
 // motion = prescribed gets kind 1 (the solver keeps its velocity). velocity_profile = cantilever scales
 // the velocity by the first cantilever bending mode along x (cantilever_mode1 below).
 // Weibull flaws (physics/damage_grady_kipp.h, Benz & Asphaug 1995): each body of a material with
@@ -167,7 +168,9 @@ SolidInitial build_solid_scene(const ParamSet& ps) {
     const double dp = body.dp;
     long cnt[3] = {1, 1, 1};
     for (int d = 0; d < dim; ++d) cnt[d] = std::max(1L, std::lround((body.hi[d] - body.lo[d]) / dp));
-    const double m = mat.rho0 * std::pow(dp, dim);
+    // A porous material starts at its bulk density rho0 / alpha0 (rho0 is the matrix's).
+    const double rho_bulk = mat.porous.kind != kPorousNone ? mat.rho0 / mat.porous.alpha0 : mat.rho0;
+    const double m = rho_bulk * std::pow(dp, dim);
     const std::size_t before = g.mass.size();
     for (long kz = 0; kz < cnt[2]; ++kz)
       for (long ky = 0; ky < cnt[1]; ++ky)
@@ -181,7 +184,7 @@ SolidInitial build_solid_scene(const ParamSet& ps) {
             g.velocity.push_back(cantilever ? vel[d] * cantilever_mode1(x[0] - body.lo[0], body.hi[0] - body.lo[0])
                                             : vel[d]);
           }
-          g.density.push_back(mat.rho0);
+          g.density.push_back(rho_bulk);
           g.mass.push_back(m);
           g.h.push_back(h_over_dp * dp);
           g.material.push_back(static_cast<uint8_t>(mi));

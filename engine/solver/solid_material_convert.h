@@ -28,6 +28,7 @@ SolidMaterial<T> to_solid_material(const Material& m) {
   s.t_melt = T(m.t_melt);
   s.melt_xi = T(m.melt_xi);
   s.cv = T(m.specific_heat > 0 ? m.specific_heat : 1);
+  s.porous = m.porous.template cast<T>();
   return s;
 }
 

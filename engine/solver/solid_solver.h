@@ -49,6 +49,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
 
   void after_stage() {
+    if (pv_.por.alpha) exec_.for_each(n_, SolidPorousAfterStage<T, D>{model_, pv_});  // before the yield's pressure
     if (any_yield_) exec_.for_each(n_, SolidYieldLimit<T, D>{model_, pv_});
     update_invariants();
   }
@@ -113,6 +114,13 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     if (index >= materials_.size())
       throw std::invalid_argument("set_material: material index " + std::to_string(index) + " is out of range (" +
                                   std::to_string(materials_.size()) + " materials)");
+    // The porosity term's fields exist only when the scene started with a porous material (of that kind).
+    const int kind = m.porous.kind;
+    if (kind != kPorousNone && (!pv_.por.alpha || (kind == kPorousEpsAlpha && !pv_.por.eps) ||
+                                (kind == kPorousPAlpha && !pv_.por.damage)))
+      throw std::invalid_argument("set_material: material '" + m.name + "' switches porosity to " +
+                                  (kind == kPorousPAlpha ? "p_alpha" : "eps_alpha") +
+                                  ", which the running scene has no fields for; restart the scene with it");
     materials_[index] = m;
     model_.mat[index] = to_solid_material<T>(m);
     any_yield_ = false;
@@ -214,6 +222,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
       flaw_offset_.resize(exec_, n_ + 1, &array_bytes_);
       flaw_strain_.resize(exec_, init.flaw_strain.size(), &array_bytes_);
     }
+    allocate_porous(init);
     von_mises_ = this->template field<T>("von_mises_stress", "Pa",
                           "von Mises equivalent stress sqrt(3 J2), out-of-plane deviator components included", false);
 
@@ -222,8 +231,37 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     this->add_ode_var("internal_energy", pv_.u, pv_.du, false);
     this->add_ode_var("density", pv_.rho, pv_.drho, false);
     this->add_ode_var("deviatoric_stress", pv_.S, pv_.dS, false);
+    if (pv_.por.alpha) {
+      this->add_ode_var("distention", pv_.por.alpha, pv_.por.dalpha, false);
+      this->add_ode_var("compaction_work", pv_.por.work, pv_.por.dwork, false);
+      if (pv_.por.eps) this->add_ode_var("compaction_strain", pv_.por.eps, pv_.por.deps, false);
+    }
     cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     grid_ = cells_->grid();
+  }
+
+  // The porosity term's fields (physics/porous_model.h), only when a material of the scene is porous:
+  // a scene without pores carries none of them and runs exactly the non-porous passes.
+  void allocate_porous(const SolidInitial& init) {
+    bool palpha = false, epsalpha = false;
+    for (const Material& m : init.materials) {
+      palpha = palpha || m.porous.kind == kPorousPAlpha;
+      epsalpha = epsalpha || m.porous.kind == kPorousEpsAlpha;
+    }
+    if (!palpha && !epsalpha) return;
+    PorousView<T>& v = pv_.por;
+    v.alpha = this->template field<T>("distention", "", "distention alpha = rho_s / rho (1: no pores; integrated)", true);
+    v.dalpha = this->template field<T>("distention_rate", "1/s", "d alpha / dt (p-alpha, eq. P3)", false);
+    v.work = this->template field<T>("compaction_work", "J/kg",
+                                     "work of pore collapse, integral of -P (d alpha/dt) / (alpha rho)", true);
+    v.dwork = this->template field<T>("compaction_work_rate", "W/kg", "rate of compaction_work", false);
+    v.porosity = this->template field<T>("porosity", "", "porosity 1 - 1/alpha", false);
+    if (epsalpha) {
+      v.eps = this->template field<T>("compaction_strain", "",
+                                      "eps-alpha compaction strain eps_c (negative in compression; eq. E2)", true);
+      v.deps = this->template field<T>("compaction_strain_rate", "1/s", "d eps_c / dt", false);
+    }
+    if (palpha) v.damage = this->template field<T>("compaction_damage", "", "p-alpha compaction damage D_alpha (eq. P6)", false);
   }
 
   void upload(const SolidInitial& init) {
@@ -255,6 +293,11 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     exec_.upload(const_cast<uint8_t*>(pv_.mat), init.material.data(), n_);
     exec_.upload(const_cast<uint8_t*>(pv_.kind), init.kind.data(), n_);
     exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
+    if (pv_.por.alpha) {  // every particle starts at its material's alpha_0 (1 without pores)
+      std::vector<T> alpha(n_);
+      for (std::size_t i = 0; i < n_; ++i) alpha[i] = model_.mat[init.material[i]].porous.alpha0;
+      exec_.upload(pv_.por.alpha, alpha.data(), sb);
+    }
     if (pv_.damage) {
       std::vector<uint32_t> count(n_);
       for (std::size_t i = 0; i < n_; ++i) count[i] = uint32_t(init.flaw_offset[i + 1] - init.flaw_offset[i]);
