@@ -28,7 +28,17 @@ namespace {
 herr_t collect_error(unsigned n, const H5E_error2_t* e, void* data) {
   auto* out = static_cast<std::vector<std::string>*>(data);
   (void)n;
-  if (e && e->desc && *e->desc) out->push_back(e->desc);
+  if (!e || !e->desc || !*e->desc) return 0;
+  std::string d = e->desc;
+  // The file drivers' messages carry a dump of their arguments ("time = ..., buf = 0x..., bytes
+  // actually written = 18446744073709551615, ..."); the reason is the quoted error message.
+  const std::string key = "error message = '";
+  const std::size_t at = d.find(key);
+  if (at != std::string::npos) {
+    const std::size_t end = d.find('\'', at + key.size());
+    d = d.substr(at + key.size(), end == std::string::npos ? std::string::npos : end - at - key.size());
+  }
+  out->push_back(d);
   return 0;
 }
 }  // namespace
