@@ -79,7 +79,9 @@ for i in $(seq 1 "$FULL"); do
   if [ $rc -eq 0 ]; then full_ok=$((full_ok + 1)); continue; fi
   if [ $rc -ne 5 ]; then full_exit=$((full_exit + 1)); echo "full $i (${kib} KiB): exit $rc: $(echo "$out" | tail -1)"; continue; fi
   said=$(echo "$out" | sed -n "s/.*holds \([0-9]*\) complete frame.*/\1/p")
-  if echo "$out" | grep -q "no frame was complete"; then said=0; fi
+  # No count in the message: it failed before the first frame (then no file may exist).
+  [ -z "$said" ] && said=0
+  if [ -e "$f.part" ]; then full_lost=$((full_lost + 1)); echo "full $i: a FILE.part stub was left"; fi
   if [ ! -e "$f" ]; then r=0; else r=$(check "$f"); fi
   case "$r" in
     LOST*|DANGLING*) full_lost=$((full_lost + 1)); cp "$f" "$ROOT/lost_full_$i.h5"; echo "full $i (${kib} KiB, every $every, gzip $gzip): $r" ;;

@@ -433,6 +433,46 @@ TEST(RecordFaults, KillAtWritesAcrossTheNinthFrameKeepsEveryCommittedFrame) {
   std::printf("[ kill -9 ] %zu kill points over %ld writes: every file absent or valid\n", points.size(), writes);
 }
 
+// --restart refuses a damaged state with exit 2 before any step, and a directory with a message
+// instead of HDF5's error stack.
+TEST(RecordFaults, RestartRefusesNonFiniteStateAndDirectories) {
+  REQUIRE_BINARY_AND_SHIM();
+  TempDir tmp;
+  const ParamSet p = test::shipped_scene("dambreak2d.ini", {"particles.dp=0.0114"});
+  auto sim = make_simulation(p, Backend::Cpu);
+  RunInfo info = small_info();
+  info.dim = sim->dim();
+  info.precision = to_string(sim->precision());
+  info.scene_ini = p.to_ini();
+  const std::string good = tmp / "good.h5", nan = tmp / "nan.h5";
+  for (const std::string& path : {good, nan}) {
+    FrameData f = sim->capture_frame();
+    if (path == nan) {
+      FieldData* v = nullptr;
+      for (auto& x : f.fields)
+        if (x.info.name == "velocity") v = &x;
+      ASSERT_NE(v, nullptr);
+      const float q = std::numeric_limits<float>::quiet_NaN();
+      std::memcpy(v->bytes.data() + 4 * std::size_t(v->info.components) * 17, &q, 4);  // particle 17
+    }
+    H5Recorder rec(path, info, {});
+    rec.write_frame(f);
+  }
+  const ShimRun ok = run_shimmed("", "--headless --backend cpu --restart '" + good + "' --steps 1");
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  const ShimRun bad = run_shimmed("", "--headless --backend cpu --restart '" + nan + "' --steps 1");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("field 'velocity' is not finite at particle 17"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find(nan), std::string::npos) << bad.out;
+  const ShimRun dir = run_shimmed("", "--headless --backend cpu --restart '" + tmp.dir.string() + "' --steps 1");
+  EXPECT_EQ(dir.code, 2) << dir.out;
+  EXPECT_NE(dir.out.find("is a directory"), std::string::npos) << dir.out;
+  EXPECT_EQ(dir.out.find("HDF5-DIAG"), std::string::npos) << dir.out;
+  const ShimRun info_dir = run_shimmed("", "info '" + tmp.dir.string() + "'");
+  EXPECT_EQ(info_dir.code, 2) << info_dir.out;
+  EXPECT_EQ(info_dir.out.find("HDF5-DIAG"), std::string::npos) << info_dir.out;
+}
+
 void disk_full_sweep(const std::string& extra_env) {
   TempDir tmp;
   const std::string full = tmp / "full.h5";
