@@ -35,18 +35,8 @@ std::string source_dir() {
 }
 
 // A fresh directory per test, removed afterwards (tests may run in parallel under ctest).
-struct TempDir {
-  fs::path dir;
-  TempDir() {
-    std::string t = (fs::temp_directory_path() / "ejecta_io_XXXXXX").string();
-    if (!mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
-    dir = t;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string operator/(const std::string& name) const { return (dir / name).string(); }
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("ejecta_io") {}
 };
 
 RunInfo run_info(int dim, const std::string& precision) {

@@ -8,6 +8,7 @@
 #include "io/h5_recorder.h"
 
 #include "sim_test_util.h"
+#include "viewer/binary_util.h"
 
 #include <gtest/gtest.h>
 #include <hdf5.h>
@@ -34,18 +35,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path dir;
-  TempDir() {
-    std::string t = (fs::temp_directory_path() / "ejecta_faults_XXXXXX").string();
-    if (!mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
-    dir = t;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string operator/(const std::string& name) const { return (dir / name).string(); }
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("ejecta_faults") {}
 };
 
 std::vector<unsigned char> read_bytes(const std::string& path) {
@@ -304,37 +295,22 @@ TEST(RecordingStart, FrameWhoseSidecarFailedIsCountedAndNamed) {
 
 // ---- The ejecta binary under the fault shim ----
 
-std::string binary() {
-  const char* env = std::getenv("EJECTA_BINARY");
-  return env && *env ? env : std::string(EJECTA_BINARY_DIR) + "/ejecta";
-}
 std::string shim() { return EJECTA_FAULT_SHIM; }
 
 #define REQUIRE_BINARY_AND_SHIM()                                                                      \
-  if (access(binary().c_str(), X_OK) != 0 || access(shim().c_str(), R_OK) != 0)                        \
-  GTEST_SKIP() << "needs the ejecta binary (" << binary() << ") and the fault shim (" << shim() \
+  if (access(test::ejecta_binary().c_str(), X_OK) != 0 || access(shim().c_str(), R_OK) != 0)           \
+  GTEST_SKIP() << "needs the ejecta binary (" << test::ejecta_binary() << ") and the fault shim (" << shim() \
                << "): build the ejecta and ejecta_fault_shim targets"
 
 struct ShimRun {
-  int code = -1;    // exit status, or -1 after a signal
-  int signal = 0;   // the signal that ended it
-  std::string out;  // stdout and stderr
+  int code = -1;       // exit status, -1 after a signal
+  bool killed = false;  // ended by SIGKILL (the shell reports it as 137 when it does not exec)
+  std::string out;     // stdout and stderr
 };
 
 ShimRun run_shimmed(const std::string& env, const std::string& args) {
-  ShimRun r;
-  const std::string cmd = "OMP_NUM_THREADS=1 LD_PRELOAD='" + shim() + "' " + env + " '" + binary() + "' " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, got);
-  const int status = pclose(p);
-  if (WIFEXITED(status)) r.code = WEXITSTATUS(status);
-  // popen runs the command through sh, which reports a child killed by signal S as 128 + S.
-  if (r.code > 128) r.signal = r.code - 128;
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  return r;
+  const test::RunResult r = test::run_binary(args, "LD_PRELOAD='" + shim() + "' " + env);
+  return ShimRun{r.code, r.code == -1 || r.code == 128 + SIGKILL, r.out};
 }
 
 // 13 frames (every 4 steps of 48) of the coarse 2D dam break: past the 9th frame, where HDF5 used
@@ -420,7 +396,7 @@ TEST(RecordFaults, KillAtWritesAcrossTheNinthFrameKeepsEveryCommittedFrame) {
     SCOPED_TRACE("killed after write " + std::to_string(n) + " of " + std::to_string(writes));
     const std::string path = tmp / ("k" + std::to_string(n) + ".h5");
     const ShimRun r = run_shimmed("EJECTA_FAULT_KILL_AFTER_WRITES=" + std::to_string(n), record_args(path));
-    EXPECT_EQ(r.signal, SIGKILL) << r.out;
+    EXPECT_TRUE(r.killed) << r.out;
     const std::size_t frames = check_recording(path);
     // Later kills never keep fewer frames: nothing committed is lost.
     EXPECT_GE(frames, last_frames);
