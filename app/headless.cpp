@@ -141,6 +141,7 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     RecordOptions ro;
     ro.compression = opt.record.compression;
     ro.fields = opt.record.fields;
+    ro.expected_frames = expected_frames(opt.record.schedule, sim->time(), opt.rule.until_time, opt.rule.max_steps);
     try {
       recorder = std::make_unique<AsyncRecorder>(opt.record.path, info, ro);
     } catch (const RecordError& e) {
@@ -185,10 +186,11 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     const std::size_t k = recorder->frames_written();
     std::fflush(stdout);
     if (k == 0)
-      std::fprintf(stderr, "ejecta: recording failed: %s; the file holds no complete frame\n", record_failure->c_str());
+      std::fprintf(stderr, "ejecta: recording failed: %s; no frame was complete, so '%s' was not created\n",
+                   record_failure->c_str(), recorder->path().c_str());
     else
-      std::fprintf(stderr, "ejecta: recording failed: %s; the file holds frames 0..%zu\n", record_failure->c_str(),
-                   k - 1);
+      std::fprintf(stderr, "ejecta: recording failed: %s; '%s' holds %zu complete frame%s (0..%zu)\n",
+                   record_failure->c_str(), recorder->path().c_str(), k, k == 1 ? "" : "s", k - 1);
     return kExitRecordingFailed;
   }
 

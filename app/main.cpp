@@ -1,7 +1,8 @@
 // ejecta: command-line entry point. Parses the options, picks the backend and hands over to the
-// headless run, the benchmark or the listings. Exit codes: 0 ok, 1 other errors (CUDA unavailable),
-// 2 input errors (options, scene files, parameters, recordings that cannot be read), 3 numerical
-// blow-up, 4 out of device memory, 5 recording failed (--record), 130 interrupted with Ctrl-C.
+// headless run, the benchmark or the listings. Exit codes (README, "Exit codes"): 0 ok, 1 other errors
+// (CUDA unavailable), 2 input errors (options, scene files, parameters, recordings that cannot be read
+// or restarted), 3 numerical blow-up, 4 out of device memory, 5 recording failed (--record; disk
+// full), 130 interrupted with Ctrl-C.
 #include "benchmark.h"
 #include "render_benchmark.h"
 #include "cli.h"
@@ -9,6 +10,7 @@
 #include "export_particles.h"
 #include "headless.h"
 #include "omp_env.h"
+#include "io/frame_check.h"
 #include "io/h5_reader.h"
 #include "materials/material_keys.h"
 #include "params/param_set.h"
@@ -203,6 +205,8 @@ int run(const CliOptions& o) {
                    "ejecta: warning: --set/--precision change the recorded scene; the restarted run is not the "
                    "continuation of the recorded one\n");
     restart_frame = reader.read_frame(k);
+    // A damaged or edited frame is refused here (exit 2), before a solver runs from it.
+    check_restart_frame(*restart_frame, "--restart: frame " + std::to_string(k) + " of '" + o.restart_path + "'");
     std::fprintf(stderr, "ejecta: restarting from frame %zu of %s (t = %.9g s, step %ld)\n", k,
                  o.restart_path.c_str(), restart_frame->time, restart_frame->step);
     restart_name = file_stem(o.restart_path);

@@ -8,10 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +41,22 @@ inline void expect_same_state(const Simulation& whole, const Simulation& resumed
   EXPECT_EQ(whole.time(), resumed.time());
   EXPECT_EQ(whole.dt(), resumed.dt());
 }
+// A fresh directory per test, removed afterwards (tests may run in parallel under ctest).
+struct TempDir {
+  std::filesystem::path dir;
+  explicit TempDir(const std::string& prefix = "ejecta_test") {
+    std::string t = (std::filesystem::temp_directory_path() / (prefix + "_XXXXXX")).string();
+    if (!mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
+    dir = t;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string operator/(const std::string& name) const { return (dir / name).string(); }
+};
 
 // Restart N + N = 2N: `before` steps, a captured frame, a fresh simulation restored from it and
 // `after` more steps must end bit for bit where `before + after` uninterrupted steps end: ids,

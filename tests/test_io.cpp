@@ -35,18 +35,8 @@ std::string source_dir() {
 }
 
 // A fresh directory per test, removed afterwards (tests may run in parallel under ctest).
-struct TempDir {
-  fs::path dir;
-  TempDir() {
-    std::string t = (fs::temp_directory_path() / "ejecta_io_XXXXXX").string();
-    if (!mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
-    dir = t;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  std::string operator/(const std::string& name) const { return (dir / name).string(); }
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("ejecta_io") {}
 };
 
 RunInfo run_info(int dim, const std::string& precision) {
@@ -277,7 +267,16 @@ TEST(H5RoundTrip, FileLayoutIsAsDocumented) {
   ASSERT_GE(a, 0);
   H5Aread(a, H5T_NATIVE_INT, &version);
   H5Aclose(a);
-  EXPECT_EQ(version, 1);
+  EXPECT_EQ(version, 2);
+  // Strings are fixed-length (a damaged variable-length string can crash HDF5's reader).
+  const hid_t sa = H5Aopen(f, "scene", H5P_DEFAULT);
+  ASSERT_GE(sa, 0);
+  const hid_t st = H5Aget_type(sa);
+  EXPECT_EQ(H5Tget_class(st), H5T_STRING);
+  EXPECT_EQ(H5Tis_variable_str(st), 0);
+  EXPECT_EQ(H5Tget_size(st), run_info(3, "float").scene_ini.size());
+  H5Tclose(st);
+  H5Aclose(sa);
   const hid_t ds = H5Dopen2(f, "/frames/000000/velocity", H5P_DEFAULT);
   ASSERT_GE(ds, 0);
   const hid_t sp = H5Dget_space(ds);
@@ -560,13 +559,13 @@ TEST(H5Reader, OtherFormatVersionIsRefused) {
   ASSERT_GE(f, 0);
   H5Adelete(f, "format_version");
   const hid_t sc = H5Screate(H5S_SCALAR);
-  const int two = 2;
+  const int three = 3;
   const hid_t a = H5Acreate2(f, "format_version", H5T_STD_I32LE, sc, H5P_DEFAULT, H5P_DEFAULT);
-  H5Awrite(a, H5T_NATIVE_INT, &two);
+  H5Awrite(a, H5T_NATIVE_INT, &three);
   H5Aclose(a);
   H5Sclose(sc);
   H5Fclose(f);
-  expect_record_error([&] { H5Reader r(path); }, {"written by format version 2; this Ejecta reads version 1"});
+  expect_record_error([&] { H5Reader r(path); }, {"written by format version 3; this Ejecta reads version 2"});
 }
 
 // A minimal structural check of the sidecar without an XML library (io_check.py does the full XML
@@ -617,10 +616,14 @@ TEST(XdmfSidecar, ReferencesExistWithTheDeclaredDimensions) {
     {
       H5Recorder rec(path, run_info(dim, "float"), {});
       EXPECT_EQ(rec.xdmf_path(), xdmf);
-      EXPECT_TRUE(fs::exists(xdmf));  // an empty collection before the first frame
+      // Before the first frame there is neither the file nor its sidecar, only FILE.part.
+      EXPECT_FALSE(fs::exists(xdmf));
+      EXPECT_FALSE(fs::exists(path));
+      EXPECT_TRUE(fs::exists(path + ".part"));
       for (unsigned k = 0; k < 3; ++k) {
         rec.write_frame(make_frame(dim, k == 1, 20 + k, k));
         check_xdmf_references(path, xdmf, k + 1);  // rewritten after every frame
+        EXPECT_FALSE(fs::exists(path + ".part"));
         EXPECT_FALSE(fs::exists(xdmf + ".tmp"));
       }
     }
@@ -668,7 +671,7 @@ TEST(IOCheckPython, IndependentReaderAgrees) {
     const std::string cmd = py + " '" + script + "' '" + path + "' --dataset 2 velocity --dataset 1 kind --dataset 3 u32_2 --xdmf '" + xdmf + "'";
     const int rc = run_capture(cmd, &out);
     ASSERT_EQ(rc, 0) << cmd << "\n" << out;
-    EXPECT_NE(out.find("format=ejecta-particles version=1"), std::string::npos) << out;
+    EXPECT_NE(out.find("format=ejecta-particles version=2"), std::string::npos) << out;
     EXPECT_NE(out.find("complete_frames=4 partial_frames=1"), std::string::npos) << out;
     char want[64];
     std::snprintf(want, sizeof want, "crc32=%08x shape=300", unsigned(crc32(written[2].find("velocity")->bytes)));

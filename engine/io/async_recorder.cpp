@@ -83,13 +83,11 @@ void AsyncRecorder::writer_main() {
     // The HDF5 work runs without the lock so that the stepping thread can capture and queue the
     // next frame meanwhile.
     std::exception_ptr err;
-    bool wrote_frame = false;
     const auto t0 = Clock::now();
     if (!skip) {
       try {
         if (item.is_frame) {
           rec_->write_frame(item.frame);
-          wrote_frame = true;
         } else {
           rec_->append_diagnostics(item.diag);
         }
@@ -99,13 +97,15 @@ void AsyncRecorder::writer_main() {
     }
     const bool was_frame = item.is_frame;
     const double took = seconds_since(t0);
+    // The file's own count: a frame whose XDMF rewrite failed is in the file all the same.
+    const std::size_t in_file = rec_->frames_written();
     lock.lock();
     (was_frame ? timings_.writing_frames : timings_.writing_diagnostics) += took;
     // Keep the frame's buffers for the next capture (at most one spare per buffer in flight).
     if (was_frame && spare_.size() < kMaxFramesInFlight) spare_.push_back(std::move(item.frame));
     item = Item{};
     if (err && !error_) error_ = err;
-    if (wrote_frame) ++frames_written_;
+    frames_written_ = in_file;
     if (was_frame) --frames_in_flight_;
     // Submitters wait for a free buffer, finish() for an empty queue; an error releases both.
     wake_submitter_.notify_all();

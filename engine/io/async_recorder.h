@@ -44,7 +44,8 @@ class AsyncRecorder {
   // writer's first error (the frames written before it stay valid), or the close's. Idempotent.
   void finish();
 
-  // Frames completely written so far (after an error: the file holds frames 0..frames_written()-1).
+  // Frames completely written to the HDF5 file so far (after an error: the file holds frames
+  // 0..frames_written()-1, whether or not the XDMF sidecar could be updated for the last one).
   std::size_t frames_written() const;
   std::size_t frames_submitted() const;
   // Where recording time goes, for the benchmark.

@@ -1,5 +1,6 @@
 #include "io/h5_common.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ejecta::h5 {
@@ -7,7 +8,11 @@ namespace ejecta::h5 {
 void library_init() {
   static const bool started = [] {
     H5dont_atexit();
-    return H5open() >= 0;
+    const bool ok = H5open() >= 0;
+    // Never print HDF5's error stack: every failure becomes a RecordError that names the file and
+    // the cause (h5::Silence guards the calls of threads other than this one).
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return ok;
   }();
   (void)started;
 }
@@ -23,7 +28,17 @@ namespace {
 herr_t collect_error(unsigned n, const H5E_error2_t* e, void* data) {
   auto* out = static_cast<std::vector<std::string>*>(data);
   (void)n;
-  if (e && e->desc && *e->desc) out->push_back(e->desc);
+  if (!e || !e->desc || !*e->desc) return 0;
+  std::string d = e->desc;
+  // The file drivers' messages carry a dump of their arguments ("time = ..., buf = 0x..., bytes
+  // actually written = 18446744073709551615, ..."); the reason is the quoted error message.
+  const std::string key = "error message = '";
+  const std::size_t at = d.find(key);
+  if (at != std::string::npos) {
+    const std::size_t end = d.find('\'', at + key.size());
+    d = d.substr(at + key.size(), end == std::string::npos ? std::string::npos : end - at - key.size());
+  }
+  out->push_back(d);
   return 0;
 }
 }  // namespace
@@ -90,21 +105,39 @@ void check(bool ok, const char* what, const char* name) {
   if (!ok) throw RecordError(std::string("cannot write attribute '") + name + "' (" + what + ")");
 }
 
-Handle utf8_vlen_string() {
+// A fixed-length UTF-8 string type of `n` bytes (at least 1), NUL-padded. Variable-length strings
+// are never written: they live in HDF5's global heap, whose reader crashes on a damaged heap.
+Handle utf8_fixed_string(std::size_t n) {
   Handle t = type(H5Tcopy(H5T_C_S1));
-  H5Tset_size(t.get(), H5T_VARIABLE);
+  H5Tset_size(t.get(), std::max<std::size_t>(1, n));
+  H5Tset_strpad(t.get(), H5T_STR_NULLPAD);
   H5Tset_cset(t.get(), H5T_CSET_UTF8);
   return t;
+}
+
+// An attribute holds exactly one element (what Ejecta writes); a damaged or foreign dataspace with
+// more would make H5Aread write past the caller's single value.
+bool single_element(hid_t attr) {
+  Handle s = space(H5Aget_space(attr));
+  return s && H5Sget_simple_extent_npoints(s.get()) == 1;
+}
+
+Handle open_attr(hid_t obj, const char* name) {
+  if (!has_attr(obj, name)) return Handle{};
+  Handle a = attribute(H5Aopen(obj, name, H5P_DEFAULT));
+  if (!a || !single_element(a.get())) return Handle{};
+  return a;
 }
 }  // namespace
 
 void write_string_attr(hid_t obj, const char* name, const std::string& value) {
-  Handle t = utf8_vlen_string();
+  Handle t = utf8_fixed_string(value.size());
   Handle s = space(H5Screate(H5S_SCALAR));
   Handle a = create_attr(obj, name, t.get(), s.get());
   check(a.valid(), "create", name);
-  const char* p = value.c_str();
-  check(H5Awrite(a.get(), t.get(), &p) >= 0, "write", name);
+  std::string buf = value;
+  buf.resize(std::max<std::size_t>(1, value.size()), '\0');
+  check(H5Awrite(a.get(), t.get(), buf.data()) >= 0, "write", name);
 }
 
 void write_int_attr(hid_t obj, const char* name, std::int64_t value, hid_t ftype) {
@@ -123,32 +156,24 @@ void write_double_attr(hid_t obj, const char* name, double value) {
 
 bool has_attr(hid_t obj, const char* name) { return H5Aexists(obj, name) > 0; }
 
-bool read_string_attr(hid_t obj, const char* name, std::string* out) {
-  if (!has_attr(obj, name)) return false;
-  Handle a = attribute(H5Aopen(obj, name, H5P_DEFAULT));
-  if (!a) return false;
+StringRead read_string_attr(hid_t obj, const char* name, std::string* out) {
+  Handle a = open_attr(obj, name);
+  if (!a) return StringRead::Missing;
   Handle ft = type(H5Aget_type(a.get()));
-  if (H5Tget_class(ft.get()) != H5T_STRING) return false;
-  // Accept fixed-length strings too: other tools (h5py with numpy bytes, h5edit) write those.
-  if (H5Tis_variable_str(ft.get()) > 0) {
-    Handle mt = utf8_vlen_string();
-    char* p = nullptr;
-    if (H5Aread(a.get(), mt.get(), &p) < 0) return false;
-    *out = p ? p : "";
-    H5free_memory(p);
-    return true;
-  }
+  if (!ft || H5Tget_class(ft.get()) != H5T_STRING) return StringRead::Missing;
+  // Variable-length strings (format version 1) are refused, not read: see utf8_fixed_string.
+  if (H5Tis_variable_str(ft.get()) != 0) return StringRead::VariableLength;
   const std::size_t n = H5Tget_size(ft.get());
+  if (n == 0 || n > kMaxStringBytes) return StringRead::Missing;
   std::vector<char> buf(n + 1, 0);
   Handle mt = type(H5Tcopy(ft.get()));
-  if (H5Aread(a.get(), mt.get(), buf.data()) < 0) return false;
-  out->assign(buf.data());  // fixed-length strings are NUL-padded or NUL-terminated
-  return true;
+  if (!mt || H5Aread(a.get(), mt.get(), buf.data()) < 0) return StringRead::Missing;
+  out->assign(buf.data());  // NUL-padded or NUL-terminated
+  return StringRead::Ok;
 }
 
 bool read_int_attr(hid_t obj, const char* name, std::int64_t* out) {
-  if (!has_attr(obj, name)) return false;
-  Handle a = attribute(H5Aopen(obj, name, H5P_DEFAULT));
+  Handle a = open_attr(obj, name);
   if (!a) return false;
   Handle ft = type(H5Aget_type(a.get()));
   if (H5Tget_class(ft.get()) != H5T_INTEGER) return false;
@@ -156,8 +181,7 @@ bool read_int_attr(hid_t obj, const char* name, std::int64_t* out) {
 }
 
 bool read_double_attr(hid_t obj, const char* name, double* out) {
-  if (!has_attr(obj, name)) return false;
-  Handle a = attribute(H5Aopen(obj, name, H5P_DEFAULT));
+  Handle a = open_attr(obj, name);
   if (!a) return false;
   Handle ft = type(H5Aget_type(a.get()));
   const H5T_class_t c = H5Tget_class(ft.get());

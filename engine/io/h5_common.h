@@ -88,13 +88,17 @@ hid_t mem_type(ScalarType t);
 // Maps a dataset's type back; false for types Ejecta never writes.
 bool scalar_type_of(hid_t type, ScalarType* out);
 
-// Attributes on any object (file root, group, dataset). Strings are variable-length UTF-8.
+// Attributes on any object (file root, group, dataset). Strings are fixed-length UTF-8, NUL-padded,
+// sized to their text (format version 2; version 1 wrote variable-length strings).
 void write_string_attr(hid_t obj, const char* name, const std::string& value);
 void write_int_attr(hid_t obj, const char* name, std::int64_t value, hid_t file_type = H5T_STD_I64LE);
 void write_double_attr(hid_t obj, const char* name, double value);
 bool has_attr(hid_t obj, const char* name);
-// Readers: false when the attribute is missing or has an incompatible type.
-bool read_string_attr(hid_t obj, const char* name, std::string* out);
+// Readers: false when the attribute is missing, holds more than one element or has an incompatible
+// type. A string attribute is read only when it is fixed-length and at most kMaxStringBytes long.
+constexpr std::size_t kMaxStringBytes = std::size_t(64) << 20;
+enum class StringRead { Ok, Missing, VariableLength };
+StringRead read_string_attr(hid_t obj, const char* name, std::string* out);
 bool read_int_attr(hid_t obj, const char* name, std::int64_t* out);
 bool read_double_attr(hid_t obj, const char* name, double* out);
 

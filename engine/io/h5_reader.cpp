@@ -3,6 +3,7 @@
 #include "io/h5_common.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,24 +16,35 @@ using h5::Handle;
 
 namespace {
 constexpr const char* kFormat = "ejecta-particles";
-constexpr std::int64_t kFormatVersion = 1;
+constexpr std::int64_t kFormatVersion = 2;
+// Limits on what a file may claim before anything is allocated for it: a damaged dataspace must not
+// turn into a huge allocation (std::bad_alloc) or a loop over 2^64 links.
+constexpr std::int64_t kMaxParticles = std::int64_t(1) << 40;
+constexpr int kMaxComponents = 64;
+constexpr hsize_t kMaxLinks = hsize_t(1) << 24;
+constexpr std::size_t kMaxNameBytes = 1024;
+// Data stored in a file of S bytes decompresses to at most about 1032 S (deflate's best ratio).
+std::uint64_t max_payload_bytes(std::uint64_t file_bytes) { return 1100 * file_bytes + (std::uint64_t(1) << 20); }
 
 // Link names of a group in creation order when the group tracks it (the recorder's frames do), else
 // in name order (groups written by other tools).
 bool link_names(hid_t g, std::vector<std::string>* out) {
   H5G_info_t gi;
-  if (H5Gget_info(g, &gi) < 0) return false;
+  if (H5Gget_info(g, &gi) < 0 || gi.nlinks > kMaxLinks) return false;
   for (H5_index_t idx : {H5_INDEX_CRT_ORDER, H5_INDEX_NAME}) {
     out->clear();
     bool ok = true;
     for (hsize_t i = 0; i < gi.nlinks && ok; ++i) {
       const ssize_t len = H5Lget_name_by_idx(g, ".", idx, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
-      if (len < 0) {
+      if (len < 0 || std::size_t(len) > kMaxNameBytes) {
         ok = false;
         break;
       }
       std::string name(std::size_t(len) + 1, '\0');
-      H5Lget_name_by_idx(g, ".", idx, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT);
+      if (H5Lget_name_by_idx(g, ".", idx, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT) != len) {
+        ok = false;
+        break;
+      }
       name.resize(std::size_t(len));
       out->push_back(name);
     }
@@ -47,19 +59,25 @@ struct DatasetShape {
   int components = 1;
 };
 
-// Why a dataset cannot be a field of a frame of `n` particles, "" when it can.
-std::string check_dataset(hid_t ds, std::size_t n, DatasetShape* shape) {
+// Why a dataset cannot be a field of a frame of `n` particles, "" when it can. `file_bytes` bounds
+// the data it may hold.
+std::string check_dataset(hid_t ds, std::size_t n, std::uint64_t file_bytes, DatasetShape* shape) {
   Handle t = h5::type(H5Dget_type(ds));
   if (!t || !h5::scalar_type_of(t.get(), &shape->scalar)) return "unsupported element type";
   Handle s = h5::space(H5Dget_space(ds));
-  const int rank = s ? H5Sget_simple_extent_ndims(s.get()) : -1;
+  if (!s || H5Sget_simple_extent_type(s.get()) != H5S_SIMPLE) return "not a simple array";
+  const int rank = H5Sget_simple_extent_ndims(s.get());
   if (rank != 1 && rank != 2) return "rank " + std::to_string(rank) + ", expected 1 or 2";
   hsize_t dims[2] = {0, 1};
-  H5Sget_simple_extent_dims(s.get(), dims, nullptr);
+  if (H5Sget_simple_extent_dims(s.get(), dims, nullptr) != rank) return "unreadable dimensions";
+  if (dims[0] != hsize_t(n)) return std::to_string(dims[0]) + " rows for " + std::to_string(n) + " particles";
+  if (dims[1] < 1 || dims[1] > hsize_t(kMaxComponents))
+    return std::to_string(dims[1]) + " components (1.." + std::to_string(kMaxComponents) + " expected)";
   shape->rows = std::size_t(dims[0]);
-  shape->components = rank == 2 ? int(dims[1]) : 1;
-  if (shape->rows != n) return std::to_string(shape->rows) + " rows for " + std::to_string(n) + " particles";
-  if (shape->components < 1) return "no components";
+  shape->components = int(dims[1]);
+  const std::uint64_t bytes = std::uint64_t(dims[0]) * dims[1] * scalar_bytes(shape->scalar);
+  if (bytes > max_payload_bytes(file_bytes))
+    return std::to_string(bytes) + " bytes of data claimed by a file of " + std::to_string(file_bytes) + " bytes";
   return "";
 }
 }  // namespace
@@ -67,6 +85,7 @@ std::string check_dataset(hid_t ds, std::size_t n, DatasetShape* shape) {
 struct H5Reader::Impl {
   std::string path;
   Handle file;
+  std::uint64_t file_bytes = 0;
   RunInfo info;
   std::vector<std::string> frames;  // group names of the complete frames, in order
   std::size_t partial = 0;
@@ -88,14 +107,15 @@ struct H5Reader::Impl {
       return "no 'complete' attribute (the run was probably interrupted while writing it)";
     if (complete != 1) return "'complete' is " + std::to_string(complete) + ", not 1";
     std::int64_t n = 0;
-    if (!h5::read_int_attr(g.get(), "particles", &n) || n < 0) return "no valid 'particles' attribute";
+    if (!h5::read_int_attr(g.get(), "particles", &n) || n < 0 || n > kMaxParticles)
+      return "no valid 'particles' attribute";
     std::vector<std::string> names;
     if (!link_names(g.get(), &names)) return "cannot list its datasets";
     for (const auto& ds_name : names) {
       Handle ds = h5::dataset(H5Dopen2(g.get(), ds_name.c_str(), H5P_DEFAULT));
       if (!ds) return "dataset '" + ds_name + "' cannot be opened";
       DatasetShape shape;
-      const std::string why = check_dataset(ds.get(), std::size_t(n), &shape);
+      const std::string why = check_dataset(ds.get(), std::size_t(n), file_bytes, &shape);
       if (!why.empty()) return "dataset '" + ds_name + "': " + why;
     }
     return "";
@@ -106,6 +126,11 @@ H5Reader::H5Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
   h5::library_init();
   Impl& m = *impl_;
   m.path = path;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw RecordError("cannot open '" + path + "': " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    throw RecordError("'" + path + "' is a directory; give the recording's .h5 file (e.g. '" + path + "/run.h5')");
+  if (!S_ISREG(st.st_mode)) throw RecordError("'" + path + "' is not a regular file; give a recording's .h5 file");
   {
     const int fd = ::open(path.c_str(), O_RDONLY);
     if (fd < 0) throw RecordError("cannot open '" + path + "': " + std::strerror(errno));
@@ -115,13 +140,41 @@ H5Reader::H5Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
   const htri_t is_h5 = H5Fis_hdf5(path.c_str());
   if (is_h5 == 0) throw RecordError("'" + path + "' is not an HDF5 file (no HDF5 signature found)");
   m.file = h5::file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  index();
+}
+
+H5Reader::H5Reader(const void* image, std::size_t size, const std::string& name) : impl_(std::make_unique<Impl>()) {
+  h5::library_init();
+  Impl& m = *impl_;
+  m.path = name;
+  h5::Silence quiet;
+  if (size < 8 || std::memcmp(image, "\211HDF\r\n\032\n", 8) != 0)
+    throw RecordError("'" + name + "' is not an HDF5 file (no HDF5 signature found)");
+  // The core driver reads the file from memory; the image is copied, never written back.
+  Handle fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+  H5Pset_fapl_core(fapl.get(), 1 << 16, 0);
+  H5Pset_file_image(fapl.get(), const_cast<void*>(image), size);
+  m.file = h5::file(H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get()));
+  index();
+}
+
+void H5Reader::index() {
+  Impl& m = *impl_;
+  const std::string& path = m.path;
   if (!m.file)
     m.fail("cannot open the HDF5 file; it may be truncated or corrupt (e.g. copied while being written or "
            "cut short by a full disk)");
+  hsize_t file_bytes = 0;
+  if (H5Fget_filesize(m.file.get(), &file_bytes) < 0) m.fail("cannot read the file size");
+  m.file_bytes = file_bytes;
 
   const hid_t root = m.file.get();
   std::string format;
-  if (!h5::read_string_attr(root, "format", &format))
+  const h5::StringRead fr = h5::read_string_attr(root, "format", &format);
+  if (fr == h5::StringRead::VariableLength)
+    throw RecordError("'" + path + "' was written by format version 1 (variable-length strings), which this Ejecta " +
+                      "no longer reads: a damaged variable-length string can crash HDF5. Record the run again");
+  if (fr != h5::StringRead::Ok)
     throw RecordError("'" + path + "' is an HDF5 file but not an Ejecta recording (no 'format' attribute)");
   if (format != kFormat)
     throw RecordError("'" + path + "' is an HDF5 file but not an Ejecta recording (format is '" + format +
@@ -134,15 +187,17 @@ H5Reader::H5Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
                       "; this Ejecta reads version " + std::to_string(kFormatVersion));
 
   std::int64_t dim = 0;
-  h5::read_int_attr(root, "dim", &dim);
+  if (!h5::read_int_attr(root, "dim", &dim) || dim < 1 || dim > 3)
+    throw RecordError("'" + path + "': the 'dim' attribute is missing or not 1, 2 or 3; the file is damaged");
   m.info.dim = int(dim);
-  h5::read_string_attr(root, "precision", &m.info.precision);
-  h5::read_string_attr(root, "backend", &m.info.backend);
-  h5::read_string_attr(root, "scene", &m.info.scene_ini);
-  h5::read_string_attr(root, "command_line", &m.info.command_line);
-  h5::read_string_attr(root, "start_date", &m.info.start_date);
-  h5::read_string_attr(root, "ejecta_version", &m.info.ejecta_version);
-  h5::read_string_attr(root, "git_commit", &m.info.git_commit);
+  const std::pair<const char*, std::string*> strings[] = {
+      {"precision", &m.info.precision},   {"backend", &m.info.backend},         {"scene", &m.info.scene_ini},
+      {"command_line", &m.info.command_line}, {"start_date", &m.info.start_date},
+      {"ejecta_version", &m.info.ejecta_version}, {"git_commit", &m.info.git_commit}};
+  for (const auto& [name, out] : strings)
+    if (h5::read_string_attr(root, name, out) != h5::StringRead::Ok)
+      throw RecordError("'" + path + "': the root attribute '" + name +
+                        "' is missing or not a fixed-length string; the file is damaged");
 
   if (H5Lexists(root, "frames", H5P_DEFAULT) <= 0) {
     m.notes.push_back("no /frames group: the run stopped before its first frame");
@@ -189,6 +244,7 @@ FrameData H5Reader::read_frame(std::size_t k) const {
   if (!h5::read_double_attr(g.get(), "time", &fr.time) || !h5::read_int_attr(g.get(), "step", &step) ||
       !h5::read_double_attr(g.get(), "dt", &fr.dt) || !h5::read_int_attr(g.get(), "particles", &n))
     m.fail(gpath + " lacks one of the attributes time, step, dt, particles");
+  if (n < 0 || n > kMaxParticles) m.fail(gpath + ": 'particles' is " + std::to_string(n));
   fr.step = long(step);
   fr.particles = std::size_t(n);
   std::vector<std::string> names;
@@ -197,14 +253,15 @@ FrameData H5Reader::read_frame(std::size_t k) const {
     Handle ds = h5::dataset(H5Dopen2(g.get(), name.c_str(), H5P_DEFAULT));
     if (!ds) m.fail("cannot open " + gpath + "/" + name);
     DatasetShape shape;
-    const std::string why = check_dataset(ds.get(), fr.particles, &shape);
+    const std::string why = check_dataset(ds.get(), fr.particles, m.file_bytes, &shape);
     if (!why.empty()) m.fail(gpath + "/" + name + ": " + why);
     FieldData fd;
     fd.info.name = name;
     fd.info.components = shape.components;
     fd.info.scalar = shape.scalar;
-    h5::read_string_attr(ds.get(), "units", &fd.info.units);
-    h5::read_string_attr(ds.get(), "description", &fd.info.description);
+    if (h5::read_string_attr(ds.get(), "units", &fd.info.units) == h5::StringRead::VariableLength ||
+        h5::read_string_attr(ds.get(), "description", &fd.info.description) == h5::StringRead::VariableLength)
+      m.fail(gpath + "/" + name + ": variable-length string attribute (not written by this format)");
     std::int64_t persistent = 1;
     h5::read_int_attr(ds.get(), "persistent", &persistent);
     fd.info.persistent = persistent != 0;
@@ -228,6 +285,8 @@ std::vector<Diagnostics> H5Reader::diagnostics() const {
   hsize_t rows = 0;
   if (!s || H5Sget_simple_extent_ndims(s.get()) != 1) m.fail("/diagnostics is not a 1-D table");
   H5Sget_simple_extent_dims(s.get(), &rows, nullptr);
+  if (rows * sizeof(h5::DiagRow) > max_payload_bytes(m.file_bytes))
+    m.fail("/diagnostics claims " + std::to_string(rows) + " rows, more than the file can hold");
   std::vector<h5::DiagRow> buf(rows);
   Handle mt = h5::diag_mem_type();
   if (rows > 0 && H5Dread(ds.get(), mt.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data()) < 0)

@@ -14,9 +14,13 @@ namespace ejecta {
 
 class H5Reader {
  public:
-  // Opens and indexes the file. Throws RecordError for a missing file, a file that is not HDF5, an
-  // HDF5 file that is not an Ejecta recording, another format version, or a truncated/corrupt file.
+  // Opens and indexes the file. Throws RecordError for a missing file, a directory, a file that is
+  // not HDF5, an HDF5 file that is not an Ejecta recording, another format version, or a
+  // truncated/corrupt file; sizes the file claims are checked before anything is allocated.
   explicit H5Reader(const std::string& path);
+  // Reads a file image held in memory (HDF5's core driver; nothing touches the disk); `name` is the
+  // file name used in messages. For the fuzzer and the corruption tests.
+  H5Reader(const void* image, std::size_t size, const std::string& name);
   ~H5Reader();
   H5Reader(const H5Reader&) = delete;
   H5Reader& operator=(const H5Reader&) = delete;
@@ -32,6 +36,7 @@ class H5Reader {
   std::vector<std::string> field_names() const;  // of the first complete frame
 
  private:
+  void index();
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

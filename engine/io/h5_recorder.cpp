@@ -4,6 +4,7 @@
 #include "io/xdmf.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,9 +19,14 @@ using h5::Handle;
 
 namespace {
 constexpr const char* kFormat = "ejecta-particles";
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;
 constexpr std::size_t kChunkRows = 65536;  // rows per chunk along the particle axis
-constexpr hsize_t kDiagChunk = 256;        // diagnostics rows per chunk
+constexpr hsize_t kDiagChunk = 64;         // diagnostics rows per chunk (8.7 kB)
+constexpr std::size_t kDefaultFrameCapacity = 1024;
+constexpr std::size_t kFrameNameLength = 6;
+// Space reserved past the end of the file at a time (at least), so that diagnostics rows do not
+// each cost a system call.
+constexpr std::size_t kReserveStep = std::size_t(1) << 20;
 
 std::string frame_name(std::size_t k) {
   char b[32];
@@ -39,10 +45,24 @@ std::string with_detail(std::string msg) {
   if (!d.empty()) msg += " (HDF5: " + d + ")";
   return msg;
 }
+
+// An upper bound of the bytes HDF5 appends to the file for one frame: the data (deflate can expand
+// incompressible data by about 0.1%, plus a few bytes a chunk), each dataset's object header,
+// attributes and chunk index, and the group's header.
+std::size_t frame_bytes_bound(const std::vector<const FieldData*>& fields, std::size_t n) {
+  // Measured (h5stat) for comparison: a dataset's object header with its attributes takes about
+  // 600 bytes, a chunk index entry 24; HDF5 allocates metadata in blocks of 2 KiB.
+  const std::size_t chunks = n / kChunkRows + 1;
+  std::size_t total = 16 * 1024;
+  for (const FieldData* f : fields)
+    total += f->bytes.size() + f->bytes.size() / 256 + chunks * 1024 + 4 * 1024 + f->info.description.size() +
+             f->info.units.size();
+  return total;
+}
 }  // namespace
 
 struct H5Recorder::Impl {
-  std::string path, xdmf_path;
+  std::string path, part_path, xdmf_path;
   RunInfo info;
   RecordOptions opt;
   Handle file, frames, diag;
@@ -50,18 +70,46 @@ struct H5Recorder::Impl {
   hsize_t diag_rows = 0;
   std::chrono::steady_clock::time_point last_flush = std::chrono::steady_clock::now();
   std::vector<XdmfFrame> written;  // metadata of the complete frames, for the XDMF sidecar
+  bool renamed = false;            // FILE.part became FILE (after the first frame)
+  // Disk space reservation (fallocate, FALLOC_FL_KEEP_SIZE): the file descriptor HDF5 writes to,
+  // and the end of the range reserved so far. `reserve` turns false on file systems without it.
+  int fd = -1;
+  bool reserve = true;
+  std::uint64_t reserved_end = 0;
+
+  const std::string& current_path() const { return renamed ? path : part_path; }
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw RecordError(with_detail("'" + path + "': " + what));
+    throw RecordError(with_detail("'" + current_path() + "': " + what));
+  }
+
+  // Makes sure `bytes` past HDF5's end of allocation are backed by disk blocks, so that the writes
+  // of the next frame (or row) cannot fail half-way with ENOSPC, which would leave metadata that
+  // points to space never written. Throws DiskFullError before anything of the frame is written.
+  void ensure_space(std::size_t bytes, const std::string& what) {
+    if (!reserve || fd < 0) return;
+    haddr_t eoa = 0;
+    if (H5Fget_eoa(file.get(), &eoa) < 0) return;
+    if (std::uint64_t(eoa) + bytes <= reserved_end) return;
+    // Ahead by kReserveStep when the disk has it, else exactly what is needed.
+    for (const std::size_t want : {std::max(bytes, kReserveStep), bytes}) {
+      if (::fallocate(fd, FALLOC_FL_KEEP_SIZE, off_t(eoa), off_t(want)) == 0) {
+        reserved_end = std::uint64_t(eoa) + want;
+        return;
+      }
+      if (errno != ENOSPC && errno != EDQUOT) break;
+    }
+    const int e = errno;
+    if (e == EOPNOTSUPP || e == ENOSYS || e == EINVAL) {
+      reserve = false;  // e.g. some network file systems: no protection, documented
+      return;
+    }
+    throw DiskFullError("'" + current_path() + "': cannot reserve " + std::to_string(bytes) + " bytes for " + what +
+                        ": " + std::strerror(e));
   }
 
   void write_field(hid_t g, const FieldData& fd, std::size_t n) {
     const FieldInfo& fi = fd.info;
-    const std::size_t expect = n * std::size_t(fi.components) * scalar_bytes(fi.scalar);
-    if (fi.components < 1 || fd.bytes.size() != expect)
-      throw RecordError("'" + path + "': field '" + fi.name + "' holds " + std::to_string(fd.bytes.size()) +
-                        " bytes, expected " + std::to_string(expect) + " for " + std::to_string(n) +
-                        " particles of " + std::to_string(fi.components) + " component(s)");
     const int rank = fi.components == 1 ? 1 : 2;
     const hsize_t dims[2] = {hsize_t(n), hsize_t(fi.components)};
     // A chunk may not be empty even when the dataset is: at least one row.
@@ -83,6 +131,26 @@ struct H5Recorder::Impl {
     h5::write_string_attr(ds.get(), "description", fi.description);
     h5::write_int_attr(ds.get(), "persistent", fi.persistent ? 1 : 0, H5T_STD_I32LE);
   }
+
+  void check_sizes(const std::vector<const FieldData*>& chosen, std::size_t n) const {
+    for (const FieldData* f : chosen) {
+      const FieldInfo& fi = f->info;
+      const std::size_t expect = n * std::size_t(std::max(fi.components, 0)) * scalar_bytes(fi.scalar);
+      if (fi.components < 1 || f->bytes.size() != expect)
+        throw RecordError("'" + current_path() + "': field '" + fi.name + "' holds " + std::to_string(f->bytes.size()) +
+                          " bytes, expected " + std::to_string(expect) + " for " + std::to_string(n) +
+                          " particles of " + std::to_string(fi.components) + " component(s)");
+    }
+  }
+
+  // After the first frame: FILE.part becomes FILE. A stale sidecar of an earlier recording of the
+  // same name goes first, so it never describes the new file.
+  void publish() {
+    std::remove(xdmf_path.c_str());
+    if (std::rename(part_path.c_str(), path.c_str()) != 0)
+      throw RecordError("cannot rename '" + part_path + "' to '" + path + "': " + std::strerror(errno));
+    renamed = true;
+  }
 };
 
 H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const RecordOptions& opt)
@@ -90,6 +158,7 @@ H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const Recor
   h5::library_init();
   Impl& m = *impl_;
   m.path = path;
+  m.part_path = path + ".part";
   m.info = info;
   m.opt = opt;
   const std::size_t dot = path.rfind('.');
@@ -102,20 +171,26 @@ H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const Recor
   // Try the path with plain open() first: HDF5's own message for an unwritable path is buried in its
   // error stack, while errno gives the one-line reason users expect.
   {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) throw RecordError("cannot create '" + path + "': " + std::strerror(errno));
+    const int fd = ::open(m.part_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+      throw RecordError("cannot create '" + path + "' (written as '" + m.part_path + "' until its first frame): " +
+                        std::strerror(errno));
     ::close(fd);
   }
-
-  h5::Silence quiet;
-  Handle fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
-  // The 1.10 file format (superblock v3, checksummed metadata) detects a torn file at open instead of
-  // reading garbage; readers need HDF5 >= 1.10.
-  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
-  m.file = h5::file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
-  if (!m.file) throw RecordError(with_detail("cannot create '" + path + "' as an HDF5 file"));
-
   try {
+    h5::Silence quiet;
+    Handle fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
+    // Superblock version 2 (checksummed, and no "open for writing" flag that a crash would leave
+    // set, as version 3 has), then the 1.10 object formats for everything created after it
+    // (checksummed chunk indices); see docs/file-format.md.
+    H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+    m.file = h5::file(H5Fcreate(m.part_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
+    if (!m.file) throw RecordError(with_detail("cannot create '" + m.part_path + "' as an HDF5 file"));
+    if (H5Fset_libver_bounds(m.file.get(), H5F_LIBVER_V110, H5F_LIBVER_LATEST) < 0) m.fail("cannot select the 1.10 format");
+    int* fdp = nullptr;
+    if (H5Fget_vfd_handle(m.file.get(), fapl.get(), reinterpret_cast<void**>(&fdp)) >= 0 && fdp) m.fd = *fdp;
+    m.ensure_space(64 * 1024, "the file header");
+
     const hid_t root = m.file.get();
     h5::write_string_attr(root, "format", kFormat);
     h5::write_int_attr(root, "format_version", kFormatVersion, H5T_STD_I32LE);
@@ -127,24 +202,43 @@ H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const Recor
     h5::write_string_attr(root, "scene", info.scene_ini);
     h5::write_string_attr(root, "command_line", info.command_line);
     h5::write_string_attr(root, "start_date", info.start_date);
+
+    // /frames keeps its links in its object header ("compact" storage), sized up front for the
+    // expected number of frames: linking a frame then rewrites that one header in place. Growing
+    // it (a new header chunk, or the switch to a fractal heap at 9 links that HDF5 makes by
+    // default) writes a parent that points to new blocks, and a crash or a full disk between the
+    // two writes destroyed the whole group.
+    const std::size_t capacity =
+        std::clamp(opt.expected_frames ? opt.expected_frames + opt.expected_frames / 4 + 2 : kDefaultFrameCapacity,
+                   kMinFrameCapacity, kMaxFrameCapacity);
+    Handle gcpl = h5::plist(H5Pcreate(H5P_GROUP_CREATE));
+    H5Pset_link_phase_change(gcpl.get(), unsigned(kMaxFrameCapacity), unsigned(kMaxFrameCapacity - 1));
+    H5Pset_est_link_info(gcpl.get(), unsigned(capacity), unsigned(kFrameNameLength));
+    m.frames = h5::group(H5Gcreate2(m.file.get(), "frames", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
+    if (!m.frames) m.fail("cannot create group /frames");
+
+    m.diag_mem = h5::diag_mem_type();
+    Handle ftype = h5::diag_file_type();
+    const hsize_t zero = 0, unlimited = H5S_UNLIMITED;
+    Handle space = h5::space(H5Screate_simple(1, &zero, &unlimited));
+    Handle dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
+    H5Pset_chunk(dcpl.get(), 1, &kDiagChunk);
+    m.diag = h5::dataset(
+        H5Dcreate2(m.file.get(), "diagnostics", ftype.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT));
+    if (!m.diag) m.fail("cannot create dataset /diagnostics");
+    if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush");
   } catch (const RecordError& e) {
-    throw RecordError("'" + path + "': " + e.what());
+    {
+      h5::Silence quiet;
+      m.diag.reset();
+      m.frames.reset();
+      m.file.reset();
+    }
+    std::remove(m.part_path.c_str());
+    const std::string msg = e.what();
+    if (msg.find(m.part_path) != std::string::npos) throw;
+    throw RecordError("'" + m.part_path + "': " + msg);
   }
-
-  m.frames = h5::group(H5Gcreate2(m.file.get(), "frames", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  if (!m.frames) m.fail("cannot create group /frames");
-
-  m.diag_mem = h5::diag_mem_type();
-  Handle ftype = h5::diag_file_type();
-  const hsize_t zero = 0, unlimited = H5S_UNLIMITED;
-  Handle space = h5::space(H5Screate_simple(1, &zero, &unlimited));
-  Handle dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
-  H5Pset_chunk(dcpl.get(), 1, &kDiagChunk);
-  m.diag = h5::dataset(
-      H5Dcreate2(m.file.get(), "diagnostics", ftype.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT));
-  if (!m.diag) m.fail("cannot create dataset /diagnostics");
-  if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush");
-  write_xdmf(m.path, m.xdmf_path, m.info.dim, m.written);
 }
 
 H5Recorder::~H5Recorder() {
@@ -176,41 +270,49 @@ void H5Recorder::write_frame(const FrameData& frame) {
       if (std::find(chosen.begin(), chosen.end(), f) == chosen.end()) chosen.push_back(f);
     }
   }
+  m.check_sizes(chosen, frame.particles);
 
   const std::size_t k = m.written.size();
   const std::string name = frame_name(k);
   const std::string group_path = "/frames/" + name;
-  try {
-    Handle gcpl = h5::plist(H5Pcreate(H5P_GROUP_CREATE));
-    // Track creation order so that readers list the fields in the order the solver gave them.
-    H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
-    Handle g = h5::group(H5Gcreate2(m.frames.get(), name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
-    if (!g) m.fail("cannot create group " + group_path);
-    h5::write_double_attr(g.get(), "time", frame.time);
-    h5::write_int_attr(g.get(), "step", frame.step);
-    h5::write_double_attr(g.get(), "dt", frame.dt);
-    h5::write_int_attr(g.get(), "particles", std::int64_t(frame.particles));
-    XdmfFrame meta;
-    meta.group = group_path;
-    meta.time = frame.time;
-    meta.particles = frame.particles;
-    for (const FieldData* f : chosen) {
-      m.write_field(g.get(), *f, frame.particles);
-      meta.fields.push_back(f->info);
-    }
-    // `complete` last: a reader that finds it knows every dataset before it was written.
-    h5::write_int_attr(g.get(), "complete", 1, H5T_STD_I32LE);
-    g.reset();
-    if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush frame " + name + " to disk");
-    m.last_flush = std::chrono::steady_clock::now();
-    m.written.push_back(std::move(meta));
-  } catch (const RecordError&) {
-    // Unlink the half-written frame so the next attempt can reuse its name; its space stays lost
-    // (HDF5 does not reclaim freed space in a file), but the frames before stay intact.
-    if (H5Lexists(m.frames.get(), name.c_str(), H5P_DEFAULT) > 0) H5Ldelete(m.frames.get(), name.c_str(), H5P_DEFAULT);
-    throw;
+  m.ensure_space(frame_bytes_bound(chosen, frame.particles), "frame " + name);
+
+  // Phase 1: the frame as an anonymous (unlinked) group, flushed. A crash or a failure here leaves
+  // unreachable space, never a link to a half-written frame.
+  Handle gcpl = h5::plist(H5Pcreate(H5P_GROUP_CREATE));
+  // Track creation order so that readers list the fields in the order the solver gave them.
+  H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+  Handle g = h5::group(H5Gcreate_anon(m.file.get(), gcpl.get(), H5P_DEFAULT));
+  if (!g) m.fail("cannot create group " + group_path);
+  h5::write_double_attr(g.get(), "time", frame.time);
+  h5::write_int_attr(g.get(), "step", frame.step);
+  h5::write_double_attr(g.get(), "dt", frame.dt);
+  h5::write_int_attr(g.get(), "particles", std::int64_t(frame.particles));
+  XdmfFrame meta;
+  meta.group = group_path;
+  meta.time = frame.time;
+  meta.particles = frame.particles;
+  for (const FieldData* f : chosen) {
+    m.write_field(g.get(), *f, frame.particles);
+    meta.fields.push_back(f->info);
   }
-  write_xdmf(m.path, m.xdmf_path, m.info.dim, m.written);
+  // `complete` last: a reader that finds it knows every dataset before it was written.
+  h5::write_int_attr(g.get(), "complete", 1, H5T_STD_I32LE);
+  if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush frame " + name + " to disk");
+
+  // Phase 2: link it into /frames (an in-place rewrite of the pre-sized index) and flush again.
+  if (H5Olink(g.get(), m.frames.get(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT) < 0) m.fail("cannot link " + group_path);
+  g.reset();
+  if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush the link of frame " + name + " to disk");
+  m.last_flush = std::chrono::steady_clock::now();
+  m.written.push_back(std::move(meta));
+  if (!m.renamed) m.publish();
+  try {
+    write_xdmf(m.path, m.xdmf_path, m.info.dim, m.written);
+  } catch (const RecordError& e) {
+    throw RecordError(std::string(e.what()) + "; '" + m.path + "' holds frame " + name +
+                      ", the sidecar lists the frames before it");
+  }
 }
 
 void H5Recorder::append_diagnostics(const Diagnostics& d) {
@@ -235,6 +337,7 @@ void H5Recorder::append_diagnostics(const Diagnostics& d) {
   r.total = d.total;
   r.max_density_error = d.max_density_error;
   r.max_speed = d.max_speed;
+  m.ensure_space(64 * 1024, "a diagnostics row");
   const hsize_t rows = m.diag_rows + 1;
   if (H5Dset_extent(m.diag.get(), &rows) < 0) m.fail("cannot extend /diagnostics");
   Handle fs = h5::space(H5Dget_space(m.diag.get()));
@@ -264,7 +367,25 @@ void H5Recorder::close() {
   m.diag.reset();
   m.frames.reset();
   m.diag_mem.reset();
-  if (!m.file.reset()) throw RecordError(with_detail("'" + m.path + "': closing the file failed"));
+  const bool closed = m.file.reset();
+  const std::string where = m.current_path();
+  if (!m.renamed) {
+    // No complete frame: nothing worth keeping, and no stub left behind.
+    std::remove(m.part_path.c_str());
+    return;
+  }
+  // Give back the reserved blocks past the end of the file (fallocate kept the file size):
+  // truncating a file to its own size frees the blocks allocated beyond it.
+  if (m.reserve && m.reserved_end > 0) {
+    const int fd = ::open(m.path.c_str(), O_WRONLY);
+    struct stat st {};
+    if (fd >= 0 && ::fstat(fd, &st) == 0 && m.reserved_end > std::uint64_t(st.st_size)) {
+      const int rc = ::ftruncate(fd, st.st_size);
+      (void)rc;  // only space accounting: the file's contents are final
+    }
+    if (fd >= 0) ::close(fd);
+  }
+  if (!closed) throw RecordError(with_detail("'" + where + "': closing the file failed"));
 }
 
 }  // namespace ejecta
