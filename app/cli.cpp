@@ -180,6 +180,11 @@ CliParse parse_cli(int argc, const char* const* argv) {
   auto* restart_opt = app.add_option("--restart", restart,
                                      "Continue a recorded run from FRAME (default: its last complete frame)")
                           ->type_name("FILE.h5[:FRAME]");
+  auto* probes = app.add_option("--probes", o.probes_path,
+                                "Probe and gauge time series of a headless run (default with [probe.N]/[gauge.N] "
+                                "sections: NAME_probes.csv beside the run, see docs/probes.md)")
+                     ->type_name("FILE.csv");
+  auto* no_probes = app.add_flag("--no-probes", o.no_probes, "Do not sample the scene's probes and gauges");
   auto* bench_record = app.add_flag("--benchmark-record", o.benchmark_record,
                                     "With --benchmark: also time each rung while recording, report the overhead");
   app.add_flag("--no-interop", o.no_interop,
@@ -290,6 +295,8 @@ CliParse parse_cli(int argc, const char* const* argv) {
   if (o.record_compression < 0 || o.record_compression > 9)
     return parse_error("--record-compression: the gzip level must be 0..9, not " + std::to_string(o.record_compression));
   if (record->count() && o.record_path.empty()) return parse_error("--record: no file given");
+  if (probes->count() && no_probes->count()) return parse_error("--probes and --no-probes exclude each other");
+  if (probes->count() && o.probes_path.empty()) return parse_error("--probes: no file given");
   if (o.benchmark && (record->count() || restart_opt->count()))
     return parse_error("--benchmark does not record or restart runs: --record and --restart are for headless "
                        "runs (use --benchmark-record to time recording)");
