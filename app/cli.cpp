@@ -103,12 +103,17 @@ CliParse parse_file_command(int argc, const char* const* argv) {
   app.add_option("FILE", o.file_path, "Recording (HDF5) written by --record")->type_name("FILE.h5")->required();
   if (!info) {
     app.add_flag("--csv", o.export_csv, "Write the diagnostics table as CSV (one row per diagnostics sample)");
+    app.add_flag("--probes", o.export_probes,
+                 "Write the probe and gauge series as CSV (default output FILE_probes.csv; docs/probes.md)");
     app.add_option("--output,-o", o.output_path, "Output file (default: FILE.csv next to FILE.h5; '-' = stdout)")
         ->type_name("OUT.csv");
   }
   // argv[1] (the command) stands in for the program name so the positional FILE comes next.
   if (!parse_app(app, argc - 1, argv + 1, &r)) return r;
-  if (!info && !o.export_csv) return parse_error("export: say which format, e.g. 'ejecta export FILE.h5 --csv'");
+  if (!info && !o.export_csv && !o.export_probes)
+    return parse_error("export: say which format, e.g. 'ejecta export FILE.h5 --csv' or '--probes'");
+  if (o.export_csv && o.export_probes)
+    return parse_error("export: --csv and --probes write different tables; give one (run export twice for both)");
   return r;
 }
 
@@ -234,7 +239,8 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.footer(
       "Recordings:\n"
       "  ejecta info FILE.h5                           frames, fields, provenance and scene of a recording\n"
-      "  ejecta export FILE.h5 --csv [--output OUT]    its diagnostics table as CSV (OUT '-' = stdout)");
+      "  ejecta export FILE.h5 --csv [--output OUT]    its diagnostics table as CSV (OUT '-' = stdout)\n"
+      "  ejecta export FILE.h5 --probes [--output OUT] its probe and gauge series as CSV");
 
   if (!parse_app(app, argc, argv, &r)) return r;
   // Checked here rather than with CLI11's excludes() to keep the help text uncluttered: the benchmark

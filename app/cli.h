@@ -61,7 +61,8 @@ struct CliOptions {
   // Subcommands: "ejecta info FILE.h5", "ejecta export FILE.h5 --csv [--output OUT.csv]".
   std::string command;      // "" (a run), "info" or "export"
   std::string file_path;    // the FILE.h5 of info/export
-  bool export_csv = false;  // export --csv (the only format so far)
+  bool export_csv = false;  // export --csv: the diagnostics table
+  bool export_probes = false;  // export --probes: the probe and gauge series (/probes)
   std::string output_path;  // export --output; "" = FILE.csv next to the input, "-" = stdout
 
   std::string command_line;  // argv joined by spaces, for the recording's provenance

@@ -1,6 +1,7 @@
 #include "headless.h"
 
 #include "io/async_recorder.h"
+#include "io/h5_probes.h"
 #include "io/h5_recorder.h"
 #include "probes/probe_api.h"
 #include "probes/probe_observer.h"
@@ -186,6 +187,8 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
       // The writer's last frames are part of the run's cost, and its errors part of its outcome.
       if (recorder) recorder->finish();
       if (probe_obs) probe_obs->close();
+      // The probe series goes into the closed recording as /probes (io/h5_probes.h).
+      if (recorder && probe_obs) write_probe_series_h5(recorder->path(), probe_obs->series());
       if (extra && opt.finish_extra) opt.finish_extra(*extra);
     } catch (const RecordError& e) {
       record_failure = e.what();

@@ -2,6 +2,7 @@
 // pressure is rho0 g depth within 1% at several depths, a gauge reads the water height within dp/2, a
 // dry probe reads 0. The CPU runs here; the GPU test (skipped without a GPU) checks that the CUDA
 // backend samples the same values from the same functors.
+#include "io/h5_probes.h"
 #include "probes/probe_api.h"
 #include "probes/probe_observer.h"
 #include "sim_test_util.h"
@@ -170,6 +171,40 @@ TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {
   EXPECT_NE(row0.back(), ',') << "the gauge is due at t = 0";
   EXPECT_EQ(row1.back(), ',') << "and not due again before 0.01 s: " << row1;
   std::remove(path.c_str());
+}
+
+// The series goes into the closed recording as /probes and reads back the same, NaN cells included;
+// a recording without probes says so.
+TEST(Probes, SeriesRoundTripsThroughTheRecording) {
+  const ParamSet p = still_tank_2d();
+  const std::string path = std::string(EJECTA_BINARY_DIR) + "/test_probes_series.h5";
+  test::record_steps(path, p, 3, 3);
+  ProbeSeries none;
+  EXPECT_FALSE(read_probe_series_h5(path, &none));
+  auto sim = make_simulation(p, Backend::Cpu);
+  ProbeObserver probes(*sim);
+  probes.sample_initial(*sim);
+  StopRule rule;
+  rule.max_steps = 4;
+  StepLoop(*sim, rule).run(&probes);
+  write_probe_series_h5(path, probes.series());
+  write_probe_series_h5(path, probes.series());  // replacing it works too
+  ProbeSeries back;
+  ASSERT_TRUE(read_probe_series_h5(path, &back));
+  const ProbeSeries& s = probes.series();
+  ASSERT_EQ(back.columns.size(), s.columns.size());
+  for (std::size_t c = 0; c < s.columns.size(); ++c) {
+    EXPECT_EQ(back.columns[c].name, s.columns[c].name);
+    EXPECT_EQ(back.columns[c].units, s.columns[c].units);
+  }
+  EXPECT_EQ(back.time, s.time);
+  ASSERT_EQ(back.values.size(), s.values.size());
+  for (std::size_t k = 0; k < s.values.size(); ++k)
+    if (std::isnan(s.values[k])) EXPECT_TRUE(std::isnan(back.values[k])) << k;
+    else EXPECT_EQ(back.values[k], s.values[k]) << k;
+  EXPECT_EQ(s.rows(), 5u);
+  std::remove(path.c_str());
+  std::remove((path.substr(0, path.size() - 3) + ".xdmf").c_str());
 }
 
 TEST(Probes, DiscPointsLieOnTheDiscAcrossTheNormal) {
