@@ -184,6 +184,8 @@ CliParse parse_file_command(int argc, const char* const* argv) {
   CLI::Option *frame = nullptr, *all = nullptr, *format = nullptr;
   if (!info) {
     app.add_flag("--csv", o.export_csv, "The diagnostics table as CSV (one row per sample, units in the header)");
+    app.add_flag("--probes", o.export_probes,
+                 "The probe and gauge series as CSV (default output FILE_probes.csv; docs/probes.md)");
     app.add_flag("--particles", o.export_particles,
                  "Per-particle data of a frame: CSV with units, or VTK XML PolyData (.vtp) for ParaView/VisIt");
     format = app.add_option("--format", o.export_format, "With --particles: csv (default) or vtk")
@@ -200,10 +202,12 @@ CliParse parse_file_command(int argc, const char* const* argv) {
   // argv[1] (the command) stands in for the program name so the positional FILE comes next.
   if (!parse_app(app, argc - 1, argv + 1, &r)) return r;
   if (info) return r;
-  if (!o.export_csv && !o.export_particles)
-    return parse_error("export: say what to write, e.g. 'ejecta export FILE.h5 --csv' (diagnostics) or "
-                       "'ejecta export FILE.h5 --particles --format vtk'");
-  if (o.export_csv && o.export_particles) return parse_error("export: --csv and --particles exclude each other");
+  if (int(o.export_csv) + int(o.export_particles) + int(o.export_probes) == 0)
+    return parse_error("export: say what to write, e.g. 'ejecta export FILE.h5 --csv' (diagnostics), "
+                       "'--probes' (probe and gauge series) or '--particles --format vtk'");
+  if (int(o.export_csv) + int(o.export_particles) + int(o.export_probes) > 1)
+    return parse_error("export: --csv, --probes and --particles write different tables; give one (run export "
+                       "again for another)");
   if (!o.export_particles && (format->count() || frame->count() || all->count()))
     return parse_error("export: --format, --frame and --all need --particles");
   if (frame->count() && all->count()) return parse_error("export: --frame and --all exclude each other");
@@ -300,6 +304,13 @@ CliParse parse_cli(int argc, const char* const* argv) {
       app.add_option("--record-compression", o.record_compression, "gzip level of the recording, 0 = none")
           ->type_name("0..9")
           ->group(rec_g);
+  auto* probes = app.add_option("--probes", o.probes_path,
+                                "Probe and gauge time series of a headless run (default with [probe.N]/[gauge.N] "
+                                "sections: NAME_probes.csv beside the run, see docs/probes.md)")
+                     ->type_name("FILE.csv")
+                     ->group(rec_g);
+  auto* no_probes = app.add_flag("--no-probes", o.no_probes, "Do not sample the scene's probes and gauges")
+                        ->group(rec_g);
 
   const char* render_g = "Rendering (headless pictures, the viewer's look)";
   auto* render_every = app.add_option("--render-every", o.render_every,
@@ -480,6 +491,8 @@ CliParse parse_cli(int argc, const char* const* argv) {
   if (o.record_compression < 0 || o.record_compression > 9)
     return parse_error("--record-compression: the gzip level must be 0..9, not " + std::to_string(o.record_compression));
   if (record->count() && o.record_path.empty()) return parse_error("--record: no file given");
+  if (probes->count() && no_probes->count()) return parse_error("--probes and --no-probes exclude each other");
+  if (probes->count() && o.probes_path.empty()) return parse_error("--probes: no file given");
   if (o.benchmark && (record->count() || restart_opt->count()))
     return parse_error("--benchmark does not record or restart runs: --record and --restart are for headless "
                        "runs (use --benchmark-record to time recording)");

@@ -36,6 +36,9 @@ struct CliOptions {
   std::string restart_path;                // --restart FILE.h5[:FRAME]; "" = a fresh run
   std::optional<long> restart_frame;       // the FRAME part; none = the last complete frame
   bool benchmark_record = false;           // --benchmark-record
+  // Probes and gauges (headless runs of scenes with [probe.N]/[gauge.N]; docs/probes.md).
+  std::string probes_path;  // --probes FILE.csv; "" = NAME_probes.csv beside the run
+  bool no_probes = false;   // --no-probes: do not sample them
 
   // Viewer and rendering (builds with the viewer; see docs/viewer.md).
   bool no_interop = false;          // --no-interop: host copy instead of CUDA-GL interop
@@ -71,6 +74,7 @@ struct CliOptions {
   std::string export_format = "csv";   // --format csv|vtk (with --particles)
   std::optional<long> export_frame;    // --frame N; none = the last complete frame
   bool export_all = false;             // --all: every complete frame
+  bool export_probes = false;          // export --probes: the probe and gauge series (/probes)
   std::string output_path;  // export --output; "" = next to the input, "-" = stdout (CSV of one frame)
 
   std::string command_line;  // argv joined by spaces, for the recording's provenance

@@ -1,5 +1,6 @@
 #include "file_commands.h"
 
+#include "io/h5_probes.h"
 #include "io/h5_reader.h"
 
 #include <cerrno>
@@ -65,6 +66,26 @@ int run_info(const CliOptions& o) {
   return 0;
 }
 
+int run_export_probes(const CliOptions& o) {
+  const H5Reader r(o.file_path);  // the recording's own checks first: a foreign file says so
+  ProbeSeries s;
+  if (!read_probe_series_h5(o.file_path, &s))
+    throw RecordError("'" + o.file_path + "' holds no probe series: record a scene with [probe.N] or [gauge.N] "
+                      "sections (without --no-probes)");
+  std::string out_path = o.output_path;
+  if (out_path.empty()) {
+    out_path = default_csv_path(o.file_path);
+    out_path.insert(out_path.size() - 4, "_probes");
+  }
+  try {
+    write_probe_csv(s, out_path);
+  } catch (const ProbeError& e) {
+    throw std::runtime_error(e.what());
+  }
+  if (out_path != "-") std::fprintf(stderr, "wrote %zu probe rows of %zu columns to %s\n", s.rows(), s.columns.size(), out_path.c_str());
+  return 0;
+}
+
 void write_diagnostics_csv(std::FILE* out, const std::vector<Diagnostics>& rows, int dim) {
   const int nv = dim == 3 ? 3 : 2;
   const char* axes[3] = {"x", "y", "z"};
@@ -91,6 +112,7 @@ void write_diagnostics_csv(std::FILE* out, const std::vector<Diagnostics>& rows,
 }
 
 int run_export(const CliOptions& o) {
+  if (o.export_probes) return run_export_probes(o);
   const H5Reader r(o.file_path);
   const std::vector<Diagnostics> rows = r.diagnostics();
   const std::string out_path = o.output_path.empty() ? default_csv_path(o.file_path) : o.output_path;

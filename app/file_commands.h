@@ -16,6 +16,8 @@ int run_info(const CliOptions& o);
 // Writes the diagnostics table as CSV. Returns the exit code (0); RecordError propagates, a file that
 // cannot be written is a std::runtime_error.
 int run_export(const CliOptions& o);
+// `ejecta export FILE.h5 --probes`: the /probes series as the CSV of a headless run (docs/probes.md).
+int run_export_probes(const CliOptions& o);
 
 // The CSV itself: a header row of column names, then one row per sample, numbers with 17
 // significant digits so they read back exactly. `dim` decides the vector columns (x, y[, z]).

@@ -1,7 +1,10 @@
 #include "headless.h"
 
 #include "io/async_recorder.h"
+#include "io/h5_probes.h"
 #include "io/h5_recorder.h"
+#include "probes/probe_api.h"
+#include "probes/probe_observer.h"
 #include "progress.h"
 #include "scene/fluid_drop.h"
 
@@ -62,6 +65,14 @@ StopRule headless_stop_rule(const CliOptions& cli, const ParamSet& scene) {
     rule.until_time = scene.real(kEndTimeKey);
   }
   return rule;
+}
+
+std::string probes_csv_path(const CliOptions& cli, const ParamSet& scene, const std::string& scene_name) {
+  if (cli.no_probes || !scene_has_probes(scene)) return "";
+  if (!cli.probes_path.empty()) return cli.probes_path;
+  std::string base = cli.record_path;
+  if (base.size() > 3 && base.compare(base.size() - 3, 3, ".h5") == 0) base.resize(base.size() - 3);
+  return (base.empty() ? scene_name : base) + "_probes.csv";
 }
 
 RecordSchedule record_schedule(const CliOptions& cli, const ParamSet& scene) {
@@ -150,6 +161,16 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     }
     record_obs.emplace(*recorder, opt.record.schedule, opt.record.fields);
   }
+  std::unique_ptr<ProbeObserver> probe_obs;
+  if (!opt.probes_path.empty() && probe_layout(*sim)) {
+    probe_obs = std::make_unique<ProbeObserver>(*sim);
+    try {
+      probe_obs->write_csv(opt.probes_path);
+    } catch (const ProbeError& e) {
+      std::fprintf(stderr, "ejecta: %s\n", e.what());
+      return kExitRecordingFailed;
+    }
+  }
   std::unique_ptr<StepObserver> extra = opt.extra_observer ? opt.extra_observer(*sim) : nullptr;
   const double setup_s = std::chrono::duration<double>(Clock::now() - t_setup).count();
 
@@ -157,26 +178,37 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
   // Progress goes to stderr, with --json too: stdout holds only the JSON summary.
   auto progress = std::make_unique<Progress>(loop, stderr);
   HeadlessObserver headless_obs(progress.get());
-  CompositeObserver observer({&headless_obs, record_obs ? &*record_obs : nullptr, extra.get()});
+  CompositeObserver observer({&headless_obs, record_obs ? &*record_obs : nullptr, probe_obs.get(), extra.get()});
 
   const auto t0 = Clock::now();
-  std::optional<std::string> record_failure;
+  std::optional<std::string> record_failure, probe_failure;
   {
     SigintGuard guard;
     try {
       if (record_obs) record_obs->record_initial(*sim);
+      if (probe_obs) probe_obs->sample_initial(*sim);
       loop.run(&observer);
       // Device work may still be queued; the wall time must include it.
       sim->synchronize();
       // The writer's last frames are part of the run's cost, and its errors part of its outcome.
       if (recorder) recorder->finish();
+      if (probe_obs) probe_obs->close();
+      // The probe series goes into the closed recording as /probes (io/h5_probes.h).
+      if (recorder && probe_obs) write_probe_series_h5(recorder->path(), probe_obs->series());
       if (extra && opt.finish_extra) opt.finish_extra(*extra);
     } catch (const RecordError& e) {
       record_failure = e.what();
+    } catch (const ProbeError& e) {
+      probe_failure = e.what();
     }
   }
   const double wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (progress) progress->finish();
+  if (probe_failure) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "ejecta: %s\n", probe_failure->c_str());
+    return kExitRecordingFailed;
+  }
   if (record_failure) {
     // finish() drains what was queued before the error; it rethrows the same error, already reported.
     try {
@@ -216,6 +248,10 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
         .add("particle_steps_per_s", rate)
         .add("interrupted", interrupted);
     if (recorder) j.add("record_file", recorder->path()).add("recorded_frames", recorder->frames_written());
+    if (probe_obs)
+      j.add("probes_file", probe_obs->csv_path())
+          .add("probe_samples", probe_obs->series().rows())
+          .add("probe_s", probe_obs->seconds_sampling());
     std::printf("%s\n", j.str().c_str());
   } else {
     std::printf("scene              %s\n", opt.scene_name.c_str());
@@ -231,6 +267,11 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     if (recorder)
       std::printf("recorded %zu frames to %s (+ %s)\n", recorder->frames_written(), recorder->path().c_str(),
                   recorder->xdmf_path().c_str());
+    if (probe_obs)
+      std::printf("probes             %zu samples of %zu columns to %s (sampling %s, %.2f%% of the run)\n",
+                  probe_obs->series().rows(), probe_obs->series().columns.size(), probe_obs->csv_path().c_str(),
+                  duration(probe_obs->seconds_sampling()).c_str(),
+                  wall_s > 0 ? 100 * probe_obs->seconds_sampling() / wall_s : 0.0);
   }
   std::fflush(stdout);
   return interrupted ? 130 : 0;

@@ -28,6 +28,8 @@ struct HeadlessOptions {
   bool json = false;       // summary as one JSON line on stdout (progress stays on stderr)
   std::string scene_name;  // for the summary
   RecordingOptions record;
+  // CSV of the scene's probes and gauges (probes/probe_observer.h); "" = do not sample them.
+  std::string probes_path;
   // --restart: the frame to continue from (the scene must be the recorded one); null = fresh run.
   const FrameData* restart_frame = nullptr;
   // One more observer on the same StepLoop (headless rendering, --render-every), made once the
@@ -37,6 +39,10 @@ struct HeadlessOptions {
   // video) so that its errors fail the run. Empty = nothing to finish.
   std::function<void(StepObserver&)> finish_extra;
 };
+
+// The probe CSV of a headless run: --probes FILE when given; "" with --no-probes or a scene without
+// probes; else beside the run: RECORD_probes.csv for --record RECORD.h5, NAME_probes.csv otherwise.
+std::string probes_csv_path(const CliOptions& cli, const ParamSet& scene, const std::string& scene_name);
 
 // --until / --steps when given, else the scene's end time.
 StopRule headless_stop_rule(const CliOptions& cli, const ParamSet& scene);

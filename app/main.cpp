@@ -255,6 +255,7 @@ int run(const CliOptions& o) {
   h.scene_name = scene_display_name(
       scene, !restart_name.empty() ? restart_name : o.scene_path.empty() ? "default" : file_stem(o.scene_path));
   h.restart_frame = restart_frame ? &*restart_frame : nullptr;
+  h.probes_path = probes_csv_path(o, scene, h.scene_name);
   if (!o.record_path.empty()) {
     h.record.path = o.record_path;
     h.record.schedule = record_schedule(o, scene);

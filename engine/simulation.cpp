@@ -2,6 +2,7 @@
 #include "simulation.h"
 
 #include "params/model_keys.h"
+#include "probes/probe_api.h"
 #include "scene/scene_builder.h"
 #include "solver/solver_factory.h"
 
@@ -58,7 +59,9 @@ std::unique_ptr<Simulation> make_solid_simulation(const ParamSet& params, Backen
 
 }  // namespace
 
-std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend backend) {
+namespace {
+
+std::unique_ptr<Simulation> make_simulation_without_probes(const ParamSet& params, Backend backend) {
   const Precision precision =
       params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
   check_model_keys(params);  // a key the model does not read would be silently ignored
@@ -77,6 +80,17 @@ std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend back
 #else
   throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
 #endif
+}
+
+}  // namespace
+
+std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend backend) {
+  // Probe sections of a gas or solid scene are refused before the (possibly long) build.
+  if (scene_has_probes(params) && params.text("physics.model") != "wcsph") make_probe_layout(params, 0, {});
+  std::unique_ptr<Simulation> sim = make_simulation_without_probes(params, backend);
+  if (ProbeSampling* probes = probe_sampling(*sim); probes && scene_has_probes(params))
+    probes->set_probes(make_probe_layout(params, sim->dim(), sim->fields()));
+  return sim;
 }
 
 }  // namespace ejecta

@@ -306,7 +306,8 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     long stepped = 0;
     if (s.running || s.step_once) {
       try {
-        stepped = s.loop->advance(s.running ? s.steps_per_frame : 1, s.record_obs.get());
+        CompositeObserver observers({s.record_obs.get(), s.probes ? &s.probes->observer() : nullptr});
+        stepped = s.loop->advance(s.running ? s.steps_per_frame : 1, &observers);
       } catch (const BlowUpError& e) {
         s.running = false;
         s.message = std::string("blow-up: ") + e.what() + " (Reset to start again)";
@@ -333,6 +334,7 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     draw_control_panel(s);
     draw_legend(s, w, h);
     draw_plots(s);
+    if (s.probes) s.probes->draw();
     draw_inspector(s);
     if (s.profile_set && frame - s.profile_frame >= 10) {
       update_profile(s);  // every 10 frames: it copies the field to the host

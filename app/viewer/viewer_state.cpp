@@ -21,6 +21,7 @@ void rebuild(ViewerState& s) {
   if (s.recorder) toggle_recording(s);  // a recording belongs to one simulation
   s.sim = make_simulation(s.model->params(), s.opt.backend);
   s.loop = std::make_unique<StepLoop>(*s.sim, StopRule{});
+  s.probes = make_probe_plots(*s.sim);
   if (s.view) {
     // A Reset keeps the look: attach() sets the walls and camera of a new scene.
     const render::WallMode walls = s.view->settings().walls;

@@ -9,6 +9,7 @@
 #include "viewer/material_panel_model.h"
 #include "viewer/panel_model.h"
 #include "viewer/plot_widget.h"
+#include "viewer/probe_plots.h"
 #include "viewer/scene_view.h"
 
 #include <memory>
@@ -64,6 +65,8 @@ struct ViewerState {
   // Recording (the engine's writer thread, on the same StepLoop).
   std::unique_ptr<AsyncRecorder> recorder;
   std::unique_ptr<RecordObserver> record_obs;
+  // The scene's probes and gauges, sampled on the same StepLoop and plotted (probe_plots.h).
+  std::unique_ptr<ProbePlots> probes;
   // Video of the drawn scene (no panels), one frame per window frame, through ffmpeg.
   std::unique_ptr<render::VideoWriter> video;
   // Inspector: the picked particle's sorted index, and its fields as text rows.

@@ -478,6 +478,54 @@ ParamRegistry make_builtin() {
                       "Lower corner of a solid box filled with fixed wall particles.")));
   t.add(rebuild(param("obstacle.#.max", T::Vec3, "0.1, 0.1, 0.1", "m", "Obstacle max",
                       "Upper corner of a solid obstacle box.")));
+
+  // Numbered sections [probe.N] and [gauge.N]: instruments sampled on the device (engine/probes,
+  // docs/probes.md has the definitions and the CSV format).
+  t.group = "Probes";
+  t.add(param("probe.#.position", T::Vec3, "0, 0, 0", "m", "Probe position",
+              "Point where the probe samples (2D: x, y); the centre of its sensor disc."));
+  t.add(param("probe.#.name", T::String, "", "", "Probe name",
+              "Name of the probe in the CSV header and plots (letters, digits, '_', '-'); \"\" = probeN."));
+  t.add(param("probe.#.fields", T::String, "pressure", "", "Probe fields",
+              "Comma-separated particle fields to sample (any field of the engine, e.g. pressure, density, "
+              "velocity); a vector field gives one column per component, FIELD.x/.y/.z one component. Each "
+              "value is the Shepard-normalised kernel average over the fluid within the support; 0 where "
+              "dry (fluid kernel sum below 0.1)."));
+  t.add(range(param("probe.#.diameter", T::Real, "0", "m", "Sensor diameter",
+                    "Diameter of a sensor disc (3D; a segment in 2D) centred on position, normal to "
+                    "normal: the probe reads the mean over sample points at most dp/2 apart on it, as a "
+                    "pressure sensor averages over its membrane. 0 = a point."),
+              0, 1e3));
+  t.add(range(param("probe.#.normal", T::Vec3, "1, 0, 0", "", "Sensor normal",
+                    "Normal of the sensor disc (with diameter > 0); its length does not matter."),
+              -1e3, 1e3));
+  t.add(range(param("probe.#.interval", T::Real, "0", "s", "Probe interval",
+                    "Simulated time between samples; 0 = every step."),
+              0, 1e9));
+  t.add(param("probe.#.reference", T::String, "", "", "Probe reference",
+              "CSV file of a reference time series (time in the first column; comma, tab or space separated; "
+              "lines that do not start with a number are skipped), relative "
+              "to the scene file, drawn over the probe's live plot in the viewer. \"\" = none."));
+  t.add(range(param("probe.#.reference_column", T::Int, "2", "", "Reference column",
+                    "Column of the reference file holding this probe's values (1 is the time)."),
+              2, 1000));
+  t.add(param("gauge.#.position", T::Vec3, "0, 0, 0", "m", "Gauge position",
+              "Foot of the gauge's vertical line: x, y in 3D with z where the search starts; x in 2D with "
+              "y where it starts. The gauge reads the free-surface height: the first point going up, in "
+              "steps of dp/4, where the kernel sum over fluid and walls falls below 0.5."));
+  t.add(param("gauge.#.top", T::Real, "1", "m", "Gauge top",
+              "Height (z in 3D, y in 2D) where the gauge's line ends; a line wet to the top reads top."));
+  t.add(param("gauge.#.name", T::String, "", "", "Gauge name",
+              "Name of the gauge in the CSV header and plots; \"\" = gaugeN."));
+  t.add(range(param("gauge.#.interval", T::Real, "0", "s", "Gauge interval",
+                    "Simulated time between samples; 0 = every step."),
+              0, 1e9));
+  t.add(param("gauge.#.reference", T::String, "", "", "Gauge reference",
+              "CSV file of a reference height series (time in the first column), relative to the scene file, "
+              "drawn over the gauge's live plot in the viewer. \"\" = none."));
+  t.add(range(param("gauge.#.reference_column", T::Int, "2", "", "Reference column",
+                    "Column of the reference file holding this gauge's heights (1 is the time)."),
+              2, 1000));
   return reg;
 }
 

@@ -17,6 +17,8 @@
 #include "physics/forces_wcsph.h"
 #include "physics/wall_pressure_adami2012.h"
 #include "physics/wcsph_model.h"
+#include "probes/probe_api.h"
+#include "probes/probe_sampler.h"
 #include "render_data/fill_from_store.h"
 #include "scene/scene_builder.h"
 #include "simulation.h"
@@ -45,7 +47,7 @@ struct SumU64 {
 };
 
 template <class T, int D, class Exec>
-class WcsphSolver final : public Simulation {
+class WcsphSolver final : public Simulation, public ProbeSampling {
  public:
   WcsphSolver(const ParamSet& params, const InitialParticles& init)
       : n_(init.size()), n_fluid_(init.fluid_count()), store_(exec_, init.size()) {
@@ -193,6 +195,18 @@ class WcsphSolver final : public Simulation {
     collider_.D_lj = T(c.strength * (c0 / 10) * (c0 / 10));
     collider_.r0 = T(dp_);
     collider_.damping = T(c0 / (4 * dp_));
+  }
+
+  // Probes and gauges (probes/probe_sampler.h): sampled at the state the last step ended with, the
+  // positions, pressures and densities of its force evaluation, on the grid they were sorted into.
+  void set_probes(const ProbeLayout& layout) override {
+    probes_.reset();
+    if (!layout.empty()) probes_ = std::make_unique<ProbeSampler<T, D, Exec>>(exec_, store_, layout);
+  }
+  const ProbeLayout* probes() const override { return probes_ ? &probes_->layout() : nullptr; }
+  std::vector<double> sample_probes() const override {
+    if (!probes_) return {};
+    return probes_->sample(exec_, grid_, model_.kernel, pv_.x, pv_.m, pv_.rhop, pv_.kind);
   }
 
  private:
@@ -404,6 +418,7 @@ class WcsphSolver final : public Simulation {
   bool count_pairs_ = false;
   bool phase_timing_ = false;
   PairCounts pairs_;
+  std::unique_ptr<ProbeSampler<T, D, Exec>> probes_;  // after exec_ and store_: released before them
 };
 
 // Picks the instantiation for the scene's dimension.

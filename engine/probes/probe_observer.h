@@ -1,0 +1,73 @@
+#pragma once
+// Samples a simulation's probes and gauges (Simulation::set_probes) at their intervals, as a hook of the
+// one step loop, keeps the time series and optionally streams it to a CSV file (`--probes FILE.csv`).
+//
+// CSV format (docs/probes.md): one header row "time [s],P1.pressure [Pa],...,H1.height [m]", then one
+// row per sample time at which any instrument was due; the cells of instruments not due then are empty.
+#include "probes/probe_layout.h"
+#include "run/step_loop.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ejecta {
+
+// The sampled series: times and, per row, one value per column (NaN: that instrument was not due).
+struct ProbeSeries {
+  std::vector<ProbeColumn> columns;
+  std::vector<double> time;
+  std::vector<double> values;  // time.size() rows of columns.size()
+  std::size_t rows() const { return time.size(); }
+  double at(std::size_t row, std::size_t col) const { return values[row * columns.size() + col]; }
+};
+
+// "time [s],P1.pressure [Pa],..." (no newline).
+std::string probe_csv_header(const std::vector<ProbeColumn>& columns);
+// One CSV row (no newline): time, then the values, NaN written as an empty cell.
+std::string probe_csv_row(double time, const double* values, std::size_t n);
+// Writes the whole series as CSV to `out` (a path, "-" = stdout); throws std::runtime_error when the
+// file cannot be written.
+void write_probe_csv(const ProbeSeries& series, const std::string& out);
+
+struct ProbeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class ProbeObserver : public StepObserver {
+ public:
+  // `sim` must have probes installed (probe_layout(sim)); throws std::invalid_argument otherwise.
+  explicit ProbeObserver(const Simulation& sim);
+  ~ProbeObserver() override;
+  ProbeObserver(const ProbeObserver&) = delete;
+  ProbeObserver& operator=(const ProbeObserver&) = delete;
+
+  // Streams every row to `path` from now on (header first). Throws ProbeError naming the path when it
+  // cannot be created; write errors surface in flush()/close().
+  void write_csv(const std::string& path);
+  // Samples the state before the first step (t = start): every instrument is due.
+  void sample_initial(const Simulation& sim);
+  void on_step(const Simulation& sim) override;
+  // Flushes and closes the CSV; throws ProbeError when a write failed.
+  void close();
+
+  const ProbeSeries& series() const { return series_; }
+  const ProbeLayout& layout() const { return layout_; }
+  const std::string& csv_path() const { return csv_path_; }
+  // Wall-clock seconds spent in sampling (device work, download, bookkeeping), for the benchmark.
+  double seconds_sampling() const { return seconds_; }
+
+ private:
+  void sample(const Simulation& sim, bool all_due);
+
+  ProbeLayout layout_;
+  ProbeSeries series_;
+  std::vector<double> next_;  // per instrument: the next due time
+  std::vector<double> row_;
+  std::FILE* csv_ = nullptr;
+  std::string csv_path_;
+  double seconds_ = 0;
+};
+
+}  // namespace ejecta
