@@ -68,7 +68,7 @@ echo "KILLS: $KILLS runs: $ok files valid ($frames_total frames), $stubs killed 
 mkdir -p "$WORK/mnt"
 full_ok=0 full_bad=0 full_lost=0 full_count_wrong=0 full_exit=0
 for i in $(seq 1 "$FULL"); do
-  kib=$(( 64 + (RANDOM % 1985) ))  # 64 KiB to 2 MiB: the run writes 0.5 to 1.9 MB
+  kib=$(( 64 + (RANDOM % (${FULL_MAX_KIB:-640} - 63)) ))  # 64 KiB to 640 KiB: the run writes 0.15 to 0.5 MB
   every=$(( (RANDOM % 4) + 1 ))
   gzip=$(( RANDOM % 2 * 4 ))
   umount "$WORK/mnt" 2>/dev/null
