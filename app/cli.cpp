@@ -271,7 +271,7 @@ CliParse parse_cli(int argc, const char* const* argv) {
       ->group(run_g);
   app.add_flag("--omp-spin", o.omp_spin,
                "CPU backend: keep OpenMP's spinning barriers (fastest on an otherwise idle machine; by default "
-               "threads sleep soon, so another busy program cannot stall every step)")
+               "threads sleep at once, OMP_WAIT_POLICY=passive, so another busy program cannot stall every step)")
       ->group(run_g);
   std::string restart;
   auto* restart_opt = app.add_option("--restart", restart,
