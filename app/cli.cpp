@@ -79,6 +79,12 @@ class HelpFormatter : public CLI::Formatter {
     return " " + opt->get_type_name();
   }
   std::string make_usage(const CLI::App*, std::string) const override { return usage_; }
+  // One blank line between groups (CLI11 puts two).
+  std::string make_group(std::string group, bool is_positional, std::vector<const CLI::Option*> opts) const override {
+    std::string out = (is_positional ? "\n" : "") + group + ":\n";
+    for (const CLI::Option* opt : opts) out += make_option(opt, is_positional);
+    return out + (is_positional ? "\n" : "");
+  }
   std::string make_subcommands(const CLI::App*, CLI::AppFormatMode) const override { return subcommands_; }
 
  private:
@@ -239,7 +245,6 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.get_formatter()->column_width(30);
   // Ranges and dependencies are checked after parsing, with plain messages, and validators carry no
   // description, so that the help text stays free of CLI11's annotations.
-  app.set_help_flag("--help,-h", "Print this help and exit")->group("Info");
 
   const char* run_g = "Run";
   auto* scene = app.add_option("SCENE", o.scene_path, "Scene file (INI); the built-in 2D dam break if omitted")
@@ -270,7 +275,7 @@ CliParse parse_cli(int argc, const char* const* argv) {
       ->group(run_g);
   app.add_flag("--omp-spin", o.omp_spin,
                "CPU backend: keep OpenMP's spinning barriers (fastest on an otherwise idle machine; by default "
-               "threads sleep soon, so another busy program cannot stall every step)")
+               "threads sleep at once, OMP_WAIT_POLICY=passive, so another busy program cannot stall every step)")
       ->group(run_g);
   std::string restart;
   auto* restart_opt = app.add_option("--restart", restart,
@@ -426,6 +431,8 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit")->group(info_g);
   app.add_flag("--version", o.version, "Print the version, the backends built in and whether CUDA was found")
       ->group(info_g);
+  // Made last so that it is listed with the Info group rather than first of all.
+  app.set_help_flag("--help,-h", "Print this help and exit")->group(info_g);
 
   if (!parse_app(app, argc, argv, &r)) return r;
   if (until->count() && steps->count()) return parse_error("--until and --steps exclude each other: give one");

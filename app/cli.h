@@ -24,7 +24,7 @@ struct CliOptions {
   bool version = false;
   int threads = 0;  // 0 = OpenMP's default
   // --omp-spin: keep the OpenMP runtime's spinning barriers (fastest on a dedicated machine). Without
-  // it main() starts the runtime with a short spin (omp_env.h), so a busy core does not stall a step.
+  // it main() starts the runtime with OMP_WAIT_POLICY=passive (omp_env.h), so a busy core does not stall a step.
   bool omp_spin = false;
 
   // Recording (headless runs only).

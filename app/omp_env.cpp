@@ -5,8 +5,8 @@
 
 namespace ejecta::app {
 
-const char* const kOmpWaitVariable = "GOMP_SPINCOUNT";
-const char* const kOmpWaitValue = "10000";
+const char* const kOmpWaitVariable = "OMP_WAIT_POLICY";
+const char* const kOmpWaitValue = "passive";
 
 bool wants_omp_wait_reexec(const std::vector<std::string>& args, const char* (*getenv)(const char*)) {
 #ifdef _OPENMP

@@ -3,8 +3,9 @@
 // hundred microseconds to milliseconds) before a waiting thread sleeps, which is fastest when each
 // thread has a core to itself. When another program keeps a core busy, the thread that shares it is
 // preempted while its partner spins at the barrier for its whole quantum: on 2 cores with one other busy
-// process the CPU backend ran 25 to 55 times slower (issue 13). A short spin count loses little on an
-// idle machine and nothing of that under load (figures in docs/benchmarks.md).
+// process the CPU backend ran 25 to 55 times slower (issue 13). The passive policy (threads sleep at
+// once) loses little on an idle machine and all of that under load (figures in docs/benchmarks.md,
+// where a short GOMP_SPINCOUNT of 10000 was measured too and lost to passive under load).
 //
 // libgomp reads its environment once, when the library is loaded (before main), so the setting is made
 // by re-executing the program with it; the user's own OMP_WAIT_POLICY or GOMP_SPINCOUNT, or
@@ -14,7 +15,7 @@
 
 namespace ejecta::app {
 
-// The variable and value set by default (GOMP_SPINCOUNT, a short spin before sleeping).
+// The variable and value set by default: OMP_WAIT_POLICY = passive.
 extern const char* const kOmpWaitVariable;
 extern const char* const kOmpWaitValue;
 

@@ -89,9 +89,9 @@ TEST(ModelKeys, ListingFiltersByModel) {
   ASSERT_NE(liquid, std::string::npos);
   ASSERT_NE(both, std::string::npos);
   EXPECT_LT(every, liquid);
-  EXPECT_GT(md.find("`fluid.rho0`"), liquid);
-  EXPECT_GT(md.find("`time.dt_fixed`"), both);
-  EXPECT_LT(md.find("`scene.end_time`"), liquid);
+  EXPECT_GT(md.find("| `fluid.rho0` |"), liquid);
+  EXPECT_GT(md.find("| `time.dt_fixed` |"), both);
+  EXPECT_LT(md.find("| `scene.end_time` |"), liquid);
 }
 
 }  // namespace
