@@ -11,14 +11,14 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/gpu
 # Engine tests on the GPU: CPU/CUDA agreement (WCSPH, gas, solids, the impact), faults, recording,
 # and every solid test (the CUDA build runs them on the CPU backend too).
 .gpu/run "$bin/ejecta_tests" \
-  --gtest_filter='*BackendAgreement*:GasSedov*:Faults*:Record*:IO*:H5*:Solid*:Impact3D*:ArtificialStress3D*' \
+  --gtest_filter='*BackendAgreement*:GasSedov*:Faults*:Record*:IO*:H5*:Solid*:Impact3D*:ArtificialStress3D*:Probes*:Porous*:FluidDrop*' \
   > "$out/gpu-tests.txt" 2>&1
 echo "gpu tests rc=$?" >> "$out/gpu-tests.txt"
 # Rendering through EGL (no display there): interop vs host copy, the splat rasterizer vs GL sprites,
 # the offscreen frame tests; EJECTA_TEST_IMAGES keeps the splat test's zoomed frames.
 mkdir -p "$out/images"
 EJECTA_TEST_IMAGES="$out/images" .gpu/run "$bin/ejecta_tests" \
-  --gtest_filter='InteropGpu*:RenderFrames*:SpriteDepth*:RenderCli.Headless*:SceneLook*' > "$out/gpu-render-tests.txt" 2>&1
+  --gtest_filter='InteropGpu*:RenderFrames*:SpriteDepth*:RenderCli.Headless*:SceneLook*:FramePictures*:ViewerInteraction*' > "$out/gpu-render-tests.txt" 2>&1
 echo "gpu render tests rc=$?" >> "$out/gpu-render-tests.txt"
 .gpu/run "$bin/ejecta" --benchmark-render --backend cuda --benchmark-sizes 1e5,1e6 --width 1920 --height 1080 \
   > "$out/bench-render.jsonl" 2> "$out/bench-render.err"
@@ -34,4 +34,14 @@ mkdir -p "$out/frames"
   > "$out/bench-cuda-float.jsonl" 2> "$out/bench-cuda-float.err"
 .gpu/run "$bin/ejecta" --benchmark --backend cuda --precision double --benchmark-sizes 1e6 --json \
   > "$out/bench-cuda-double.jsonl" 2> "$out/bench-cuda-double.err"
+# Porosity (issue 15): the porous impact against the plain one, double, 1e6.
+.gpu/run "$bin/ejecta" --benchmark scenes/porous_impact3d.ini --backend cuda --precision double \
+  --benchmark-sizes 1e6 --json > "$out/bench-porous-double.jsonl" 2> "$out/bench-porous-double.err"
+# Probes (issue 12): SPHERIC 2 at dp = 0.01 with its 12 instruments sampled every step, and without.
+every_step=(); for i in 1 2 3 4 5 6 7 8; do every_step+=(--set probe.$i.interval=0); done
+for i in 1 2 3 4; do every_step+=(--set gauge.$i.interval=0); done
+.gpu/run "$bin/ejecta" scenes/dambreak3d.ini --headless --backend cuda --set particles.dp=0.01 --steps 2000 \
+  --json "${every_step[@]}" --probes /tmp/p.csv > "$out/probe-cost-probes.json" 2>&1
+.gpu/run "$bin/ejecta" scenes/dambreak3d.ini --headless --backend cuda --set particles.dp=0.01 --steps 2000 \
+  --json --no-probes > "$out/probe-cost-no-probes.json" 2>&1
 tail -n 5 "$out"/*.txt "$out"/*.jsonl

@@ -50,7 +50,7 @@ const std::map<std::string, std::vector<std::string>>& section_models() {
     {"fluid", {"wcsph"}},     {"viscosity", {"wcsph"}}, {"boundary", {"wcsph"}}, {"fault", {"wcsph"}},
     {"collider", {"wcsph"}},  {"tank", {"wcsph"}},      {"block", {"wcsph"}},    {"obstacle", {"wcsph"}},
     {"gas", {"gas"}},         {"gas_block", {"gas"}},   {"blast", {"gas"}},      {"solid", {"solid"}},
-    {"solid_block", {"solid"}},
+    {"solid_block", {"solid"}}, {"probe", {"wcsph"}},     {"gauge", {"wcsph"}},
   };
   return table;
 }
