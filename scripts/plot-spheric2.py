@@ -51,7 +51,7 @@ def main():
         m = (exp["t"] >= xr[0]) & (exp["t"] <= xr[1])
         a.plot(exp["t"][m], exp[key][m], "k-", lw=1, label="experiment (Kleefsman et al. 2005)")
         for spec in args:
-            label, path = spec.split("=", 1) if "=" in spec else (os.path.basename(spec), spec)
+            label, path = spec.rsplit("=", 1) if "=" in spec else (os.path.basename(spec), spec)
             run = read(path)
             if key not in run:
                 continue

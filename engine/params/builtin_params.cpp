@@ -270,11 +270,12 @@ ParamRegistry make_builtin() {
                             "Adams 2012); use at least 2 h/dp so that fluid next to a wall has a "
                             "full kernel support."),
                       3, 8)));
-  t.add(choices(param("boundary.slip", T::Choice, "free", "", "Wall slip",
-                      "Tangential condition at walls: free slip (no viscous interaction with "
-                      "walls), no slip (the fluid sticks to the walls; Adami et al. 2012), or "
-                      "at_rest (viscosity against the walls' zero velocity, a partial slip)."),
-                {"free", "no_slip", "at_rest"}));
+  t.add(choices(param("boundary.slip", T::Choice, "at_rest", "", "Wall slip",
+                      "Tangential condition at walls: at_rest (the artificial viscosity acts "
+                      "against the walls' zero velocity, a partial slip), free slip (no viscous "
+                      "interaction with walls), or no slip (the fluid sticks to the walls; Adami "
+                      "et al. 2012)."),
+                {"at_rest", "free", "no_slip"}));
 
   t.group = "Time";
   // The integrator owns stage buffers sized at construction: a change waits for a rebuild.

@@ -14,7 +14,8 @@
 // 1994, J. Comput. Phys. 110, 399; Batchelor 1967 for the form) so that it does not first drop and
 // bounce when gravity is switched on: the pressure solves dp/dz = -rho(p) |g| exactly under the
 // block's own surface, and each fluid particle's mass is its density times its lattice cell, rho dp^dim,
-// so that the SPH volume m / rho of every particle is the cell it fills. (With mass rho0 dp^dim the
+// so that the SPH volume m / rho of every particle is the cell it fills (continuity density; with
+// summation density the mass stays rho0 dp^dim). (With mass rho0 dp^dim the
 // volumes read up to p / (gamma B) small and the discrete pressure gradient balances gravity only
 // with a gradient that much too steep, a 1% excess at the floor of a 0.3 m tank that never settles.)
 // Wall particles get rho0 dp^dim, i.e. the volume dp^dim; the total mass is conserved exactly.
@@ -157,14 +158,15 @@ struct Builder {
   int dim;
   double vol;  // lattice cell, dp^dim
 
-  // A particle of the lattice cell volume `vol` (dp^dim) at density rho: mass rho vol.
-  void add(const double* x, const double* v, double rho, ParticleKind kind) {
+  // A particle of the lattice cell volume `vol` (dp^dim) at density rho, of mass rho vol (or
+  // rho0 vol where the mass must not follow the start density).
+  void add(const double* x, const double* v, double rho, ParticleKind kind, double mass_density) {
     for (int d = 0; d < dim; ++d) {
       out.position.push_back(x[d]);
       out.velocity.push_back(v[d]);
     }
     out.density.push_back(rho);
-    out.mass.push_back(rho * vol);
+    out.mass.push_back(mass_density * vol);
     out.kind.push_back(kind);
   }
 };
@@ -316,6 +318,9 @@ InitialParticles build_scene(const ParamSet& ps) {
   ip.mass.reserve(n_est);
   ip.kind.reserve(n_est);
   Builder out{ip, dim, std::pow(dp, dim)};
+  // Summation density recomputes rho from the masses at the first step; its runs keep rho0 dp^dim
+  // (with hydrostatic masses the summation dam break's energy rose 0.9%, not understood yet).
+  const bool summation = ps.text("fluid.density") == "summation";
   const double zero[3] = {0, 0, 0};
   Lattice lat{dim, dp, {0, 0, 0}};
   const Box& first = tanks.empty() ? blocks.front() : tanks.front();
@@ -334,7 +339,8 @@ InitialParticles build_scene(const ParamSet& ps) {
       double x[3], height = 0;
       lat.site(k, x);
       for (int d = 0; d < dim; ++d) height += up[d] * x[d];
-      out.add(x, v, hydrostatic_density(ip.rho0, B, ip.gamma, gnorm * (top - height)), kFluid);
+      const double rho = hydrostatic_density(ip.rho0, B, ip.gamma, gnorm * (top - height));
+      out.add(x, v, rho, kFluid, summation ? ip.rho0 : rho);
     });
   }
 
@@ -354,7 +360,7 @@ InitialParticles build_scene(const ParamSet& ps) {
       if (inside) return;
       double x[3];
       lat.site(k, x);
-      out.add(x, zero, ip.rho0, kWall);
+      out.add(x, zero, ip.rho0, kWall, ip.rho0);
     });
   }
 
@@ -370,7 +376,7 @@ InitialParticles build_scene(const ParamSet& ps) {
       if (!tanks.empty() && std::none_of(tanks.begin(), tanks.end(),
                                          [&](const Box& t) { return t.contains_point(x); }))
         return;
-      out.add(x, zero, ip.rho0, kWall);
+      out.add(x, zero, ip.rho0, kWall, ip.rho0);
     });
   }
   return ip;
