@@ -15,21 +15,6 @@
 namespace ejecta {
 namespace {
 
-// Weight of the Tait water above depth d per unit area: dp/dz = -rho(p) g, rho = rho0 (1 + p/B)^(1/gamma),
-// integrated with RK4 (independent of the closed form the scene builder uses).
-double tait_hydrostatic_pressure(double rho0, double c0, double gamma, double g_depth) {
-  const double B = c0 * c0 * rho0 / gamma;
-  auto rho = [&](double q) { return rho0 * std::pow(1 + q / B, 1 / gamma); };
-  double q = 0;
-  const int n = 200;
-  const double dz = g_depth / n;
-  for (int k = 0; k < n; ++k) {
-    const double k1 = rho(q), k2 = rho(q + 0.5 * dz * k1), k3 = rho(q + 0.5 * dz * k2), k4 = rho(q + dz * k3);
-    q += dz * (k1 + 2 * k2 + 2 * k3 + k4) / 6;
-  }
-  return q;
-}
-
 // speed_band: largest fluid speed allowed after settling, as a fraction of sqrt(g H).
 void check_hydrostatic(const std::vector<std::string>& overrides, double speed_band, double tolerance) {
   ParamSet p = test::shipped_scene("hydrostatic2d.ini", overrides);
@@ -57,7 +42,7 @@ void check_hydrostatic(const std::vector<std::string>& overrides, double speed_b
       if (x < 0 || y < 0 || x > 0.5) ++leaked;
       if (y < dp && x > 3 * dp && x < 0.5 - 3 * dp) {  // the bottom layer, away from the corners
         p_sum += h.pressure[i];
-        p_expected += tait_hydrostatic_pressure(rho0, sim_c0, gamma, g * (H - y));
+        p_expected += test::tait_hydrostatic_pressure(rho0, sim_c0, gamma, g * (H - y));
         p_linear += rho0 * g * (H - y);
         ++count;
       }

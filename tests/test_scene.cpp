@@ -2,6 +2,7 @@
 #include "core/types.h"
 #include "params/param_set.h"
 #include "scene/scene_builder.h"
+#include "sim_test_util.h"
 #include "simulation.h"
 
 #include <gtest/gtest.h>
@@ -246,21 +247,11 @@ max = 0.5
   expect_consistent(p);
 }
 
-// rho = rho0 (1 + p/B)^(1/gamma), B = c0^2 rho0 / gamma, with p the weight of the water above: the
-// solution of dp/dz = -rho(p) g, here integrated numerically (RK4, 2000 steps) as an independent check
-// of the closed form in the scene builder.
+// rho = rho0 (1 + p/B)^(1/gamma), B = c0^2 rho0 / gamma, with p the weight of the water above (the
+// solution of dp/dz = -rho(p) g, integrated numerically by the test helper).
 double tait(double rho0, double c0, double gamma, double g, double depth) {
   const double B = c0 * c0 * rho0 / gamma;
-  auto rho = [&](double p) { return rho0 * std::pow(1 + p / B, 1 / gamma); };
-  double p = 0;
-  const int n = 2000;
-  const double dz = depth / n;
-  for (int k = 0; k < n; ++k) {
-    const double k1 = rho(p) * g, k2 = rho(p + 0.5 * dz * k1) * g, k3 = rho(p + 0.5 * dz * k2) * g,
-                 k4 = rho(p + dz * k3) * g;
-    p += dz * (k1 + 2 * k2 + 2 * k3 + k4) / 6;
-  }
-  return rho(p);
+  return rho0 * std::pow(1 + test::tait_hydrostatic_pressure(rho0, c0, gamma, g * depth) / B, 1 / gamma);
 }
 
 TEST(Scene, HydrostaticDensity) {
