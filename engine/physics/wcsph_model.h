@@ -26,8 +26,8 @@ struct WcsphModel {
   bool summation;  // summation density instead of the continuity equation
 };
 
-// boundary.slip. Free: no viscous interaction between fluid and walls (Adami, Hu & Adams 2012,
-// sec. 2.3: free slip omits it). NoSlip: the wall velocity seen by viscosity is the mirror 2 v_w - v~_f
+// boundary.slip. Free: no viscous interaction between fluid and walls (a free-slip wall exerts no
+// shear stress). NoSlip: the wall velocity seen by viscosity is the mirror 2 v_w - v~_f
 // of the fluid's (Adami et al. 2012, eq. 22-23). AtRest: viscosity against the walls' own (zero)
 // velocity, a partial slip whose friction grows with alpha c0 h.
 enum WallSlip : int { kSlipFree = 0, kSlipNoSlip = 1, kSlipAtRest = 2 };
