@@ -134,8 +134,9 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // solid model ([solid] and [solid_block.N] with its shapes and motion), 3 of solid damage and melt
   // (solid.damage, solid.damage_seed, solid.reference_temperature), 13 of the viewer's scene look
   // ([view]), 2 of the plate and plane stress (solid_block.N.velocity_profile, solid.plane), 1 of the
-  // corrected force (solid.corrected_force).
-  EXPECT_EQ(reg.all().size(), 101u);
+  // corrected force (solid.corrected_force), 2 of the WCSPH options of issue 12
+  // (fluid.density_diffusion, fluid.pressure_term).
+  EXPECT_EQ(reg.all().size(), 103u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);
