@@ -91,6 +91,22 @@ inline std::string scene_error(const std::string& ini) {
   return "";
 }
 
+// Weight of Tait water above depth d per unit area, the solution of dp/dz = -rho(p) g with
+// rho = rho0 (1 + p/B)^(1/gamma), B = c0^2 rho0 / gamma, integrated with RK4 in s = g z (independent of
+// the closed form the scene builder uses). g_depth = |g| d.
+inline double tait_hydrostatic_pressure(double rho0, double c0, double gamma, double g_depth) {
+  const double B = c0 * c0 * rho0 / gamma;
+  auto rho = [&](double q) { return rho0 * std::pow(1 + q / B, 1 / gamma); };
+  double q = 0;
+  const int n = 2000;
+  const double ds = g_depth / n;
+  for (int k = 0; k < n; ++k) {
+    const double k1 = rho(q), k2 = rho(q + 0.5 * ds * k1), k3 = rho(q + 0.5 * ds * k2), k4 = rho(q + ds * k3);
+    q += ds * (k1 + 2 * k2 + 2 * k3 + k4) / 6;
+  }
+  return q;
+}
+
 inline ParamSet shipped_scene(const std::string& name, const std::vector<std::string>& overrides = {}) {
   ParamSet p = read_scene_file(source_dir() + "/scenes/" + name);
   for (const auto& o : overrides) p.apply_override(o);

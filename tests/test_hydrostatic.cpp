@@ -1,6 +1,10 @@
 // Hydrostatic tank (scenes/hydrostatic2d.ini): after settling, the pressure of the bottom fluid layer
-// is within 2% of rho0 g (H - y), the water stays at rest, nothing leaks through the walls, and the
-// tank's wall pressure (Adami et al. 2012) carries the weight.
+// is within 0.5% of the weight of the water above it (2% with summation density), the water stays at rest, nothing leaks through
+// the walls, and the tank's wall pressure (Adami et al. 2012) carries the weight. The weight of the
+// water above depth d is the exact hydrostatic pressure of Tait water, (1 + p/B)^k = 1 + k rho0 g d / B
+// with k = (gamma - 1) / gamma: 0.25% above rho0 g d at the floor here, as the water above is itself
+// compressed (rho0 g d is printed too).
+#include "scene/scene_builder.h"
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -12,16 +16,17 @@ namespace ejecta {
 namespace {
 
 // speed_band: largest fluid speed allowed after settling, as a fraction of sqrt(g H).
-void check_hydrostatic(const std::vector<std::string>& overrides, double speed_band) {
+void check_hydrostatic(const std::vector<std::string>& overrides, double speed_band, double tolerance) {
   ParamSet p = test::shipped_scene("hydrostatic2d.ini", overrides);
   const double dp = p.real("particles.dp"), rho0 = p.real("fluid.rho0");
   const double H = p.vec3("block.1.max")[1] - p.vec3("block.1.min")[1];
-  const double g = 9.81;
+  const double g = 9.81, gamma = p.real("fluid.gamma");
+  const double sim_c0 = build_scene(p).c0;
   auto sim = make_simulation(p, Backend::Cpu);
   const double mass0 = sim->diagnostics().mass;
   // The bottom pressure carries a small acoustic oscillation (period 4 H / c0 = 0.05 s): average it
   // over the last 0.3 s, many periods, of a 1 s run.
-  double p_sum = 0, p_expected = 0, vmax = 0, xmax = 0, ymax = 0;
+  double p_sum = 0, p_expected = 0, p_linear = 0, vmax = 0, xmax = 0, ymax = 0;
   int count = 0, samples = 0;
   std::size_t leaked = 0;
   long step = 0;
@@ -37,7 +42,8 @@ void check_hydrostatic(const std::vector<std::string>& overrides, double speed_b
       if (x < 0 || y < 0 || x > 0.5) ++leaked;
       if (y < dp && x > 3 * dp && x < 0.5 - 3 * dp) {  // the bottom layer, away from the corners
         p_sum += h.pressure[i];
-        p_expected += rho0 * g * (H - y);
+        p_expected += test::tait_hydrostatic_pressure(rho0, sim_c0, gamma, g * (H - y));
+        p_linear += rho0 * g * (H - y);
         ++count;
       }
     }
@@ -45,19 +51,20 @@ void check_hydrostatic(const std::vector<std::string>& overrides, double speed_b
   });
   ASSERT_GT(count, 10);
   const double ratio = p_sum / p_expected;
-  std::printf("  bottom pressure / rho g (H - y) = %.4f over %d particle samples (%d times), max speed %.3g m/s at (%.3f, %.3f)\n",
-              ratio, count, samples, vmax, xmax, ymax);
-  EXPECT_NEAR(ratio, 1.0, 0.02);
+  std::printf("  bottom pressure / weight above = %.4f (/ rho0 g (H - y) = %.4f) over %d particle samples (%d times), max speed %.3g m/s at (%.3f, %.3f)\n",
+              ratio, p_sum / p_linear, count, samples, vmax, xmax, ymax);
+  EXPECT_NEAR(ratio, 1.0, tolerance);
   EXPECT_LT(vmax, speed_band * std::sqrt(g * H)) << "the water should be at rest";
   EXPECT_EQ(leaked, 0u);
   EXPECT_EQ(sim->diagnostics().mass, mass0);
 }
 
-TEST(Hydrostatic2D, BottomPressureMatchesRhoGH_Continuity) { check_hydrostatic({}, 0.02); }
+TEST(Hydrostatic2D, BottomPressureMatchesRhoGH_Continuity) { check_hydrostatic({}, 0.02, 0.005); }
 // Summation density reads low at the free surface (truncated support), so the top layer jiggles
-// more (measured 0.044 sqrt(gH)); the bulk is as still and the pressure as accurate.
+// more (measured 0.044 sqrt(gH)). Its particles keep the mass rho0 dp^dim (scene_builder.cpp), so the
+// volume mismatch of the hydrostatic start remains and the band stays 2%.
 TEST(Hydrostatic2D, BottomPressureMatchesRhoGH_Summation) {
-  check_hydrostatic({"fluid.density=summation"}, 0.06);
+  check_hydrostatic({"fluid.density=summation"}, 0.06, 0.02);
 }
 
 }  // namespace

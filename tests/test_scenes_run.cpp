@@ -1,5 +1,6 @@
 // The engine in 1D and 3D and with its options: runs that must stay physical (hydrostatic in 1D, the
-// SPHERIC 3D dam break hitting its obstacle, XSPH and no-slip walls in the 2D dam break).
+// SPHERIC 3D dam break hitting its obstacle, XSPH, wall slip conditions, the pressure term and the
+// density diffusion variants in the 2D dam break).
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -111,6 +112,9 @@ TEST(Options2D, XsphDamBreak) { check_option("fluid.xsph=0.5"); }
 TEST(Options2D, NoSlipWallsDamBreak) { check_option("boundary.slip=no_slip"); }
 TEST(Options2D, CubicSplineDamBreak) { check_option("particles.kernel=cubic_spline"); }
 TEST(Options2D, SummationDensityDamBreak) { check_option("fluid.density=summation"); }
+TEST(Options2D, FreeSlipWallsDamBreak) { check_option("boundary.slip=free"); }
+TEST(Options2D, RiemannPressureZhang2017DamBreak) { check_option("fluid.pressure_term=zhang2017"); }
+TEST(Options2D, DiffusionMolteni2009DamBreak) { check_option("fluid.density_diffusion=molteni2009"); }
 
 }  // namespace
 }  // namespace ejecta

@@ -130,6 +130,16 @@ ParamRegistry make_builtin() {
                     "Coefficient of the delta-SPH density diffusion term (Molteni & Colagrossi "
                     "2009), which damps spurious pressure noise; 0 disables it."),
               0, 1));
+  t.add(choices(param("fluid.density_diffusion", T::Choice, "fourtakas2019", "", "Density diffusion",
+                      "Form of the delta-SPH term: Molteni & Colagrossi (2009) as published, or "
+                      "less the hydrostatic density difference between the two particles "
+                      "(Fourtakas et al. 2019), so that it leaves a resting column's profile alone."),
+                {"molteni2009", "fourtakas2019"}));
+  t.add(choices(param("fluid.pressure_term", T::Choice, "monaghan1992", "", "Pressure term",
+                      "Pair pressure of the momentum equation: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan "
+                      "1992), or the pressure of the acoustic Riemann problem between the two "
+                      "particles with the low-dissipation limiter of Zhang, Hu & Adams (2017)."),
+                {"monaghan1992", "zhang2017"}));
   t.add(range(param("fluid.xsph", T::Real, "0", "", "XSPH epsilon",
                     "XSPH factor (Monaghan 1989): particles move with their velocity blended by "
                     "this fraction towards the neighbour average; 0 disables it."),
@@ -282,10 +292,12 @@ ParamRegistry make_builtin() {
                             "Adams 2012); use at least 2 h/dp so that fluid next to a wall has a "
                             "full kernel support."),
                       3, 8)));
-  t.add(choices(param("boundary.slip", T::Choice, "free", "", "Wall slip",
-                      "Tangential condition at walls: free slip (no wall friction) or no slip "
-                      "(the fluid sticks to the walls)."),
-                {"free", "no_slip"}));
+  t.add(choices(param("boundary.slip", T::Choice, "at_rest", "", "Wall slip",
+                      "Tangential condition at walls: at_rest (the artificial viscosity acts "
+                      "against the walls' zero velocity, a partial slip), free slip (no viscous "
+                      "interaction with walls), or no slip (the fluid sticks to the walls; Adami "
+                      "et al. 2012)."),
+                {"at_rest", "free", "no_slip"}));
 
   t.group = "Time";
   // The integrator owns stage buffers sized at construction: a change waits for a rebuild.

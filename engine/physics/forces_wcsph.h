@@ -13,6 +13,14 @@
 //    346, eq. (12): without it the diffusion slowly flattens a hydrostatic column's density profile;
 //  - XSPH velocity correction, Monaghan (1989), J. Comput. Phys. 82, 1:
 //    dx_i/dt = v_i + eps sum_j (m_j / rho_ij) (v_j - v_i) W_ij.
+// Options (WcsphModel): the pair pressure P* of Zhang, Hu & Adams (2017) in place of Monaghan's,
+// dv_i/dt = -sum_j 2 m_j P*_ij / (rho_i rho_j) grad_i W_ij + g with, for U = v . e_ij (e_ij from i to j),
+//    P* = (rho_j p_i + rho_i p_j + rho_i rho_j beta (U_i - U_j)) / (rho_i + rho_j),
+//    beta = min(3 max(U_i - U_j, 0), c0)  (dissipation only between approaching particles);
+// the wall slip condition (WallSlip); the delta-SPH term with or without its hydrostatic part.
+// A wall particle keeps the volume V_w = m_w / rho0 it was built with (the lattice cell): its mass in
+// the sums is rho_w V_w with the density extrapolated from the fluid (Adami et al. 2012 write the
+// wall terms with volumes), so the wall pushes with its pressure, not a density-scaled one.
 #include "physics/wcsph_model.h"
 
 namespace ejecta {
@@ -40,22 +48,35 @@ struct Forces_WCSPH_Monaghan1992 {
       ++real;
       const T r = sqrt(r2);
       const T F = model.kernel.F(r);  // grad_i W_ij = xij F
-      const T mj = pv.m[j], rhoj = pv.rhop[j];
       const bool fluid_j = pv.kind[j] == kFluid;
+      const T rhoj = pv.rhop[j];
+      const T mj = fluid_j ? pv.m[j] : pv.m[j] * (rhoj / model.eos.rho0);
       const Vec<T, D> vij = vi - pv.vp[j];
       const T vx = dot(vij, xij);
       T visc = 0;
-      if (vx < T(0)) {
+      if (vx < T(0) && (fluid_j || model.slip != kSlipFree)) {
         const T mu = h * vx / (r2 + model.eta2);
         // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
         visc = (-model.alpha * model.eos.c0 * mu + model.beta * mu * mu) / (T(0.5) * (rhoi + rhoj));
       }
-      acc += xij * (-mj * (pi_rho2 + pv.p[j] / (rhoj * rhoj) + visc) * F);
+      T pij;
+      if (model.pressure == kPressureZhang2017) {
+        // U_i - U_j = (v_i - v_j) . e_ij = -v_ij . x_ij / r (positive when approaching).
+        const T du = r > T(0) ? -vx / r : T(0);
+        const T beta = fmin(T(3) * fmax(du, T(0)), model.eos.c0);
+        const T pstar = (rhoj * pv.p[i] + rhoi * pv.p[j] + rhoi * rhoj * beta * du) / (rhoi + rhoj);
+        pij = T(2) * pstar / (rhoi * rhoj);
+      } else {
+        pij = pi_rho2 + pv.p[j] / (rhoj * rhoj);
+      }
+      acc += xij * (-mj * (pij + visc) * F);
       // Continuity uses the walls' true velocity (zero), not the no-slip mirror velocity.
       drho += mj * F * (fluid_j ? vx : dot(vi, xij));
       if (fluid_j) {
-        if (diffusion > T(0))
-          drho += diffusion * T(-2) * (rhoj - rhoi + dot(model.gravity, xij) * rho_h) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
+        if (diffusion > T(0)) {
+          const T rho_hydro = model.diffusion_hydrostatic ? dot(model.gravity, xij) * rho_h : T(0);
+          drho += diffusion * T(-2) * (rhoj - rhoi + rho_hydro) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
+        }
         if (model.xsph > T(0))
           xs += (pv.vp[j] - vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
       }

@@ -4,7 +4,8 @@
 //   p_w = (sum_f p_f W_wf + (g - a_w) . sum_f rho_f r_wf W_wf) / sum_f W_wf,   r_wf = x_w - x_f,
 // (a_w = 0: walls do not move), and a density from the inverted EOS, eq. (28). Negative wall pressure
 // is cut to zero so water does not stick to walls. For no-slip the wall velocity used in viscous terms
-// is 2 v_w - v~_f, eq. (22-23), with v~_f the kernel-weighted fluid velocity; free slip uses v_w = 0.
+// is 2 v_w - v~_f, eq. (22-23), with v~_f the kernel-weighted fluid velocity; otherwise v_w = 0 (free
+// slip leaves the viscous term with walls out altogether, see WallSlip).
 #include "physics/wcsph_model.h"
 
 namespace ejecta {
@@ -36,7 +37,7 @@ struct WallPressure_Adami2012 {
       if (pw < T(0)) pw = T(0);
       pv.p[i] = pw;
       pv.rhop[i] = model.eos.density(pw);
-      pv.vp[i] = model.no_slip ? sum_vw * (T(-1) / sum_w) : Vec<T, D>::zero();
+      pv.vp[i] = model.slip == kSlipNoSlip ? sum_vw * (T(-1) / sum_w) : Vec<T, D>::zero();
     } else {
       pv.p[i] = T(0);
       pv.rhop[i] = model.eos.rho0;

@@ -20,9 +20,22 @@ struct WcsphModel {
   T delta;         // delta-SPH coefficient (Molteni & Colagrossi 2009), 0 = off
   T xsph;          // XSPH epsilon (Monaghan 1989), 0 = off
   T eta2;          // 0.01 h^2, keeps 1/r^2 terms finite
-  bool no_slip;    // wall velocity extrapolated for viscosity (Adami et al. 2012, eq. 22-23)
+  int slip;        // WallSlip: how walls enter the viscous term
+  int pressure;    // PressureTerm: the pair pressure of the momentum equation
+  bool diffusion_hydrostatic;  // delta-SPH less its hydrostatic part (Fourtakas et al. 2019)
   bool summation;  // summation density instead of the continuity equation
 };
+
+// boundary.slip. Free: no viscous interaction between fluid and walls (a free-slip wall exerts no
+// shear stress). NoSlip: the wall velocity seen by viscosity is the mirror 2 v_w - v~_f
+// of the fluid's (Adami et al. 2012, eq. 22-23). AtRest: viscosity against the walls' own (zero)
+// velocity, a partial slip whose friction grows with alpha c0 h.
+enum WallSlip : int { kSlipFree = 0, kSlipNoSlip = 1, kSlipAtRest = 2 };
+
+// fluid.pressure_term. Monaghan1992: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan 1992, eq. 3.3). Zhang2017: the
+// pair pressure P* of the acoustic Riemann problem along x_ij with the low-dissipation limiter of
+// Zhang, Hu & Adams (2017), J. Comput. Phys. 335, 605 (sec. 3).
+enum PressureTerm : int { kPressureMonaghan1992 = 0, kPressureZhang2017 = 1 };
 
 template <class T, int D>
 struct ParticleView {

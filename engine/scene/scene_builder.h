@@ -17,7 +17,7 @@ struct InitialParticles {
   std::vector<double> position;  // n * dim
   std::vector<double> velocity;  // n * dim
   std::vector<double> density;   // n (hydrostatic start for fluid)
-  std::vector<double> mass;      // n
+  std::vector<double> mass;      // n (fluid: density dp^dim; walls: rho0 dp^dim)
   std::vector<uint8_t> kind;     // n, ParticleKind
   std::size_t size() const { return kind.size(); }
   std::size_t fluid_count() const;
@@ -25,5 +25,10 @@ struct InitialParticles {
 
 // Throws ParamError naming the section and the file:line where its keys were set.
 InitialParticles build_scene(const ParamSet& params);
+
+// Tait density at the depth where |g| depth = g_depth under a free surface, from the exact
+// hydrostatic pressure dp/dz = -rho(p) |g| (B = c0^2 rho0 / gamma). Fluid particles start with it and
+// with mass = density * dp^dim.
+double hydrostatic_density(double rho0, double B, double gamma, double g_depth);
 
 }  // namespace ejecta

@@ -243,7 +243,10 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     model_.beta = T(params.real("viscosity.beta"));
     model_.delta = T(params.real("fluid.delta_sph"));
     model_.xsph = T(params.real("fluid.xsph"));
-    model_.no_slip = params.text("boundary.slip") == "no_slip";
+    const std::string slip = params.text("boundary.slip");
+    model_.slip = slip == "no_slip" ? kSlipNoSlip : slip == "at_rest" ? kSlipAtRest : kSlipFree;
+    model_.pressure = params.text("fluid.pressure_term") == "zhang2017" ? kPressureZhang2017 : kPressureMonaghan1992;
+    model_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
     cfl_ = params.real("time.cfl");
     force_factor_ = params.real("time.force_factor");
     dt_max_ = params.real("time.dt_max");

@@ -1,0 +1,87 @@
+// SPHERIC benchmark 2 (Kleefsman et al. 2005; scenes/dambreak3d.ini) against the experiment's series in
+// tests/data/spheric2_kleefsman2005.csv, with the sensors of tests/spheric2_util.h.
+//  - Spheric2.ExperimentFigures: the figure definitions reproduce the experiment's summary (README of
+//    the data): P1 arrival 0.393 s, 5 ms peak 10.6 kPa, late mean 2826 Pa, H3 arrival 0.218 s.
+//  - Spheric2.CoarseCpuMatchesExperiment (CI): dp = 0.05 on the CPU, to 1.5 s: P1's first arrival, the
+//    front's arrival at x = 1.488 (H3) and P1's mean over 1.0-1.5 s, with tolerances from the resolution
+//    study in docs/physics.md.
+//  - Spheric2.GoalTableGpu (GPU only, skips without one): dp = 0.01 in float, issue 12's goal table.
+// EJECTA_SPHERIC2_SET="key=value;key=value" adds overrides and EJECTA_SPHERIC2_CSV=FILE writes the
+// sampled series (both for studies; the tests as committed use neither).
+#include "spheric2_util.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sstream>
+
+namespace ejecta {
+namespace {
+
+std::vector<std::string> study_overrides(std::vector<std::string> base) {
+  if (const char* env = std::getenv("EJECTA_SPHERIC2_SET")) {
+    std::stringstream ss(env);
+    std::string kv;
+    while (std::getline(ss, kv, ';'))
+      if (!kv.empty()) base.push_back(kv);
+  }
+  return base;
+}
+
+void maybe_write_csv(const test::Spheric2Series& s) {
+  if (const char* env = std::getenv("EJECTA_SPHERIC2_CSV")) test::write_series_csv(env, s);
+}
+
+TEST(Spheric2, ExperimentFigures) {
+  const test::Spheric2Series e = test::spheric2_experiment();
+  ASSERT_GT(e.t.size(), 1900u) << "tests/data/spheric2_kleefsman2005.csv missing or short";
+  const test::Spheric2Figures f = test::spheric2_figures(e);
+  test::print_figures("experiment", f);
+  EXPECT_NEAR(f.p1_arrival, 0.393, 0.001);
+  EXPECT_NEAR(f.p1_peak_mean5, 10600, 100);
+  EXPECT_NEAR(f.p1_mean_late, 2826, 5);
+  EXPECT_NEAR(f.h3_arrival, 0.218, 0.001);
+  EXPECT_NEAR(f.h2[0], 0.099, 0.002);
+  EXPECT_NEAR(f.h4[2], 0.182, 0.002);
+}
+
+TEST(Spheric2, CoarseCpuMatchesExperiment) {
+  const test::Spheric2Figures e = test::spheric2_figures(test::spheric2_experiment());
+  const test::Spheric2Series s =
+      test::run_spheric2(study_overrides({"particles.dp=0.05"}), Backend::Cpu, 1.5);
+  maybe_write_csv(s);
+  const test::Spheric2Figures f = test::spheric2_figures(s);
+  test::print_figures("experiment", e);
+  test::print_figures("coarse", f);
+  // Tolerances from the resolution study in docs/physics.md (defaults, float): at dp = 0.01 (GPU) the
+  // run misses the experiment by +28.6 ms (P1 arrival), +26.4 ms (front at x = 1.488) and -2.6% (P1 late
+  // mean); dp = 0.05 / 0.04 / 0.03 (CPU) add +7..+14 ms, +10..+28 ms and -9..-12% to that (measured at
+  // dp = 0.05: +42.6 ms, +54.3 ms, -12.5%). Each band is the dp = 0.01 miss plus the coarse spread plus
+  // 10 ms (5% on the mean): a run that falls behind what the dp = 0.01 run and the ladder show fails.
+  EXPECT_NEAR(f.p1_arrival, e.p1_arrival, 0.055) << "P1 first above 500 Pa";
+  EXPECT_NEAR(f.h3_arrival, e.h3_arrival, 0.065) << "front at x = 1.488 (H3 above 0.02 m)";
+  EXPECT_NEAR(f.p1_mean_late, e.p1_mean_late, 0.20 * e.p1_mean_late) << "P1 mean over 1.0-1.5 s";
+}
+
+TEST(Spheric2, GoalTableGpu) {
+  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
+  const test::Spheric2Figures e = test::spheric2_figures(test::spheric2_experiment());
+  const test::Spheric2Series s =
+      test::run_spheric2(study_overrides({"particles.dp=0.01", "scene.precision=float"}), Backend::Cuda, 1.5);
+  maybe_write_csv(s);
+  const test::Spheric2Figures f = test::spheric2_figures(s);
+  test::print_figures("experiment", e);
+  test::print_figures("GPU", f);
+  EXPECT_NEAR(f.p1_arrival, 0.393, 0.010) << "P1 first above 500 Pa";
+  EXPECT_NEAR(f.p1_peak_mean5, 10600, 0.30 * 10600) << "P1 peak of the 5 ms running mean";
+  EXPECT_GT(f.p1_min_after, -2000) << "P1 after the impact, 0.43-0.50 s";
+  EXPECT_NEAR(f.p1_mean_late, e.p1_mean_late, 0.05 * e.p1_mean_late) << "P1 mean over 1.0-1.5 s";
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(f.h2[k], e.h2[k], 0.05 * e.h2[k]) << "H2 at " << 0.5 * (k + 1) << " s";
+    EXPECT_NEAR(f.h4[k], e.h4[k], 0.05 * e.h4[k]) << "H4 at " << 0.5 * (k + 1) << " s";
+  }
+  EXPECT_NEAR(f.h3_arrival, 0.218, 0.010) << "front at x = 1.488 (H3 above 0.02 m)";
+}
+
+}  // namespace
+}  // namespace ejecta
