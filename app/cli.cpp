@@ -2,6 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "params/param_registry.h"
+
+#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -10,28 +13,48 @@ namespace ejecta::app {
 
 namespace {
 
-// Sizes are typed like "1e5,3e5" as often as "100000", so they are read as reals and must be whole.
-std::string check_size(const std::string& s) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(s, &used);
-    if (used != s.size() || !(v >= 1) || v > 1e10 || v != std::floor(v))
-      return "'" + s + "' is not a particle count (a whole number >= 1)";
-  } catch (const std::exception&) {
-    return "'" + s + "' is not a particle count (a whole number >= 1)";
-  }
+// Numbers on the command line are read here, not by CLI11's conversions, which wrap an overflowing
+// integer silently (strtoll), read "010" as octal and accept "inf" for a real.
+
+// A plain decimal whole number in [lo, hi], or the message.
+std::string check_whole(const std::string& s, long long lo, long long hi, const char* what) {
+  const std::string range = "a whole number of " + std::string(what) + " from " + std::to_string(lo) + " to " +
+                            format_number(double(hi));
+  long long v = 0;
+  const char* b = s.data() + (!s.empty() && s[0] == '+' ? 1 : 0);
+  const char* e = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(b, e, v);
+  if (b == e || ptr != e || (*b == '0' && e - b > 1) || *b == '-' || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    return "'" + s + "' is not " + range;
+  if (ec == std::errc::result_out_of_range || v < lo || v > hi) return "'" + s + "' is out of range: give " + range;
   return "";
 }
 
-// CLI11's NonNegativeNumber prints the whole double range in its message; this says it plainly.
-std::string check_non_negative(const std::string& s) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(s, &used);
-    if (used == s.size() && v >= 0) return "";
-  } catch (const std::exception&) {
-  }
-  return "'" + s + "' is not a number >= 0";
+CLI::Validator whole(long long lo, long long hi, const char* what) {
+  return CLI::Validator([=](std::string& s) { return check_whole(s, lo, hi, what); }, "");
+}
+
+// A finite real >= lo (> lo when `strict`), or the message.
+CLI::Validator real_from(double lo, bool strict) {
+  return CLI::Validator(
+      [=](std::string& s) {
+        double v = 0;
+        const char* b = s.data() + (!s.empty() && s[0] == '+' ? 1 : 0);
+        const auto [ptr, ec] = std::from_chars(b, s.data() + s.size(), v);
+        const bool ok = !s.empty() && ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(v) &&
+                        (strict ? v > lo : v >= lo);
+        return ok ? std::string() : "'" + s + "' is not a finite number " + (strict ? "> " : ">= ") + format_number(lo);
+      },
+      "");
+}
+
+// Sizes are typed like "1e5,3e5" as often as "100000", so they are read as reals and must be whole.
+std::string check_size(const std::string& s) {
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size() || !(v >= 1) || v > 1e10 || v != std::floor(v))
+    return "'" + s + "' is not a particle count (a whole number from 1 to 1e10)";
+  return "";
 }
 
 // "FILE.h5:12" -> ("FILE.h5", 12). Only an all-digit suffix is a frame number, so a path that
@@ -133,10 +156,10 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.add_flag("--headless", o.headless, "Run without a window, print a summary");
   auto* until = app.add_option("--until", o.until, "Simulate until this time [s] (default: scene.end_time)")
                     ->type_name("T")
-                    ->check(CLI::Validator(check_non_negative, ""));
+                    ->check(real_from(0, false));
   auto* steps = app.add_option("--steps", o.steps, "Run exactly N steps")
                     ->type_name("N")
-                    ->check(CLI::Validator(check_non_negative, ""));
+                    ->check(whole(0, 1000000000000000LL, "steps"));
   until->excludes(steps);
   app.add_option("--backend", o.backend, "Compute backend (default: cuda when a device is found, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
@@ -145,10 +168,9 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.add_flag("--benchmark", o.benchmark,
                "Time a ladder of sizes of the 3D dam break, or of SCENE with its spacings scaled");
   std::vector<std::string> sizes;
+  // Split here rather than with CLI11's delimiter, which drops empty entries ("1e4,,1e5").
   app.add_option("--benchmark-sizes", sizes, "Particle counts for --benchmark, e.g. 1e5,1e6")
-      ->type_name("N1,N2,...")
-      ->delimiter(',')
-      ->check(CLI::Validator(check_size, ""));
+      ->type_name("N1,N2,...");
   app.add_flag("--json", o.json, "Machine-readable output: one JSON object per line, no progress bar");
   auto* list = app.add_flag("--list-params", o.list_params, "List every scene parameter and exit");
   app.add_flag("--markdown", o.markdown, "With --list-params: print the Markdown table (docs/parameters.md)")
@@ -158,7 +180,7 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.add_flag("--version", o.version, "Print the version, the backends built in and whether CUDA was found");
   app.add_option("--threads", o.threads, "Number of OpenMP threads for the CPU backend")
       ->type_name("N")
-      ->check(CLI::Range(1, 4096));
+      ->check(whole(1, 4096, "threads"));
 
   // Ranges and dependencies are checked after parsing, with plain messages, so that the help text
   // stays free of CLI11's "Needs:/Excludes:" annotations (like --benchmark's checks below).
@@ -167,15 +189,18 @@ CliParse parse_cli(int argc, const char* const* argv) {
                      ->type_name("FILE.h5");
   auto* every = app.add_option("--record-every", o.record_every,
                                "Simulated time between frames [s] (default: scene.end_time / 100)")
-                    ->type_name("DT");
+                    ->type_name("DT")
+                    ->check(real_from(0, true));
   auto* every_steps = app.add_option("--record-every-steps", o.record_every_steps, "Steps between frames instead")
-                          ->type_name("K");
+                          ->type_name("K")
+                          ->check(whole(1, 1000000000000000LL, "steps"));
   auto* fields = app.add_option("--record-fields", o.record_fields, "Fields to record (default: all)")
                      ->type_name("F1,F2,...")
                      ->delimiter(',');
   auto* compression =
       app.add_option("--record-compression", o.record_compression, "gzip level of the recording, 0 = none")
-          ->type_name("0..9");
+          ->type_name("0..9")
+          ->check(whole(0, 9, "gzip level"));
   std::string restart;
   auto* restart_opt = app.add_option("--restart", restart,
                                      "Continue a recorded run from FRAME (default: its last complete frame)")
@@ -186,11 +211,13 @@ CliParse parse_cli(int argc, const char* const* argv) {
                                   "Viewer/rendering: copy particles through the host instead of CUDA-GL interop");
   app.add_flag("--gl-draw", o.gl_draw,
                "Viewer/rendering on CUDA: draw GL point sprites instead of the CUDA splat rasterizer");
-  auto* spf = app.add_option("--steps-per-frame", o.steps_per_frame, "Viewer: steps between drawn frames (default 4)")
-                  ->type_name("N");
+  app.add_option("--steps-per-frame", o.steps_per_frame, "Viewer: steps between drawn frames (default 4)")
+                  ->type_name("N")
+                  ->check(whole(1, 100000, "steps"));
   auto* render_every = app.add_option("--render-every", o.render_every,
                                       "With --headless: render a frame every K steps to --render-dir and/or --render-video")
-                           ->type_name("K");
+                           ->type_name("K")
+                           ->check(whole(1, 1000000000000000LL, "steps"));
   auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for the rendered PNG frames")
                          ->type_name("DIR");
   auto* playback = app.add_option("--playback", o.playback_path,
@@ -202,10 +229,12 @@ CliParse parse_cli(int argc, const char* const* argv) {
                            ->type_name("FILE.mp4");
   auto* render_fps = app.add_option("--render-fps", o.render_fps, "Frame rate of --render-video (default 30)")
                          ->type_name("FPS");
-  auto* width = app.add_option("--width", o.width, "Width of rendered frames / the window [px] (default 1280)")
-                    ->type_name("W");
-  auto* height = app.add_option("--height", o.height, "Height of rendered frames / the window [px] (default 720)")
-                     ->type_name("H");
+  app.add_option("--width", o.width, "Width of rendered frames / the window [px] (default 1280)")
+                    ->type_name("W")
+                    ->check(whole(16, 16384, "pixels"));
+  app.add_option("--height", o.height, "Height of rendered frames / the window [px] (default 720)")
+                     ->type_name("H")
+                     ->check(whole(16, 16384, "pixels"));
   app.add_option("--colour-by", o.colour_by, "Field the particles are coloured by (default: the scene's view.colour_by, "
                                              "velocity; FIELD.x/.y/.z for a component)")
       ->type_name("FIELD[.c]");
@@ -222,7 +251,8 @@ CliParse parse_cli(int argc, const char* const* argv) {
                                     "Time offscreen drawing (FPS), the buffer fill and the viewer overhead; JSON lines");
   app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit");
   auto* frames = app.add_option("--frames", o.viewer_frames, "Viewer: quit after N frames (for scripts and tests)")
-                     ->type_name("N");
+                     ->type_name("N")
+                     ->check(whole(1, 1000000000000000LL, "frames"));
   auto* shot = app.add_option("--screenshot", o.screenshot_path, "Viewer: write the last frame (with the GUI) as PNG")
                    ->type_name("FILE.png");
   app.add_flag("--run", o.start_running, "Viewer: start running instead of paused");
@@ -236,7 +266,21 @@ CliParse parse_cli(int argc, const char* const* argv) {
   // builds its own scenes and times a fixed number of steps.
   if (o.benchmark && (until->count() || steps->count()))
     return parse_error("--benchmark times a fixed number of steps per size: it takes no --until or --steps");
-  for (const auto& s : sizes) o.benchmark_sizes.push_back(std::lround(std::stod(s)));
+  for (const auto& list : sizes) {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = list.find(',', start);
+      const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (item.empty()) return parse_error("--benchmark-sizes: empty entry in '" + list + "' (write N1,N2,...)");
+      const std::string err = check_size(item);
+      if (!err.empty()) return parse_error("--benchmark-sizes: " + err);
+      double v = 0;
+      std::from_chars(item.data(), item.data() + item.size(), v);
+      o.benchmark_sizes.push_back(std::lround(v));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
   if (!sizes.empty() && !o.benchmark && !o.benchmark_render)
     return parse_error("--benchmark-sizes needs --benchmark or --benchmark-render");
   if (o.benchmark && o.benchmark_render) return parse_error("--benchmark and --benchmark-render exclude each other");
@@ -267,15 +311,10 @@ CliParse parse_cli(int argc, const char* const* argv) {
   if (render_fps->count() && !render_video->count()) return parse_error("--render-fps needs --render-video FILE.mp4");
   if (render_fps->count() && !(o.render_fps > 0 && o.render_fps <= 1000))
     return parse_error("--render-fps must be in (0, 1000]");
-  for (auto* opt : {width, height})
-    if (opt->count() && (opt->as<int>() < 16 || opt->as<int>() > 16384))
-      return parse_error(opt->get_name() + ": " + std::to_string(opt->as<int>()) + " pixels is not in [16, 16384]");
   if (frames->count() && o.viewer_frames < 1) return parse_error("--frames must be at least 1");
   if (shot->count() && !frames->count()) return parse_error("--screenshot needs --frames N (the frame to write)");
   if ((frames->count() || shot->count()) && o.headless)
     return parse_error("--frames and --screenshot are for the viewer; headless runs use --render-every");
-  if (spf->count() && (o.steps_per_frame < 1 || o.steps_per_frame > 100000))
-    return parse_error("--steps-per-frame must be in [1, 100000]");
   // The benchmark builds, times and discards its own scenes; recording or restarting them means
   // nothing (--benchmark-record measures the recorder's cost instead).
   if (bench_record->count() && !o.benchmark) return parse_error("--benchmark-record needs --benchmark");

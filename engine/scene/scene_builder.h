@@ -3,6 +3,7 @@
 // checking them (empty, overlapping, fluid outside every tank). Everything in double; the solver
 // converts to its precision.
 #include "params/param_set.h"
+#include "scene/scene_size.h"
 
 #include <cstdint>
 #include <vector>
@@ -24,6 +25,7 @@ struct InitialParticles {
 };
 
 // Throws ParamError naming the section and the file:line where its keys were set.
-InitialParticles build_scene(const ParamSet& params);
+// `check` sees the particle count before anything large is allocated (scene/scene_size.h).
+InitialParticles build_scene(const ParamSet& params, const SizeCheck& check = {});
 
 }  // namespace ejecta
