@@ -4,6 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "params/param_registry.h"
+
+#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -13,28 +16,48 @@ namespace ejecta::app {
 
 namespace {
 
-// Sizes are typed like "1e5,3e5" as often as "100000", so they are read as reals and must be whole.
-std::string check_size(const std::string& s) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(s, &used);
-    if (used != s.size() || !(v >= 1) || v > 1e10 || v != std::floor(v))
-      return "'" + s + "' is not a particle count (a whole number >= 1)";
-  } catch (const std::exception&) {
-    return "'" + s + "' is not a particle count (a whole number >= 1)";
-  }
+// Numbers on the command line are read here, not by CLI11's conversions, which wrap an overflowing
+// integer silently (strtoll), read "010" as octal and accept "inf" for a real.
+
+// A plain decimal whole number in [lo, hi], or the message.
+std::string check_whole(const std::string& s, long long lo, long long hi, const char* what) {
+  const std::string range = "a whole number of " + std::string(what) + " from " + std::to_string(lo) + " to " +
+                            format_number(double(hi));
+  long long v = 0;
+  const char* b = s.data() + (!s.empty() && s[0] == '+' ? 1 : 0);
+  const char* e = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(b, e, v);
+  if (b == e || ptr != e || (*b == '0' && e - b > 1) || *b == '-' || (ec != std::errc() && ec != std::errc::result_out_of_range))
+    return "'" + s + "' is not " + range;
+  if (ec == std::errc::result_out_of_range || v < lo || v > hi) return "'" + s + "' is out of range: give " + range;
   return "";
 }
 
-// CLI11's NonNegativeNumber prints the whole double range in its message; this says it plainly.
-std::string check_non_negative(const std::string& s) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(s, &used);
-    if (used == s.size() && v >= 0) return "";
-  } catch (const std::exception&) {
-  }
-  return "'" + s + "' is not a number >= 0";
+CLI::Validator whole(long long lo, long long hi, const char* what) {
+  return CLI::Validator([=](std::string& s) { return check_whole(s, lo, hi, what); }, "");
+}
+
+// A finite real >= lo (> lo when `strict`), or the message.
+CLI::Validator real_from(double lo, bool strict) {
+  return CLI::Validator(
+      [=](std::string& s) {
+        double v = 0;
+        const char* b = s.data() + (!s.empty() && s[0] == '+' ? 1 : 0);
+        const auto [ptr, ec] = std::from_chars(b, s.data() + s.size(), v);
+        const bool ok = !s.empty() && ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(v) &&
+                        (strict ? v > lo : v >= lo);
+        return ok ? std::string() : "'" + s + "' is not a finite number " + (strict ? "> " : ">= ") + format_number(lo);
+      },
+      "");
+}
+
+// Sizes are typed like "1e5,3e5" as often as "100000", so they are read as reals and must be whole.
+std::string check_size(const std::string& s) {
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size() || !(v >= 1) || v > 1e10 || v != std::floor(v))
+    return "'" + s + "' is not a particle count (a whole number from 1 to 1e10)";
+  return "";
 }
 
 // A validator with no description, so that the help shows the type name alone (CLI11's IsMember and
@@ -49,20 +72,6 @@ CLI::Validator one_of(std::vector<std::string> choices) {
         for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
         const std::string near = closest_match(s, choices);
         return "'" + s + "' is not one of " + list + (near.empty() ? "" : " (did you mean '" + near + "'?)");
-      },
-      "");
-}
-
-CLI::Validator int_range(long lo, long hi) {
-  return CLI::Validator(
-      [lo, hi](const std::string& s) -> std::string {
-        try {
-          std::size_t used = 0;
-          const long v = std::stol(s, &used);
-          if (used == s.size() && v >= lo && v <= hi) return "";
-        } catch (const std::exception&) {
-        }
-        return "'" + s + "' is not a whole number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
       },
       "");
 }
@@ -253,11 +262,11 @@ CliParse parse_cli(int argc, const char* const* argv) {
       ->group(run_g);
   auto* until = app.add_option("--until", o.until, "Simulate until this time [s] (default: scene.end_time)")
                     ->type_name("T")
-                    ->check(CLI::Validator(check_non_negative, ""))
+                    ->check(real_from(0, false))
                     ->group(run_g);
   auto* steps = app.add_option("--steps", o.steps, "Run exactly N steps")
                     ->type_name("N")
-                    ->check(CLI::Validator(check_non_negative, ""))
+                    ->check(whole(0, 1000000000000000LL, "steps"))
                     ->group(run_g);
   // One value per --set so that a scene path after it is not swallowed as a second assignment.
   app.add_option("--set", o.sets, "Override a scene parameter, e.g. --set fluid.gamma=7 (repeatable)")
@@ -271,7 +280,7 @@ CliParse parse_cli(int argc, const char* const* argv) {
       ->group(run_g);
   app.add_option("--threads", o.threads, "OpenMP threads of the CPU backend (default: one per core)")
       ->type_name("N")
-      ->check(int_range(1, 4096))
+      ->check(whole(1, 4096, "threads"))
       ->group(run_g);
   app.add_flag("--omp-spin", o.omp_spin,
                "CPU backend: keep OpenMP's spinning barriers (fastest on an otherwise idle machine; by default "
@@ -297,10 +306,12 @@ CliParse parse_cli(int argc, const char* const* argv) {
   auto* every = app.add_option("--record-every", o.record_every,
                                "Simulated time between frames [s] (default: scene.end_time / 100)")
                     ->type_name("DT")
-                    ->group(rec_g);
+                    ->check(real_from(0, true))
+      ->group(rec_g);
   auto* every_steps = app.add_option("--record-every-steps", o.record_every_steps, "Steps between frames instead")
                           ->type_name("K")
-                          ->group(rec_g);
+                          ->check(whole(1, 1000000000000000LL, "steps"))
+      ->group(rec_g);
   auto* fields = app.add_option("--record-fields", o.record_fields, "Fields to record (default: all)")
                      ->type_name("F1,F2,...")
                      ->delimiter(',')
@@ -308,7 +319,8 @@ CliParse parse_cli(int argc, const char* const* argv) {
   auto* compression =
       app.add_option("--record-compression", o.record_compression, "gzip level of the recording, 0 = none")
           ->type_name("0..9")
-          ->group(rec_g);
+          ->check(whole(0, 9, "gzip level"))
+      ->group(rec_g);
   auto* probes = app.add_option("--probes", o.probes_path,
                                 "Probe and gauge time series of a headless run (default with [probe.N]/[gauge.N] "
                                 "sections: NAME_probes.csv beside the run, see docs/probes.md)")
@@ -321,7 +333,8 @@ CliParse parse_cli(int argc, const char* const* argv) {
   auto* render_every = app.add_option("--render-every", o.render_every,
                                       "With --headless: render a frame every K steps to --render-dir and/or --render-video")
                            ->type_name("K")
-                           ->group(render_g);
+                           ->check(whole(1, 1000000000000000LL, "steps"))
+      ->group(render_g);
   auto* render_dir = app.add_option("--render-dir", o.render_dir, "Directory for the rendered PNG frames")
                          ->type_name("DIR")
                          ->group(render_g);
@@ -339,10 +352,12 @@ CliParse parse_cli(int argc, const char* const* argv) {
                        ->group(render_g);
   auto* width = app.add_option("--width", o.width, "Width of rendered frames / the window [px] (default 1280)")
                     ->type_name("W")
-                    ->group(render_g);
+                    ->check(whole(16, 16384, "pixels"))
+      ->group(render_g);
   auto* height = app.add_option("--height", o.height, "Height of rendered frames / the window [px] (default 720)")
                      ->type_name("H")
-                     ->group(render_g);
+                     ->check(whole(16, 16384, "pixels"))
+      ->group(render_g);
   app.add_option("--colour-by,--color-by", o.colour_by,
                  "Field the particles are coloured by (default: the scene's view.colour_by, velocity; "
                  "FIELD.x/.y/.z for a component)")
@@ -379,11 +394,13 @@ CliParse parse_cli(int argc, const char* const* argv) {
       ->group(viewer_g);
   auto* spf = app.add_option("--steps-per-frame", o.steps_per_frame, "Steps between drawn frames (default 4)")
                   ->type_name("N")
-                  ->group(viewer_g);
+                  ->check(whole(1, 100000, "steps"))
+      ->group(viewer_g);
   app.add_flag("--run", o.start_running, "Start running instead of paused")->group(viewer_g);
   auto* frames = app.add_option("--frames", o.viewer_frames, "Quit after N frames (for scripts and tests)")
                      ->type_name("N")
-                     ->group(viewer_g);
+                     ->check(whole(1, 1000000000000000LL, "frames"))
+      ->group(viewer_g);
   auto* shot = app.add_option("--screenshot", o.screenshot_path, "Write the last frame (with the GUI) as PNG")
                    ->type_name("FILE.png")
                    ->group(viewer_g);
@@ -393,10 +410,9 @@ CliParse parse_cli(int argc, const char* const* argv) {
                "Time a ladder of sizes of the 3D dam break, or of SCENE with its spacings scaled")
       ->group(bench_g);
   std::vector<std::string> sizes;
+  // Split here rather than with CLI11's delimiter, which drops empty entries ("1e4,,1e5").
   app.add_option("--benchmark-sizes", sizes, "Particle counts for --benchmark, e.g. 1e5,1e6")
       ->type_name("N1,N2,...")
-      ->delimiter(',')
-      ->check(CLI::Validator(check_size, ""))
       ->group(bench_g);
   auto* bench_record = app.add_flag("--benchmark-record", o.benchmark_record,
                                     "With --benchmark: also time each rung while recording, report the overhead")
@@ -444,7 +460,21 @@ CliParse parse_cli(int argc, const char* const* argv) {
   // builds its own scenes and times a fixed number of steps.
   if (o.benchmark && (until->count() || steps->count()))
     return parse_error("--benchmark times a fixed number of steps per size: it takes no --until or --steps");
-  for (const auto& s : sizes) o.benchmark_sizes.push_back(std::lround(std::stod(s)));
+  for (const auto& list : sizes) {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = list.find(',', start);
+      const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (item.empty()) return parse_error("--benchmark-sizes: empty entry in '" + list + "' (write N1,N2,...)");
+      const std::string err = check_size(item);
+      if (!err.empty()) return parse_error("--benchmark-sizes: " + err);
+      double v = 0;
+      std::from_chars(item.data(), item.data() + item.size(), v);
+      o.benchmark_sizes.push_back(std::lround(v));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
   if (!sizes.empty() && !o.benchmark && !o.benchmark_render)
     return parse_error("--benchmark-sizes needs --benchmark or --benchmark-render");
   if (o.benchmark && o.benchmark_render) return parse_error("--benchmark and --benchmark-render exclude each other");
@@ -475,15 +505,10 @@ CliParse parse_cli(int argc, const char* const* argv) {
   if (render_fps->count() && !render_video->count()) return parse_error("--render-fps needs --render-video FILE.mp4");
   if (render_fps->count() && !(o.render_fps > 0 && o.render_fps <= 1000))
     return parse_error("--render-fps must be in (0, 1000]");
-  for (auto* opt : {width, height})
-    if (opt->count() && (opt->as<int>() < 16 || opt->as<int>() > 16384))
-      return parse_error(opt->get_name() + ": " + std::to_string(opt->as<int>()) + " pixels is not in [16, 16384]");
   if (frames->count() && o.viewer_frames < 1) return parse_error("--frames must be at least 1");
   if (shot->count() && !frames->count()) return parse_error("--screenshot needs --frames N (the frame to write)");
   if ((frames->count() || shot->count()) && o.headless)
     return parse_error("--frames and --screenshot are for the viewer; headless runs use --render-every");
-  if (spf->count() && (o.steps_per_frame < 1 || o.steps_per_frame > 100000))
-    return parse_error("--steps-per-frame must be in [1, 100000]");
   // The benchmark builds, times and discards its own scenes; recording or restarting them means
   // nothing (--benchmark-record measures the recorder's cost instead).
   if (bench_record->count() && !o.benchmark) return parse_error("--benchmark-record needs --benchmark");

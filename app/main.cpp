@@ -211,7 +211,7 @@ int run(const CliOptions& o) {
                  o.restart_path.c_str(), restart_frame->time, restart_frame->step);
     restart_name = file_stem(o.restart_path);
   } else {
-    scene = o.scene_path.empty() ? read_scene_string(default_scene_ini(), "<default scene>")
+    scene = o.scene_path.empty() ? read_scene_string(default_scene_ini(), "built-in default scene")
                                  : read_scene_file(o.scene_path);
   }
   for (const auto& s : o.sets) scene.apply_override(s);

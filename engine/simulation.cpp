@@ -3,9 +3,13 @@
 
 #include "params/model_keys.h"
 #include "probes/probe_api.h"
+#include "scene/memory_budget.h"
 #include "scene/scene_builder.h"
 #include "solver/solver_factory.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace ejecta {
@@ -31,8 +35,9 @@ void Simulation::set_material(std::size_t, const Material&) { throw std::logic_e
 
 namespace {
 
-std::unique_ptr<Simulation> make_gas_simulation(const ParamSet& params, Backend backend, Precision precision) {
-  const GasInitial init = build_gas_scene(params);
+std::unique_ptr<Simulation> make_gas_simulation(const ParamSet& params, Backend backend, Precision precision,
+                                                const SizeCheck& check) {
+  const GasInitial init = build_gas_scene(params, check);
   if (backend == Backend::Cpu) return make_cpu_gas_solver(params, init, precision);
 #ifdef EJECTA_WITH_CUDA
   const std::string problem = cuda_device_problem();
@@ -44,8 +49,9 @@ std::unique_ptr<Simulation> make_gas_simulation(const ParamSet& params, Backend 
 #endif
 }
 
-std::unique_ptr<Simulation> make_solid_simulation(const ParamSet& params, Backend backend, Precision precision) {
-  const SolidInitial init = build_solid_scene(params);
+std::unique_ptr<Simulation> make_solid_simulation(const ParamSet& params, Backend backend, Precision precision,
+                                                  const SizeCheck& check) {
+  const SolidInitial init = build_solid_scene(params, check);
   if (backend == Backend::Cpu) return make_cpu_solid_solver(params, init, precision);
 #ifdef EJECTA_WITH_CUDA
   const std::string problem = cuda_device_problem();
@@ -57,20 +63,16 @@ std::unique_ptr<Simulation> make_solid_simulation(const ParamSet& params, Backen
 #endif
 }
 
-}  // namespace
-
-namespace {
-
-std::unique_ptr<Simulation> make_simulation_without_probes(const ParamSet& params, Backend backend) {
+std::unique_ptr<Simulation> build_simulation(const ParamSet& params, Backend backend, const SizeCheck& check) {
   const Precision precision =
       params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
   check_model_keys(params);  // a key the model does not read would be silently ignored
-  if (params.text("physics.model") == "gas") return make_gas_simulation(params, backend, precision);
-  if (params.text("physics.model") == "solid") return make_solid_simulation(params, backend, precision);
+  if (params.text("physics.model") == "gas") return make_gas_simulation(params, backend, precision, check);
+  if (params.text("physics.model") == "solid") return make_solid_simulation(params, backend, precision, check);
   if (params.text("time.integrator") != "leapfrog")
     throw ParamError(params.where("time.integrator") + ": time.integrator = " + params.text("time.integrator") +
                      " is available for physics.model = gas and solid only; the wcsph model uses leapfrog");
-  const InitialParticles init = build_scene(params);
+  const InitialParticles init = build_scene(params, check);
   if (backend == Backend::Cpu) return make_cpu_solver(params, init, precision);
 #ifdef EJECTA_WITH_CUDA
   const std::string problem = cuda_device_problem();
@@ -82,12 +84,95 @@ std::unique_ptr<Simulation> make_simulation_without_probes(const ParamSet& param
 #endif
 }
 
+// A copy of `params` with every spacing of `size` multiplied by `factor`.
+ParamSet with_spacings_scaled(const ParamSet& params, const SceneSize& size, double factor) {
+  std::vector<std::string> keys{size.dp_key};
+  if (size.several_spacings) {
+    keys.clear();
+    const std::string block = size.dp_key.substr(0, size.dp_key.find('.'));
+    for (int i : params.indices(block)) keys.push_back(block + "." + std::to_string(i) + ".dp");
+  }
+  ParamSet p = params;
+  for (const std::string& k : keys) p.set(k, format_number(params.real(k) * factor), "memory estimate");
+  return p;
+}
+
+// Bytes per particle of the solver this scene gets on `backend` (device memory on CUDA, host memory on
+// the CPU): its fields, integrator stages, sort buffers and bucket table, as the solver itself counts
+// them (device_bytes), measured on a copy of the scene with every spacing coarsened to give about
+// 2e4 particles (then 2e3, where a coarse body would be empty). 0 when no copy builds.
+double solver_bytes_per_particle(const ParamSet& params, Backend backend, const SceneSize& size) {
+  for (double target : {2e4, 2e3}) {
+    try {
+      const ParamSet probe = with_spacings_scaled(params, size, std::pow(size.particles / target, 1.0 / size.dim));
+      const std::unique_ptr<Simulation> sim = build_simulation(probe, backend, {});
+      if (sim->particle_count() > 0) return double(sim->device_bytes()) / double(sim->particle_count());
+    } catch (const std::exception&) {
+      // This coarse copy does not build (or the backend is unavailable, said by the real build).
+    }
+  }
+  return 0;
+}
+
+// The particle count of a scene, from its builder's size hook, before it allocates (a tiny exception
+// type stops the build there).
+struct Counted {
+  double particles;
+};
+double particle_count(const ParamSet& params, Backend backend) {
+  try {
+    build_simulation(params, backend, [](const SceneSize& s) { throw Counted{s.particles}; });
+  } catch (const Counted& c) {
+    return c.particles;
+  }
+  return 0;
+}
+
+// The spacing (of size.dp_key) at which the scene has at most `fit` particles: the dp^-dim scaling
+// corrected by counting, as a tank's wall shell grows only as dp^-(dim-1).
+double spacing_for_count(const ParamSet& params, Backend backend, const SceneSize& size, double fit) {
+  double factor = std::pow(size.particles / fit, 1.0 / size.dim);
+  for (int it = 0; it < 12; ++it) {
+    double n = 0;
+    try {
+      n = particle_count(with_spacings_scaled(params, size, factor), backend);
+    } catch (const std::exception&) {
+      break;  // the geometry does not build at this spacing: keep the estimate
+    }
+    if (n <= fit) break;
+    factor *= 1.02 * std::pow(n / fit, 1.0 / (size.dim - (size.dim > 1 ? 0.5 : 0)));
+  }
+  return size.dp * factor;
+}
+
+// Refuses a scene that does not fit in host or device memory (scene/memory_budget.h). Scenes below
+// 5e4 particles (some 50 MB) are not measured.
+void check_memory(const ParamSet& params, Backend backend, const SceneSize& size) {
+  if (size.particles < 5e4) return;
+  const double solver = solver_bytes_per_particle(params, backend, size);
+  const bool cuda = backend == Backend::Cuda;
+  // On the host: the builder's arrays, the solver's upload copies (no more than its store) and, on
+  // the CPU backend, the store itself.
+  const double host = size.builder_bytes_per_particle + solver * (cuda ? 1 : 2);
+  double device_free = 0;
+#ifdef EJECTA_WITH_CUDA
+  if (cuda && cuda_device_problem().empty()) {
+    device_free = double(cuda_free_memory());
+    if (const char* cap = std::getenv("EJECTA_DEVICE_MEMORY_LIMIT"))
+      device_free = std::min(device_free, std::strtod(cap, nullptr));
+  }
+#endif
+  check_memory_fits(params, size, host, cuda ? solver : 0, device_free,
+                    [&](double fit) { return spacing_for_count(params, backend, size, fit); });
+}
+
 }  // namespace
 
 std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend backend) {
   // Probe sections of a gas or solid scene are refused before the (possibly long) build.
   if (scene_has_probes(params) && params.text("physics.model") != "wcsph") make_probe_layout(params, 0, {});
-  std::unique_ptr<Simulation> sim = make_simulation_without_probes(params, backend);
+  std::unique_ptr<Simulation> sim =
+      build_simulation(params, backend, [&](const SceneSize& s) { check_memory(params, backend, s); });
   if (ProbeSampling* probes = probe_sampling(*sim); probes && scene_has_probes(params))
     probes->set_probes(make_probe_layout(params, sim->dim(), sim->fields()));
   return sim;

@@ -140,8 +140,10 @@ class Simulation {
 };
 
 // Builds the scene's particles and the solver on the chosen backend, in the precision and dimension
-// the scene gives (scene.precision, scene.dim; the CLI sets them through --set). Throws ParamError for bad scenes,
-// OutOfMemoryError, std::runtime_error when CUDA is asked for but unavailable.
+// the scene gives (scene.precision, scene.dim; the CLI sets them through --set). Throws ParamError for bad scenes
+// and, before allocating, for scenes that do not fit in host or device memory (scene/memory_budget.h);
+// OutOfMemoryError when an allocation fails all the same; std::runtime_error when CUDA is asked for but
+// unavailable.
 std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend backend);
 
 // True when this build has the CUDA backend and a CUDA device is present.

@@ -15,6 +15,9 @@ if [ "${EJECTA_WITH_MATPLOTLIB:-0}" = 1 ]; then pkgs+=(python3-matplotlib); fi
 # ParaView (pvpython) checks that recordings open in ParaView's XDMF reader (tests/test_paraview.cpp);
 # it is large, so it is installed only on request: EJECTA_WITH_PARAVIEW=1 (CI sets it).
 if [ "${EJECTA_WITH_PARAVIEW:-0}" = 1 ]; then pkgs+=(python3-paraview); fi
+# clang with libFuzzer, the sanitizers' runtimes and LLVM's OpenMP, for scripts/fuzz.sh: EJECTA_WITH_FUZZ=1
+# (CI sets it).
+if [ "${EJECTA_WITH_FUZZ:-0}" = 1 ]; then pkgs+=(clang-14 libclang-rt-14-dev libomp-14-dev); fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

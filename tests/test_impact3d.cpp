@@ -73,10 +73,10 @@ HugoniotState tillotson_hugoniot(const Material& m, double u_p) {
 // ahead of its position) are in the plateau. Their mean pressure, density and velocity against the
 // impedance-match state (u_p = v/2 on the Tillotson Hugoniot with strength, tillotson_hugoniot()).
 TEST(Impact3D, PlanarImpactMatchesTheTillotsonHugoniot) {
-  auto sim = make_simulation(test::shipped_scene("impact3d.ini", {"scene.dim=1", "solid_block.1.min=-1, 0, 0",
-                                                                  "solid_block.1.max=0, 1, 1", "solid_block.1.dp=0.005",
-                                                                  "solid_block.2.shape=box", "solid_block.2.min=0, 0, 0",
-                                                                  "solid_block.2.max=1, 1, 1", "solid_block.2.dp=0.005",
+  auto sim = make_simulation(test::shipped_scene("impact3d.ini", {"scene.dim=1", "solid_block.1.min=-1", "solid_block.1.max=0",
+                                                                  "solid_block.1.dp=0.005", "solid_block.2.shape=box",
+                                                                  "solid_block.2.center=0", "solid_block.2.min=0",
+                                                                  "solid_block.2.max=1", "solid_block.2.dp=0.005",
                                                                   "solid_block.2.velocity=-5000, 0, 0"}),
                              Backend::Cpu);
   const Material basalt = sim->materials()[0];

@@ -462,7 +462,7 @@ TEST(MaterialLibrary, RejectsBadFilesWithFileAndLine) {
             "bad.ini:10: syntax error in 'tillotson.b 1.5': expected 'key = value', a [material] "
             "header or a ; comment");
   EXPECT_EQ(library_error(std::string(kMinimal) + "[basalt]\nrho0 = 1\n"),
-            "bad.ini:13: material [basalt] is defined twice (first at line 1)");
+            "bad.ini:13: material [basalt] is defined twice (first at line 1); put all its keys under one header");
   EXPECT_EQ(library_error(std::string(kMinimal) + "rho0 = 1\n"),
             "bad.ini:13: [basalt] rho0 is given twice (first at line 3)");
   EXPECT_EQ(library_error(std::string(kMinimal) + "yield = von_mises\n"),

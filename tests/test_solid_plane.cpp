@@ -88,7 +88,8 @@ TEST(SolidPlane, BarSpeedIsSqrtEOverRhoInPlaneStressAndPlaneStrainInStrain) {
 }
 
 TEST(SolidPlane, PlaneStressIsRefusedOutside2D) {
-  ParamSet p = test::shipped_scene("bar2d.ini", {"solid.plane=stress", "scene.dim=1"});
+  ParamSet p = test::shipped_scene("bar2d.ini", {"solid.plane=stress", "scene.dim=1", "solid_block.1.max=0.5",
+                                                      "solid_block.2.max=1"});
   try {
     make_simulation(p, Backend::Cpu);
     FAIL() << "expected a ParamError";

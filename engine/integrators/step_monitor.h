@@ -1,7 +1,8 @@
 #pragma once
-// Per-step reduction over the fluid: the extremes that set the next time step, and the first particle
-// whose state is not finite or whose density ran away (blow-up detection, reported by the solver with
-// step, time, particle id and field).
+// Per-step reduction over every particle: the extremes of the fluid that set the next time step, and
+// the first particle whose state is not finite or whose density ran away (blow-up detection, reported
+// by the solver with step, time, particle id and field). Particles that do not move (walls, frozen gas
+// particles) are checked too: they enter their neighbours' sums, so a NaN there is a blow-up as well.
 #include "physics/wcsph_model.h"
 
 #include <cstdint>
@@ -24,6 +25,16 @@ EJ_INLINE uint32_t first_bad_motion_field(const Vec<T, D>& x, const Vec<T, D>& v
   if (!all_finite<T, D>(x)) return kBadPosition;
   if (!all_finite<T, D>(v)) return kBadVelocity;
   if (!all_finite<T, D>(a)) return kBadAcceleration;
+  return kBadNone;
+}
+
+// The same for a particle that does not move (a wall, a frozen gas particle): its acceleration is not
+// used, but its position, velocity and density enter its neighbours' sums.
+template <class T, int D>
+EJ_INLINE uint32_t first_bad_fixed_field(const Vec<T, D>& x, const Vec<T, D>& v, T rho) {
+  if (!all_finite<T, D>(x)) return kBadPosition;
+  if (!all_finite<T, D>(v)) return kBadVelocity;
+  if (!isfinite(rho)) return kBadDensity;
   return kBadNone;
 }
 
@@ -78,7 +89,11 @@ struct MeasureExtremes {
   T rho_lo, rho_hi;  // allowed fluid density range
   EJ_INLINE StepExtremes<T> operator()(std::size_t i) const {
     StepExtremes<T> e{T(0), T(0), 0xffffffffu, kBadNone};
-    if (pv.kind[i] != kFluid) return e;
+    if (pv.kind[i] != kFluid) {  // a wall: only finite, it sets no time-step limit
+      const uint32_t bad = first_bad_fixed_field<T, D>(pv.x[i], pv.v[i], pv.rho[i]);
+      if (bad != kBadNone) e.bad_index = static_cast<uint32_t>(i), e.bad_field = bad;
+      return e;
+    }
     uint32_t bad = first_bad_motion_field<T, D>(pv.x[i], pv.v[i], pv.a[i]);
     if (bad == kBadNone && !(pv.rho[i] >= rho_lo && pv.rho[i] <= rho_hi)) bad = kBadDensity;
     if (bad != kBadNone) {

@@ -53,27 +53,13 @@ struct ReadState : IniLineReader {
   std::string current;                    // section of the last pair
   std::map<std::string, Section> sections;
   std::vector<std::string> order;
-  std::map<std::string, int> header_line;  // first header line of each section name
-  std::vector<std::pair<std::string, int>> headers;  // every header, in order
 };
 
 char* read_line(char* str, int num, void* stream) {
   ReadState& s = *static_cast<ReadState*>(stream);
   std::string line;
   if (!s.next(line)) return nullptr;
-  if (!line.empty() && line[0] == '[') {
-    const std::size_t close = line.find(']');
-    if (close != std::string::npos) {
-      const std::string sec = trim(line.substr(1, close - 1));
-      if (s.header_line.count(sec)) {
-        s.record(s.name + ":" + std::to_string(s.line) + ": material [" + sec +
-                      "] is defined twice (first at line " + std::to_string(s.header_line[sec]) +
-                      ")");
-      } else {
-        s.header_line[sec] = s.line;
-      }
-    }
-  }
+  s.header(line, "material");
   return s.hand_over(str, num, line);
 }
 
@@ -111,6 +97,7 @@ int on_pair(void* user, const char* section, const char* name, const char* value
     return 0;
   }
   keys[key] = Entry{val, s.line};
+  s.keyed.insert(sec);
   return 1;
 }
 
@@ -333,9 +320,7 @@ MaterialLibrary parse_material_library(const std::string& text, const std::strin
     throw MaterialError(name + ":" + std::to_string(r) + ": " + syntax_message(line));
   }
   if (r != 0) throw MaterialError(name + ": cannot parse (inih error " + std::to_string(r) + ")");
-  for (const auto& [sec, line] : s.header_line)
-    if (!s.sections.count(sec))
-      throw MaterialError(name + ":" + std::to_string(line) + ": [" + sec + "] has no keys");
+  if (const std::string empty = s.empty_section_message(); !empty.empty()) throw MaterialError(empty);
   MaterialLibrary lib;
   for (const std::string& sec : s.order) lib.emplace(sec, build(name, sec, s.sections.at(sec)));
   if (lib.empty()) throw MaterialError(name + ": no materials");
@@ -343,18 +328,9 @@ MaterialLibrary parse_material_library(const std::string& text, const std::strin
 }
 
 MaterialLibrary load_material_library(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f)
-    throw MaterialError("cannot open material library '" + path + "': " + std::strerror(errno));
   std::string text;
-  char buf[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  const int err = errno;
-  std::fclose(f);
-  if (failed)
-    throw MaterialError("cannot read material library '" + path + "': " + std::strerror(err));
+  const std::string err = read_bounded_text_file(path, "material library", &text);
+  if (!err.empty()) throw MaterialError(err);
   return parse_material_library(text, path);
 }
 

@@ -21,8 +21,8 @@ namespace ejecta {
 
 namespace {
 
-// A String value must survive to_ini() and a read back: inih cuts a line at " ;" (inline comment)
-// and reads at most 200 bytes per line, including the key.
+// Every value must survive to_ini() and a read back: inih cuts a line at " ;" (inline comment) and
+// reads at most 200 bytes per line, including the key (a number written with 180 leading zeros too).
 constexpr std::size_t kMaxTextLength = 150;
 
 std::string trim(const std::string& s) {
@@ -107,6 +107,9 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
 
 // "" if `value` is valid for `d`, else the message (without the "<where>: " prefix).
 std::string check_value(const ParamDesc& d, const std::string& key, const std::string& value) {
+  if (value.size() > kMaxTextLength)
+    return key + " is " + std::to_string(value.size()) + " characters long; at most " +
+           std::to_string(kMaxTextLength) + " are allowed";
   const std::string quoted = key + " = '" + value + "'";
   const std::string plain = key + " = " + value;
   switch (d.type) {
@@ -154,9 +157,6 @@ std::string check_value(const ParamDesc& d, const std::string& key, const std::s
           return key + " must be a single line of text without control characters";
       if (value.find(" ;") != std::string::npos || value.find("\t;") != std::string::npos)
         return quoted + " contains ' ;', which starts a comment in a scene file";
-      if (value.size() > kMaxTextLength)
-        return key + " is " + std::to_string(value.size()) + " characters long; at most " +
-               std::to_string(kMaxTextLength) + " are allowed";
       return "";
   }
   return "";
@@ -299,7 +299,24 @@ bool ParamSet::is_set(const std::string& key) const { return values_.count(key) 
 
 std::string ParamSet::where(const std::string& key) const {
   const auto it = values_.find(key);
-  return it == values_.end() ? "default" : it->second.where;
+  if (it != values_.end()) return it->second.where;
+  return source_.empty() ? "built-in default of " + key : source_ + " (" + key + " not set: built-in default)";
+}
+
+void ParamSet::check_dimension() const {
+  const long dim = integer("scene.dim");
+  const char* uses[] = {"", "x only", "x and y"};
+  for (const auto& [key, e] : values_) {
+    const ParamDesc* d = reg_->find(key);
+    if (!d || d->type != ParamType::Vec3 || key.compare(0, 5, "view.") == 0 || dim >= 3) continue;
+    const std::array<double, 3> v = vec3(key);
+    for (long c = dim; c < 3; ++c)
+      if (v[c] != 0)
+        throw ParamError(prefixed(e.where, key + " = " + e.value + " has a " + "xyz"[c] + " component (" +
+                                               format_number(v[c]) + ") but scene.dim = " + std::to_string(dim) +
+                                               " (" + where("scene.dim") + ") uses " + uses[dim] +
+                                               ": remove that component or raise scene.dim"));
+  }
 }
 
 std::vector<int> ParamSet::indices(const std::string& section) const {
@@ -350,23 +367,70 @@ std::string ParamSet::to_ini() const {
 
 namespace {
 
+// The sections a scene may have are those of the registry's keys ("fluid", "block.#"): declaring a
+// key in builtin_params.cpp is all it takes to add a section. A '#' stands for an index (1, 2, ...; no
+// leading zero, at most 9 digits).
+std::vector<std::string> section_patterns(const ParamRegistry& reg) {
+  std::vector<std::string> out;
+  for (const ParamDesc& d : reg.all()) {
+    const std::string s = section_of(d.key);
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  return out;
+}
+
+bool section_matches(const std::string& pattern, const std::string& sec) {
+  const std::size_t h = pattern.find('#');
+  if (h == std::string::npos) return pattern == sec;
+  return h + 1 == pattern.size() && sec.compare(0, h, pattern, 0, h) == 0 && index_at(sec, h) != 0 &&
+         sec.find_first_not_of("0123456789", h) == std::string::npos;
+}
+
+// "" for a valid section name, else why not and what would be.
+std::string section_problem(const ParamRegistry& reg, const std::string& sec) {
+  const std::vector<std::string> patterns = section_patterns(reg);
+  std::string best, all;
+  std::size_t best_d = std::string::npos;
+  for (const std::string& p : patterns) {
+    if (section_matches(p, sec)) return "";
+    const std::size_t h = p.find('#');
+    if (h != std::string::npos && sec.compare(0, h, p, 0, h) == 0)
+      return "[" + sec + "] is not a valid section name: numbered sections are [" + p.substr(0, h) + "1], [" +
+             p.substr(0, h) + "2], ... (a whole number from 1, without leading zeros, at most 9 digits)";
+    std::string concrete = p;
+    if (h != std::string::npos) concrete.replace(h, 1, "1");
+    all += (all.empty() ? "[" : ", [") + (h == std::string::npos ? p : p.substr(0, h) + "N") + "]";
+    const std::size_t d = edit_distance(sec, concrete);
+    if (d < best_d) best_d = d, best = concrete;
+  }
+  if (best_d <= std::max<std::size_t>(2, sec.size() / 3))
+    return "unknown section [" + sec + "] (did you mean [" + best + "]?)";
+  return "unknown section [" + sec + "]; the sections are " + all;
+}
+
 // inih calls back into C++ through these two functions. No exception may cross inih's C frames, so
 // the first error is stored here and thrown once ini_parse_stream has returned.
 struct ReadState : IniLineReader {
   ParamSet* params = nullptr;
+  std::map<std::string, int> key_line;  // line of each key read, for "given twice"
 };
 
 char* read_line(char* str, int num, void* stream) {
   ReadState& s = *static_cast<ReadState*>(stream);
   std::string line;
   if (!s.next(line)) return nullptr;
+  const std::string sec = s.header(line, "section");
+  if (!sec.empty()) {
+    const std::string problem = section_problem(s.params->registry(), sec);
+    if (!problem.empty()) s.record(s.here() + ": " + problem);
+  }
   return s.hand_over(str, num, line);
 }
 
 int on_pair(void* user, const char* section, const char* name, const char* value) {
   ReadState& s = *static_cast<ReadState*>(user);
   if (!s.error.empty()) return 1;  // only the first error is reported
-  const std::string where = s.name + ":" + std::to_string(s.line);
+  const std::string where = s.here();
   try {
     const std::string sec = trim(section ? section : "");
     const std::string key = trim(name ? name : "");
@@ -384,7 +448,15 @@ int on_pair(void* user, const char* section, const char* name, const char* value
       s.record(where + ": '" + key + " = " + val + "' is outside any section; put it under " + hint);
       return 0;
     }
-    s.params->set(sec + "." + key, val, where);
+    const std::string full = sec + "." + key;
+    if (const auto it = s.key_line.find(full); it != s.key_line.end()) {
+      s.record(where + ": " + full + " is given twice (first at line " + std::to_string(it->second) +
+               "); keep one of them");
+      return 0;
+    }
+    s.params->set(full, val, where);
+    s.key_line[full] = s.line;
+    s.keyed.insert(sec);
     return 1;
   } catch (const std::exception& e) {
     s.record(e.what());
@@ -419,20 +491,15 @@ ParamSet read_scene_string(const std::string& text, const std::string& name) {
   }
   if (r != 0)
     throw ParamError(name + ": cannot parse the scene (inih error " + std::to_string(r) + ")");
+  if (const std::string empty = s.empty_section_message(); !empty.empty()) throw ParamError(empty);
+  params.set_source(name);
   return params;
 }
 
 ParamSet read_scene_file(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw ParamError("cannot open scene file '" + path + "': " + std::strerror(errno));
   std::string text;
-  char buf[65536];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  const int err = errno;  // fread on a directory fails with EISDIR
-  std::fclose(f);
-  if (failed) throw ParamError("cannot read scene file '" + path + "': " + std::strerror(err));
+  const std::string err = read_bounded_text_file(path, "scene file", &text);
+  if (!err.empty()) throw ParamError(err);
   return read_scene_string(text, path);
 }
 

@@ -27,8 +27,9 @@ struct MeasureGasExtremes {
   EJ_INLINE static GasExtremes<T> none() { return GasExtremes<T>::none(); }
   EJ_INLINE GasExtremes<T> operator()(std::size_t i) const {
     GasExtremes<T> e = none();
-    if (pv.kind[i] != kFluid) return e;
-    uint32_t bad = first_bad_motion_field<T, D>(pv.x[i], pv.v[i], pv.a[i]);
+    const bool frozen = pv.kind[i] != kFluid;  // keeps its state, sets no time-step limit, but must be finite
+    uint32_t bad = frozen ? first_bad_fixed_field<T, D>(pv.x[i], pv.v[i], pv.rho[i])
+                          : first_bad_motion_field<T, D>(pv.x[i], pv.v[i], pv.a[i]);
     if (bad == kBadNone && !(pv.rho[i] > T(0) && isfinite(pv.rho[i]))) bad = kBadDensity;
     if (bad == kBadNone && !(pv.u[i] >= T(0) && isfinite(pv.u[i]))) bad = kBadInternalEnergy;
     if (bad != kBadNone) {
@@ -36,6 +37,7 @@ struct MeasureGasExtremes {
       e.bad_field = bad;
       return e;
     }
+    if (frozen) return e;
     if (pv.vsig[i] > T(0)) e.min_h_vsig = pv.h[i] / pv.vsig[i];
     const T a2 = norm2(pv.a[i]);
     if (a2 > T(0)) e.min_h_a = pv.h[i] / sqrt(a2);

@@ -25,11 +25,9 @@ namespace {
 }
 
 std::string where_of(const ParamSet& ps, const std::string& s) {
-  for (const char* k : {"min", "max", "dp", "density", "internal_energy", "velocity", "offset"}) {
-    const std::string w = ps.where(s + "." + k);
-    if (w != "default") return w;
-  }
-  return "scene";
+  for (const char* k : {"min", "max", "dp", "density", "internal_energy", "velocity", "offset"})
+    if (ps.is_set(s + "." + k)) return ps.where(s + "." + k);
+  return ps.where(s + ".min");
 }
 
 double spline_weight(double q) {  // cubic spline shape, support q < 2
@@ -40,8 +38,9 @@ double spline_weight(double q) {  // cubic spline shape, support q < 2
 
 }  // namespace
 
-GasInitial build_gas_scene(const ParamSet& ps) {
+GasInitial build_gas_scene(const ParamSet& ps, const SizeCheck& check) {
   GasInitial g;
+  ps.check_dimension();
   const int dim = static_cast<int>(ps.integer("scene.dim"));
   g.dim = dim;
   g.gamma = ps.real("gas.gamma");
@@ -71,9 +70,10 @@ GasInitial build_gas_scene(const ParamSet& ps) {
     }
     total += n;
   }
-  if (total > 2147483648.0)
-    fail(where_of(ps, "gas_block." + std::to_string(boxes[0])),
-         "the scene needs about " + format_number(total) + " particles, more than 2^31; increase gas_block.N.dp");
+  // position and velocity (dim doubles each), density, energy, mass, h, kind; the blast's weights.
+  const std::string dp1 = "gas_block." + std::to_string(boxes[0]) + ".dp";
+  check_scene_size(ps, {total, dim, dp1, ps.real(dp1), boxes.size() > 1, (2.0 * dim + 5) * sizeof(double) + 1},
+                   check);
 
   for (int b : boxes) {
     const std::string s = "gas_block." + std::to_string(b);

@@ -3,6 +3,7 @@
 // gas.N.dp with its density, specific internal energy and velocity; an optional point blast
 // ([blast]: energy deposited around a centre). Everything in double; the solver converts.
 #include "params/param_set.h"
+#include "scene/scene_size.h"
 
 #include <cstdint>
 #include <vector>
@@ -24,6 +25,7 @@ struct GasInitial {
 };
 
 // Throws ParamError naming the section and the file:line of its keys.
-GasInitial build_gas_scene(const ParamSet& params);
+// `check` sees the particle count before anything large is allocated (scene/scene_size.h).
+GasInitial build_gas_scene(const ParamSet& params, const SizeCheck& check = {});
 
 }  // namespace ejecta

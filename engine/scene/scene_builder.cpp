@@ -75,14 +75,12 @@ struct Box {
 };
 
 // Where a section's keys were set: its min key, else its max key (a section written with only one of
-// them), else the first other key given.
+// them), else the first other key given; the scene's file when none was.
 std::string section_where(const ParamSet& ps, const std::string& section,
                           std::initializer_list<const char*> keys) {
-  for (const char* k : keys) {
-    const std::string w = ps.where(section + "." + k);
-    if (w != "default") return w;
-  }
-  return "default";
+  for (const char* k : keys)
+    if (ps.is_set(section + "." + k)) return ps.where(section + "." + k);
+  return ps.where(section + "." + *keys.begin());
 }
 
 [[noreturn]] void fail(const std::string& where, const std::string& message) {
@@ -182,8 +180,9 @@ double hydrostatic_density(double rho0, double B, double gamma, double g_depth) 
   return rho0 * std::pow(1.0 + p / B, 1.0 / gamma);
 }
 
-InitialParticles build_scene(const ParamSet& ps) {
+InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   InitialParticles ip;
+  ps.check_dimension();
   const int dim = static_cast<int>(ps.integer("scene.dim"));
   const double dp = ps.real("particles.dp");
   if (!(dp > 0)) fail(ps.where("particles.dp"), "particles.dp must be positive");
@@ -219,24 +218,14 @@ InitialParticles build_scene(const ParamSet& ps) {
     obstacles.push_back(read_box(ps, dim, "obstacle." + std::to_string(i), {"min", "max"}));
 
   if (blocks.empty()) {
-    // Point at the scene file: the file part of the first location we know of.
-    std::string w = "scene";
-    for (const Box& b : tanks.empty() ? obstacles : tanks)
-      if (b.where != "default") {
-        w = b.where;
-        break;
-      }
-    if (w == "scene")
-      for (const char* k : {"scene.dim", "particles.dp", "physics.gravity", "fluid.rho0"})
-        if (ps.where(k) != "default") {
-          w = ps.where(k);
-          break;
-        }
-    const auto colon = w.rfind(':');
-    if (colon != std::string::npos && colon + 1 < w.size() &&
-        std::all_of(w.begin() + colon + 1, w.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      w = w.substr(0, colon);
-    fail(w, "the scene has no fluid: add a [block.1] section with min and max");
+    std::string hint;
+    for (const char* other : {"gas_block", "solid_block"})
+      if (!ps.indices(other).empty())
+        hint = std::string("; or, for its [") + other + ".N] sections, set physics.model = " +
+               std::string(other).substr(0, std::string(other).find('_')) + " under [physics]";
+    fail(ps.source().empty() ? "scene" : ps.source(),
+         "the scene has no fluid (physics.model = wcsph): add a [block.1] section with min and max, the corners of "
+         "the fluid's box (inside a [tank.N] when the scene has one)" + hint);
   }
   for (const Box& b : blocks) {
     if (!tanks.empty() &&
@@ -275,10 +264,18 @@ InitialParticles build_scene(const ParamSet& ps) {
   for (std::size_t i = 0; i < tanks.size(); ++i) add_count(tanks[i], true, open_top[i]);
   for (const Box& b : blocks) add_count(b, false, false);
   for (const Box& o : obstacles) add_count(o, false, false);
-  if (total > 2147483648.0)
-    fail(ps.where("particles.dp"),
-         "the scene needs about " + fmt(total) + " particles, more than 2^31; increase particles.dp "
-         "(now " + fmt(dp) + "; the count scales as dp^-" + std::to_string(dim) + ")");
+  // position and velocity (dim doubles each), density, mass, kind.
+  check_scene_size(ps, {total, dim, "particles.dp", dp, false, (2.0 * dim + 2) * sizeof(double) + 1}, check);
+
+  // Lattice indices are longs: a box 1e15 spacings or more from the first tank's corner (a far-away
+  // second tank of a few cells) is refused rather than overflowed.
+  const Box& first_box = tanks.empty() ? blocks.front() : tanks.front();
+  for (const std::vector<Box>* boxes : {&tanks, &blocks, &obstacles})
+    for (const Box& b : *boxes)
+      for (int d = 0; d < dim; ++d)
+        if (!(std::fabs(b.lo[d] - first_box.lo[d]) / dp < 1e15 && std::fabs(b.hi[d] - first_box.lo[d]) / dp < 1e15))
+          fail(b.where, b.section + " lies 1e15 spacings or more from the corner of " + first_box.section +
+                            ": move it closer or raise particles.dp");
 
   // ---- speed of sound ----
   ip.c0 = ps.real("fluid.c0");
@@ -323,8 +320,7 @@ InitialParticles build_scene(const ParamSet& ps) {
   const bool summation = ps.text("fluid.density") == "summation";
   const double zero[3] = {0, 0, 0};
   Lattice lat{dim, dp, {0, 0, 0}};
-  const Box& first = tanks.empty() ? blocks.front() : tanks.front();
-  for (int d = 0; d < dim; ++d) lat.anchor[d] = first.lo[d];
+  for (int d = 0; d < dim; ++d) lat.anchor[d] = first_box.lo[d];
 
   // Fluid first, so fluid particles are 0 .. fluid_count-1 in the initial order.
   for (const Box& b : blocks) {

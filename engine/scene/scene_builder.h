@@ -3,6 +3,7 @@
 // checking them (empty, overlapping, fluid outside every tank). Everything in double; the solver
 // converts to its precision.
 #include "params/param_set.h"
+#include "scene/scene_size.h"
 
 #include <cstdint>
 #include <vector>
@@ -24,7 +25,8 @@ struct InitialParticles {
 };
 
 // Throws ParamError naming the section and the file:line where its keys were set.
-InitialParticles build_scene(const ParamSet& params);
+// `check` sees the particle count before anything large is allocated (scene/scene_size.h).
+InitialParticles build_scene(const ParamSet& params, const SizeCheck& check = {});
 
 // Tait density at the depth where |g| depth = g_depth under a free surface, from the exact
 // hydrostatic pressure dp/dz = -rho(p) |g| (B = c0^2 rho0 / gamma). Fluid particles start with it and

@@ -99,8 +99,9 @@ std::string resolve_material_library(const std::string& path) {
   return root + "/" + path;
 }
 
-SolidInitial build_solid_scene(const ParamSet& ps) {
+SolidInitial build_solid_scene(const ParamSet& ps, const SizeCheck& check) {
   SolidInitial g;
+  ps.check_dimension();
   const int dim = static_cast<int>(ps.integer("scene.dim"));
   g.dim = dim;
   const auto g3 = ps.vec3("physics.gravity");
@@ -129,9 +130,10 @@ SolidInitial build_solid_scene(const ParamSet& ps) {
     for (int d = 0; d < dim; ++d) n *= std::max(1.0, std::round((body.hi[d] - body.lo[d]) / body.dp));
     total += n;
   }
-  if (total > 2147483648.0)
-    fail(ps.where("solid_block." + std::to_string(boxes[0]) + ".dp"),
-         "the scene needs more than 2^31 particles; increase solid_block.N.dp");
+  // position and velocity (dim doubles each), density, mass, h, material, kind, the flaw offsets.
+  const std::string dp1 = "solid_block." + std::to_string(boxes[0]) + ".dp";
+  check_scene_size(ps, {total, dim, dp1, ps.real(dp1), boxes.size() > 1, (2.0 * dim + 4) * sizeof(double) + 2},
+                   check);
 
   for (int b : boxes) {
     const std::string s = "solid_block." + std::to_string(b);

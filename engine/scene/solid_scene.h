@@ -4,6 +4,7 @@
 // initial velocity. Everything in double; the solver converts.
 #include "materials/material_library.h"
 #include "params/param_set.h"
+#include "scene/scene_size.h"
 
 #include <cstdint>
 #include <string>
@@ -35,6 +36,7 @@ struct SolidInitial {
 std::string resolve_material_library(const std::string& path);
 
 // Throws ParamError naming the file:line of the offending key (an unknown material with a suggestion).
-SolidInitial build_solid_scene(const ParamSet& params);
+// `check` sees the particle count before anything large is allocated (scene/scene_size.h).
+SolidInitial build_solid_scene(const ParamSet& params, const SizeCheck& check = {});
 
 }  // namespace ejecta

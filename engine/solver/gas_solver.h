@@ -203,7 +203,8 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
 
   // The next step: fixed, or the CFL/force limit, for rk23 also what the error control asks for.
   [[noreturn]] void report_bad(const GasExtremes<T>& e) const {
-    this->report_bad_particle(e, "gas",
+    const bool frozen = store_.download("kind")[e.bad_index] != kFluid;
+    this->report_bad_particle(e, frozen ? "frozen gas" : "gas",
                               e.bad_field == kBadInternalEnergy
                                   ? ", negative or not finite; try a smaller time.cfl or time.integrator = rk23"
                                   : ", which is not finite (or a density <= 0); try a smaller time.cfl");

@@ -385,12 +385,13 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     const char* field = names[e.bad_field];
     const std::vector<double> values = store_.download(field);
     const int comps = e.bad_field == kBadDensity ? 1 : D;
+    const bool fluid = store_.download("kind")[i] == kFluid;
     std::ostringstream msg;
-    msg << "at step " << steps_ << ", t = " << time_ << " s: fluid particle " << std::size_t(id[i])
-        << " has " << field << " = (";
+    msg << "at step " << steps_ << ", t = " << time_ << " s: " << (fluid ? "fluid" : "wall") << " particle "
+        << std::size_t(id[i]) << " has " << field << " = (";
     for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
     msg << ")";
-    if (e.bad_field == kBadDensity)
+    if (e.bad_field == kBadDensity && fluid)
       msg << ", outside [" << double(rho_lo_) << ", " << double(rho_hi_)
           << "] kg/m^3 (fault.max_density_ratio = " << max_density_ratio_
           << "); try a smaller time.cfl or a larger fluid.c0";

@@ -65,9 +65,9 @@ TEST(RenderCli, BadRenderingOptionsAreInputErrors) {
   } cases[] = {
       {"--render-every 5 --render-dir /tmp/x", "needs --headless"},
       {"--headless --render-every 5", "needs --render-dir"},
-      {"--headless --render-every 0 --render-dir /tmp/x", "at least 1"},
+      {"--headless --render-every 0 --render-dir /tmp/x", "--render-every: '0' is out of range"},
       {"--headless --render-dir /tmp/x", "needs --render-every"},
-      {"--headless --steps 1 --width 8", "not in [16, 16384]"},
+      {"--headless --steps 1 --width 8", "--width: '8' is out of range: give a whole number of pixels from 16"},
       {"--screenshot a.png", "needs --frames"},
   };
   for (const Case& c : cases) {
