@@ -4,8 +4,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "params/param_registry.h"
-
 #include <charconv>
 #include <cmath>
 #include <iostream>

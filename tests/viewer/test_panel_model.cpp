@@ -19,7 +19,8 @@ ParamSet scene_with_every_section(const std::string& model) {
   return test::shipped_scene("dambreak2d.ini", {"particles.dp=0.005", "obstacle.1.min=0.3, 0, 0",
                                                 "obstacle.1.max=0.32, 0.02, 0", "gas_block.1.min=0, 0, 0",
                                                 "gas_block.1.max=1, 1, 0", "solid_block.1.min=0, 0, 0",
-                                                "solid_block.1.max=1, 1, 0", "physics.model=" + model});
+                                                "solid_block.1.max=1, 1, 0", "probe.1.position=0.1, 0.1, 0",
+                                                "gauge.1.position=0.2, 0, 0", "physics.model=" + model});
 }
 
 TEST(PanelModel, EveryParameterOfTheModelYieldsAWidgetAndNoOther) {
