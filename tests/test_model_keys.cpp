@@ -24,7 +24,8 @@ std::string model_error(const std::string& scene, const std::vector<std::string>
 TEST(ModelKeys, GasKeyOnTheLiquidIsAnErrorNamingTheModel) {
   const std::string e = model_error("dambreak2d.ini", {"gas.gamma=1.4"});
   EXPECT_EQ(e, "--set: gas.gamma is read by the gas model only, and this scene's physics.model is wcsph "
-               "(default); remove it or set physics.model = gas");
+               "(" + test::source_dir() + "/scenes/dambreak2d.ini (physics.model not set: built-in default)); "
+               "remove it or set physics.model = gas");
   // make_simulation refuses it too (the check every front end goes through).
   ParamSet p = test::shipped_scene("dambreak2d.ini", {"particles.dp=0.02", "time.dt_fixed=1e-4"});
   try {

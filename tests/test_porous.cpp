@@ -220,8 +220,8 @@ TEST(PorousMaterials, LibraryKeysReadAndRoundTrip) {
 
 // The 1D basalt impact of tests/test_impact3d.cpp, coarse: 100 + 100 particles.
 std::vector<std::string> planar_basalt(const std::string& lib, const std::string& material) {
-  return {"scene.dim=1", "solid_block.1.min=-0.5, 0, 0", "solid_block.1.max=0", "solid_block.1.dp=0.005",
-          "solid_block.2.shape=box", "solid_block.2.min=0, 0, 0", "solid_block.2.max=0.5",
+  return {"scene.dim=1", "solid_block.1.min=-0.5", "solid_block.1.max=0", "solid_block.1.dp=0.005",
+          "solid_block.2.shape=box", "solid_block.2.center=0", "solid_block.2.min=0", "solid_block.2.max=0.5",
           "solid_block.2.dp=0.005", "solid_block.2.velocity=-3000, 0, 0", "solid.materials=" + lib,
           "solid_block.1.material=" + material, "solid_block.2.material=" + material};
 }

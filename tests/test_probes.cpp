@@ -231,7 +231,7 @@ TEST(Probes, BadSectionsAreInputErrorsWithFileAndLine) {
   EXPECT_NE(e.find("bad.ini:8: probe.1.fields: no particle field 'presure' (fields: position"), std::string::npos) << e;
   e = test::scene_error(base + "[probe.1]\nfields = velocity.z\n");
   EXPECT_NE(e.find("probe.1.fields: 'velocity.z': field 'velocity' has 2 component(s)"), std::string::npos) << e;
-  e = test::scene_error(base + "[probe.1]\ndiameter = 0.01\nnormal = 0, 0, 1\n");
+  e = test::scene_error(base + "[probe.1]\ndiameter = 0.01\nnormal = 0, 0\n");
   EXPECT_NE(e.find("bad.ini:8: probe.1.normal: the sensor normal must not be zero"), std::string::npos) << e;
   e = test::scene_error(base + "[gauge.1]\nposition = 0.05, 0.2\ntop = 0.1\n");
   EXPECT_NE(e.find("bad.ini:8: gauge.1.top: the line's top (0.1 m) must be above its start, position.y = 0.2 m"),

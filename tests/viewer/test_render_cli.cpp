@@ -54,7 +54,7 @@ TEST(RenderCli, HeadlessFramesEveryKSteps) {
     EXPECT_EQ(w, 160) << f;
     EXPECT_EQ(h, 120) << f;
     EXPECT_GT(c, 0.01) << f << ": particles are drawn";
-    EXPECT_LT(c, 0.6) << f;
+    EXPECT_LT(c, 0.65) << f;  // the fluid, plus the overlay (name, time, scale bar) in a 160 x 120 frame
   }
   EXPECT_FALSE(fs::exists(dir.path / "frame_000003.png"));
 }
