@@ -11,7 +11,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/gpu
 # Engine tests on the GPU: CPU/CUDA agreement (WCSPH, gas, solids, the impact), faults, recording,
 # and every solid test (the CUDA build runs them on the CPU backend too).
 .gpu/run "$bin/ejecta_tests" \
-  --gtest_filter='*BackendAgreement*:GasSedov*:Faults*:Record*:IO*:H5*:Solid*:Impact3D*:ArtificialStress3D*:Probes*:Porous*:FluidDrop*' \
+  --gtest_filter='*BackendAgreement*:GasSedov*:Faults*:Record*:IO*:H5*:Solid*:Impact3D*:ArtificialStress3D*:Probes*:Porous*:FluidDrop*:StrictNan*' \
   > "$out/gpu-tests.txt" 2>&1
 echo "gpu tests rc=$?" >> "$out/gpu-tests.txt"
 # Rendering through EGL (no display there): interop vs host copy, the splat rasterizer vs GL sprites,
