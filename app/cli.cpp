@@ -514,12 +514,7 @@ CliParse parse_cli(int argc, const char* const* argv) {
     if (opt->count() && !record->count()) return parse_error(opt->get_name() + " needs --record FILE.h5");
   if (every->count() && every_steps->count())
     return parse_error("--record-every and --record-every-steps exclude each other: give one interval");
-  if (o.record_every && !(*o.record_every > 0))
-    return parse_error("--record-every: the interval must be > 0 s");
-  if (o.record_every_steps && *o.record_every_steps < 1)
-    return parse_error("--record-every-steps: the interval must be at least 1 step");
-  if (o.record_compression < 0 || o.record_compression > 9)
-    return parse_error("--record-compression: the gzip level must be 0..9, not " + std::to_string(o.record_compression));
+  // Their ranges (> 0 s, >= 1 step, gzip 0..9) are the validators' (real_from, whole) above.
   if (record->count() && o.record_path.empty()) return parse_error("--record: no file given");
   if (probes->count() && no_probes->count()) return parse_error("--probes and --no-probes exclude each other");
   if (probes->count() && o.probes_path.empty()) return parse_error("--probes: no file given");
