@@ -184,6 +184,15 @@ H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const Recor
     // set, as version 3 has), then the 1.10 object formats for everything created after it
     // (checksummed chunk indices); see docs/file-format.md.
     H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+    // No metadata or small-data aggregation blocks. HDF5 allocates such a block (2 KiB) at the end
+    // of the file and, at every flush, gives back its unused tail: the end of allocation moves
+    // back, the file is truncated, and only then is the superblock with the new end written. A
+    // kill between that truncate and that write left a file shorter than the end its superblock
+    // stores, which HDF5 refuses ("truncated file"; 1 in 1001 random kills, and reproduced at
+    // every frame by tests/fault/fault_shim.c). Without aggregation the end of allocation only
+    // grows while a frame is written, so no flush truncates the file below a stored end.
+    H5Pset_meta_block_size(fapl.get(), 0);
+    H5Pset_small_data_block_size(fapl.get(), 0);
     m.file = h5::file(H5Fcreate(m.part_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
     if (!m.file) throw RecordError(with_detail("cannot create '" + m.part_path + "' as an HDF5 file"));
     if (H5Fset_libver_bounds(m.file.get(), H5F_LIBVER_V110, H5F_LIBVER_LATEST) < 0) m.fail("cannot select the 1.10 format");

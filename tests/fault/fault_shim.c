@@ -1,10 +1,16 @@
 // Fault injection for the recording tests (LD_PRELOAD; never linked into Ejecta). It watches the
-// files whose path contains $EJECTA_FAULT_MATCH (default ".h5") and, on their writes:
+// files whose path contains $EJECTA_FAULT_MATCH (default ".h5") and, on their writes (a "write" is
+// a pwrite, a write or an ftruncate: a kill between a truncate and the next write is a state the
+// disk can be left in, too):
 //   EJECTA_FAULT_KILL_AFTER_WRITES=N  raises SIGKILL right after the N-th write (pwrite, write) to
 //                                     such a file: a kill -9 at an exact point of the write sequence;
 //   EJECTA_FAULT_DISK_BYTES=B         behaves like a disk with room for B bytes of such files: a
 //                                     write or fallocate reaching past offset B fails with ENOSPC
 //                                     (a write that crosses B is cut short there, like a real disk);
+//   EJECTA_FAULT_TEAR=1               with KILL_AFTER_WRITES: when the N-th write spans pages, it stores
+//                                     only the bytes up to its first page boundary before the kill, as
+//                                     Linux may when SIGKILL lands inside it (a torn write; a write
+//                                     within one page is copied whole);
 //   EJECTA_FAULT_NO_FALLOCATE=1       fallocate fails with EOPNOTSUPP (file systems without it);
 //   EJECTA_FAULT_REPORT=PATH          writes the number of watched writes to PATH at exit.
 #define _GNU_SOURCE
@@ -25,6 +31,7 @@ static long writes;
 static long kill_after = -1;
 static long long disk_bytes = -1;
 static int no_fallocate;
+static int tear;
 static const char* match = ".h5";
 static const char* report;
 
@@ -33,6 +40,7 @@ __attribute__((constructor)) static void init(void) {
   if ((s = getenv("EJECTA_FAULT_KILL_AFTER_WRITES")) && *s) kill_after = atol(s);
   if ((s = getenv("EJECTA_FAULT_DISK_BYTES")) && *s) disk_bytes = atoll(s);
   if ((s = getenv("EJECTA_FAULT_NO_FALLOCATE")) && *s) no_fallocate = atoi(s);
+  if ((s = getenv("EJECTA_FAULT_TEAR")) && *s) tear = atoi(s);
   if ((s = getenv("EJECTA_FAULT_MATCH")) && *s) match = s;
   report = getenv("EJECTA_FAULT_REPORT");
 }
@@ -94,6 +102,14 @@ static long long room(long long off, long long len) {
   return disk_bytes - off;
 }
 
+// The byte count a watched write of n bytes at off stores: all of them, or up to the first page
+// boundary when it is the torn one.
+static long long stored(long long n, long long off) {
+  const long long page = 4096, boundary = (off / page + 1) * page;
+  if (tear && kill_after > 0 && writes + 1 >= kill_after && off + n > boundary) return boundary - off;
+  return n;
+}
+
 static void after_write(void) {
   ++writes;
   if (kill_after > 0 && writes >= kill_after) {
@@ -108,7 +124,7 @@ static ssize_t do_pwrite(const char* name, int fd, const void* buf, size_t len, 
   if (!is_watched(fd)) return f(fd, buf, len, off);
   const long long n = room(off, (long long)len);
   if (n < 0) return -1;
-  const ssize_t r = f(fd, buf, (size_t)n, off);
+  const ssize_t r = f(fd, buf, (size_t)stored(n, off), off);
   after_write();
   return r;
 }
@@ -120,9 +136,10 @@ ssize_t write(int fd, const void* buf, size_t len) {
   static ssize_t (*f)(int, const void*, size_t);
   if (!f) f = real("write");
   if (!is_watched(fd)) return f(fd, buf, len);
-  const long long n = room(lseek(fd, 0, SEEK_CUR), (long long)len);
+  const long long pos = lseek(fd, 0, SEEK_CUR);
+  const long long n = room(pos, (long long)len);
   if (n < 0) return -1;
-  const ssize_t r = f(fd, buf, (size_t)n);
+  const ssize_t r = f(fd, buf, (size_t)stored(n, pos));
   after_write();
   return r;
 }
@@ -142,6 +159,19 @@ static int do_fallocate(const char* name, int fd, int mode, off_t off, off_t len
   }
   return f(fd, mode, off, len);
 }
+
+static int do_ftruncate(const char* name, int fd, off_t len) {
+  static int (*f)(int, off_t);
+  if (!f) f = real(name);
+  if (!is_watched(fd)) return f(fd, len);
+  // A full disk does not fail an extension (it makes a hole; the writes into it fail later).
+  const int r = f(fd, len);
+  after_write();
+  return r;
+}
+
+int ftruncate(int fd, off_t len) { return do_ftruncate("ftruncate", fd, len); }
+int ftruncate64(int fd, off_t len) { return do_ftruncate("ftruncate64", fd, len); }
 
 int fallocate(int fd, int mode, off_t off, off_t len) { return do_fallocate("fallocate", fd, mode, off, len); }
 int fallocate64(int fd, int mode, off_t off, off_t len) { return do_fallocate("fallocate64", fd, mode, off, len); }
