@@ -92,6 +92,12 @@ TEST(CrushPlot, OnlyPorousMaterials) {
     EXPECT_FALSE(s.crush_on) << scene;
     EXPECT_TRUE(s.crush_plot.series.empty()) << scene;
   }
+  // A material without porosity has no porosity widgets (a porosity model needs the scene's fields:
+  // restart the scene with a porous material).
+  auto plate = make_simulation(test::shipped_scene("plate2d.ini"), Backend::Cpu);
+  const viewer::MaterialPanelModel panel(*plate);
+  EXPECT_EQ(panel.find(0, "porosity"), nullptr);
+  EXPECT_EQ(panel.find(0, "porosity.alpha0"), nullptr);
 }
 
 // A frame by hand: particle i at x = i (1D), material i % 2, distention and pressure known.
