@@ -160,6 +160,17 @@ TEST(CrushPlot, SelectedParticlesMapToTheirPoints) {
   EXPECT_EQ(p.series[1].x[3], pts[3].x);
   EXPECT_EQ(p.series[1].y[3], pts[3].alpha);
   EXPECT_EQ(p.series[1].name, "10 selected particles");  // P up to 9.1 MPa, within [0, 266 MPa]
+  // A particle far beyond the curve (P = 10 GPa at an impact's contact) is counted, not plotted: the x
+  // axis keeps the curve's range, so the curve stays readable.
+  std::vector<viewer::CrushPoint> far = pts;
+  far.push_back(viewer::CrushPoint{99, 1e10, 1.0});
+  const PlotSpec pf = viewer::crush_plot(m, far);
+  EXPECT_EQ(pf.series[1].name, "11 selected particles (1 off the x range)");
+  viewer::TextMetrics mono;
+  mono.width = [](const std::string& t) { return 7.f * float(t.size()); };
+  const viewer::PlotLayout L = viewer::layout_plot(pf, 420, 300, mono);
+  EXPECT_EQ(L.x.lo, pf.x_lo);
+  EXPECT_EQ(L.x.hi, pf.x_hi);
   FrameData bad = f;
   bad.fields.pop_back();
   EXPECT_THROW(viewer::crush_points(bad, m, sel), std::invalid_argument);
