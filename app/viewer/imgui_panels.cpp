@@ -257,13 +257,15 @@ void draw_status_bar(ViewerState& s, int win_w, int win_h) {
   ImGui::Begin("##status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
   const Simulation& sim = *s.sim;
+  // Asked once per simulation: the CUDA device's properties or /proc/cpuinfo are not per-frame reads.
+  if (s.device_name.empty()) s.device_name = sim.device_name();
   const std::string video = s.video ? " | recording video (" + std::to_string(s.video->frames()) + " frames)" : "";
   // Time and dt in engineering form (t = 20 us, not 0.00002 s); the rate is 0 while paused.
   ImGui::Text("%s | %.0f FPS | %s | dt = %s | %s | %s, %s | %s | %s%s",
               particle_summary(sim.particle_count(), sim.fluid_count(), s.model->params().text("physics.model")).c_str(),
               s.fps, format_time(sim.time()).c_str(),
               format_eng(sim.dt(), "s").c_str(), format_eng(s.particle_steps_per_s, "particle-steps/s").c_str(),
-              to_string(sim.backend()), sim.device_name().c_str(), s.view->upload_path().c_str(),
+              to_string(sim.backend()), s.device_name.c_str(), s.view->upload_path().c_str(),
               s.running ? "running" : "paused", video.c_str());
   if (!s.view->interop_note().empty() || !s.message.empty())
     ImGui::Text("%s%s%s", s.view->interop_note().empty() ? "" : ("interop " + s.view->interop_note()).c_str(),

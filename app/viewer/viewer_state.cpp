@@ -21,6 +21,7 @@ namespace ejecta::viewer {
 void rebuild(ViewerState& s) {
   if (s.recorder) toggle_recording(s);  // a recording belongs to one simulation
   s.sim = make_simulation(s.model->params(), s.opt.backend);
+  s.device_name.clear();
   s.loop = std::make_unique<StepLoop>(*s.sim, StopRule{});
   s.probes = make_probe_plots(*s.sim);
   if (s.view) {

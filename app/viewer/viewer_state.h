@@ -57,6 +57,7 @@ struct ViewerState {
   bool reset_requested = false;
   long steps_per_frame = 4;
   std::string message;  // last error or notice, shown in the status bar
+  std::string device_name;  // the status bar's, asked once per rebuild
   bool show_help = false;
   // After a (re)build, fit again once the panels are laid out (clear of them).
   bool fit_after_layout = true;
