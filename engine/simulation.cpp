@@ -27,6 +27,9 @@ bool cuda_available() { return cuda_unavailable_reason().empty(); }
 RenderRange Simulation::fill_render_data(const RenderRequest&, const RenderBuffers&) {
   throw std::logic_error("this solver cannot fill render data");
 }
+ColourHistogram Simulation::colour_histogram(const RenderRequest&, float, float) {
+  throw std::logic_error("this solver cannot measure a colour histogram");
+}
 void Simulation::apply_params(const ParamSet&) { throw std::logic_error("this solver cannot change parameters live"); }
 ColliderSphere Simulation::collider() const { return ColliderSphere{}; }
 void Simulation::set_collider(const ColliderSphere&) { throw std::logic_error("this solver has no collider"); }

@@ -124,6 +124,11 @@ class Simulation {
   // returns the colour range over the fluid. Throws std::invalid_argument for an unknown field, a
   // component out of range, too small buffers, or host/device buffers on the wrong backend.
   virtual RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out);
+  // The legend's histogram of the same colour value (render_data/colour_histogram.h): counts in
+  // kColourHistogramBins equal bins over [lo, hi], or over the measured range (as fill_render_data's)
+  // when lo > hi. One reduction on the solver's backend: only the counts come back to the host. Throws
+  // std::invalid_argument as fill_render_data does for the request.
+  virtual ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi);
   // Applies, between steps, every parameter that does not need a rebuild (needs_rebuild = false in
   // the registry): viscosity, delta-SPH, XSPH, gravity, wall slip, kernel, time-step limits, fault
   // threshold, collider. Keys that need a rebuild are ignored here (rebuild with make_simulation).

@@ -1,7 +1,11 @@
 #include "viewer/imgui_material_panel.h"
 
+#include "viewer/crush_plot.h"
+
 #include <imgui.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 
@@ -53,6 +57,12 @@ void material_widget(ViewerState& s, std::size_t index, const MaterialWidget& w)
 void draw_material_panel(ViewerState& s) {
   if (!s.materials || s.materials->sections().empty()) return;
   if (!ImGui::CollapsingHeader("Materials (live)")) return;
+  // Porous scenes: the crush curve with the particles on it (crush_plot.h).
+  if (!porous_materials(s.materials->materials()).empty()) {
+    if (ImGui::Checkbox("crush curve plot", &s.crush_on) && s.crush_on) s.crush_at = -1e30;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("alpha against P (p-alpha) or against eps_c (epsilon-alpha), the selected particles on it");
+  }
   // The section of a switched model is rebuilt by the edit: walk a copy.
   const std::vector<MaterialSection> sections = s.materials->sections();
   for (const MaterialSection& sec : sections) {
@@ -85,6 +95,38 @@ void draw_material_panel(ViewerState& s) {
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("A material library with the edited values (point solid.materials at it to keep them)");
+}
+
+void draw_crush_window(ViewerState& s) {
+  if (!s.crush_on) return;
+  const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  if (now - s.crush_at >= 0.5) {  // a host copy of four fields: not every frame
+    s.crush_at = now;
+    try {
+      update_crush_plot(s);
+    } catch (const std::exception& e) {
+      s.crush_on = false;
+      s.message = std::string("crush curve: ") + e.what();
+    }
+    if (!s.crush_on) return;
+  }
+  ImGui::SetNextWindowSize(ImVec2(420, 330), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Crush curve", &s.crush_on);
+  const std::vector<Material> mats = s.sim->materials();
+  const std::vector<std::size_t> porous = porous_materials(mats);
+  if (porous.size() > 1) {
+    std::string items;
+    for (std::size_t k : porous) items += mats[k].name + '\0';
+    if (ImGui::Combo("material", &s.crush_choice, items.c_str())) s.crush_at = -1e30;
+  }
+  ImGui::PushItemWidth(120);
+  if (ImGui::InputFloat("selection radius [m]", &s.crush_radius, 0, 0, "%.3g")) s.crush_at = -1e30;
+  ImGui::PopItemWidth();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The particles within this distance of the picked particle (Ctrl + click); 0 or none picked: "
+                      "every particle of the material");
+  draw_plot("crush", s.crush_plot, -1, std::max(120.f, ImGui::GetContentRegionAvail().y));
+  ImGui::End();
 }
 
 }  // namespace ejecta::viewer

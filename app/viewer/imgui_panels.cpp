@@ -14,19 +14,13 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
 namespace ejecta::viewer {
 
 namespace {
-
-// Four significant digits: legends and plot labels, not values to copy.
-std::string short_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
 
 std::string vec3_text(const double v[3]) {
   return format_number(v[0]) + ", " + format_number(v[1]) + ", " + format_number(v[2]);
@@ -234,6 +228,11 @@ void interaction_controls(ViewerState& s) {
 
 }  // namespace
 
+void apply_panel_theme(bool light) {
+  if (light) ImGui::StyleColorsLight();
+  else ImGui::StyleColorsDark();
+}
+
 void draw_control_panel(ViewerState& s) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(360, 600), ImGuiCond_FirstUseEver);
@@ -258,13 +257,15 @@ void draw_status_bar(ViewerState& s, int win_w, int win_h) {
   ImGui::Begin("##status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
   const Simulation& sim = *s.sim;
+  // Asked once per simulation: the CUDA device's properties or /proc/cpuinfo are not per-frame reads.
+  if (s.device_name.empty()) s.device_name = sim.device_name();
   const std::string video = s.video ? " | recording video (" + std::to_string(s.video->frames()) + " frames)" : "";
   // Time and dt in engineering form (t = 20 us, not 0.00002 s); the rate is 0 while paused.
   ImGui::Text("%s | %.0f FPS | %s | dt = %s | %s | %s, %s | %s | %s%s",
               particle_summary(sim.particle_count(), sim.fluid_count(), s.model->params().text("physics.model")).c_str(),
               s.fps, format_time(sim.time()).c_str(),
               format_eng(sim.dt(), "s").c_str(), format_eng(s.particle_steps_per_s, "particle-steps/s").c_str(),
-              to_string(sim.backend()), sim.device_name().c_str(), s.view->upload_path().c_str(),
+              to_string(sim.backend()), s.device_name.c_str(), s.view->upload_path().c_str(),
               s.running ? "running" : "paused", video.c_str());
   if (!s.view->interop_note().empty() || !s.message.empty())
     ImGui::Text("%s%s%s", s.view->interop_note().empty() ? "" : ("interop " + s.view->interop_note()).c_str(),
@@ -275,7 +276,17 @@ void draw_status_bar(ViewerState& s, int win_w, int win_h) {
 void draw_legend(ViewerState& s, int win_w, int win_h) {
   draw_legend_window(legend_content(*s.view), float(win_w) - kLegendWidth - 10, float(win_h) - kLegendHeight - 60,
                      false);
-  if (s.sim->dim() == 1) draw_profile_window(profiles_of(*s.sim, s.model->params()), win_w, win_h);
+  if (s.sim->dim() != 1) return;
+  // The profiles copy four fields to the host: again only when the state changed, at most every 0.1 s.
+  const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  const bool changed = s.profiles_sim != s.sim.get() || s.profiles_step != s.sim->steps();
+  if (changed && (now - s.profiles_at >= 0.1 || !s.running)) {
+    s.profiles = profiles_of(*s.sim, s.model->params());
+    s.profiles_sim = s.sim.get();
+    s.profiles_step = s.sim->steps();
+    s.profiles_at = now;
+  }
+  draw_profile_window(s.profiles, win_w, win_h);
 }
 
 void draw_plots(ViewerState& s) {

@@ -4,6 +4,9 @@
 
 namespace ejecta::viewer {
 
+// The panels' colours: ImGui's light style on a light background (--theme light, [view] theme), else
+// the dark one.
+void apply_panel_theme(bool light);
 void draw_control_panel(ViewerState& s);  // run controls, scene, colour, view, parameters
 void draw_status_bar(ViewerState& s, int win_w, int win_h);
 void draw_legend(ViewerState& s, int win_w, int win_h);  // legend.h; 1D scenes: the profiles too

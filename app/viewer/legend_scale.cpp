@@ -1,5 +1,7 @@
 #include "viewer/legend_scale.h"
 
+#include "render_data/colour_histogram.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -92,14 +94,10 @@ std::vector<std::pair<int, std::string>> category_names(const FieldInfo& f) {
 
 std::vector<float> histogram(const std::vector<float>& values, const uint8_t* kind, float lo, float hi, int bins) {
   std::vector<float> h(std::size_t(std::max(bins, 1)), 0.f);
-  const float span = hi - lo;
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (kind && kind[i] != 0) continue;
-    const float v = values[i];
-    if (!std::isfinite(v)) continue;
-    int b = span > 0 ? int(std::floor((v - lo) / span * float(bins))) : bins / 2;
-    b = std::clamp(b, 0, bins - 1);
-    h[std::size_t(b)] += 1.f;
+    const int b = colour_bin(values[i], lo, hi, int(h.size()));
+    if (b >= 0) h[std::size_t(b)] += 1.f;
   }
   return h;
 }

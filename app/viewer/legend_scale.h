@@ -41,7 +41,8 @@ constexpr float kCategoryMin = -0.5f, kCategoryMax = 9.5f;
 std::vector<std::pair<int, std::string>> category_names(const FieldInfo& f);
 
 // Counts of `values` in `bins` equal bins over [lo, hi] (values outside go to the end bins, as their
-// colour does); only fluid particles (kind 0) count when `kind` is given (one per value).
+// colour does; engine/render_data/colour_histogram.h's colour_bin, as the engine's own histogram of a
+// running simulation); only fluid particles (kind 0) count when `kind` is given (one per value).
 std::vector<float> histogram(const std::vector<float>& values, const uint8_t* kind, float lo, float hi, int bins);
 
 // "t = 0.200 s", "t = 20.0 ms", "t = 20.0 us": three significant digits in an SI prefix.

@@ -122,6 +122,7 @@ PlotLayout layout_plot(const PlotSpec& spec, float width, float height, const Te
   double xlo, xhi, ylo, yhi;
   data_range(spec, 0, xlo, xhi);
   data_range(spec, 1, ylo, yhi);
+  if (std::isfinite(spec.x_lo) && std::isfinite(spec.x_hi) && spec.x_lo < spec.x_hi) xlo = spec.x_lo, xhi = spec.x_hi;
 
   // Top rows: the y title, then the legend entries, flowing and wrapping.
   const PlotAxis y_probe = make_axis(ylo, yhi, spec.y_label, spec.y_units, 4, true);
@@ -216,6 +217,12 @@ void draw_plot(const char* id, const PlotSpec& spec, float width, float height) 
       const float thick = s.reference ? 2.5f : 1.5f;
       const std::size_t n = std::min(s.x.size(), s.y.size());
       pts.clear();
+      if (s.markers) {
+        for (std::size_t k = 0; k < n; ++k)
+          if (std::isfinite(s.x[k]) && std::isfinite(s.y[k]))
+            dl->AddCircleFilled(ImVec2(o.x + L.to_px_x(s.x[k]), o.y + L.to_px_y(s.y[k])), 2.f, col, 6);
+        continue;
+      }
       for (std::size_t k = 0; k <= n; ++k) {
         const bool ok = k < n && std::isfinite(s.x[k]) && std::isfinite(s.y[k]);
         if (ok) pts.emplace_back(o.x + L.to_px_x(s.x[k]), o.y + L.to_px_y(s.y[k]));
@@ -239,7 +246,7 @@ void draw_plot(const char* id, const PlotSpec& spec, float width, float height) 
   dl->AddLine(ImVec2(o.x + mx, a.y), ImVec2(o.x + mx, b.y), ImGui::GetColorU32(ImGuiCol_Text, 0.5f));
   std::string tip = spec.x_label + " = " + format_eng(xv, spec.x_units, 4);
   for (const PlotSeries& s : spec.series) {
-    if (s.x.empty() || s.x.size() != s.y.size()) continue;
+    if (s.markers || s.x.empty() || s.x.size() != s.y.size()) continue;
     const std::size_t k = nearest(s.x, xv);
     tip += "\n" + (s.name.empty() ? spec.y_label : s.name) + " = " + format_eng(s.y[k], spec.y_units, 4);
   }

@@ -6,6 +6,7 @@
 // every piece of text goes) is a pure function of the data, the size and the text metrics, so tests
 // check it without GL; draw_plot() only paints that layout with an ImDrawList.
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -15,12 +16,16 @@ struct PlotSeries {
   std::string name;           // the legend's label, in full
   std::vector<double> x, y;   // same length; non-finite points break the line
   bool reference = false;     // an exact solution or measured data: grey, under the others
+  bool markers = false;       // points (particles on a curve): a dot each, no line, no read-out
 };
 
 struct PlotSpec {
   std::string x_label = "t", x_units = "s";
   std::string y_label, y_units;  // "kinetic energy", "J"; "" units: dimensionless
   std::vector<PlotSeries> series;
+  // A fixed x range (when both are finite and x_lo < x_hi): points outside are clipped; otherwise the
+  // data's range.
+  double x_lo = std::numeric_limits<double>::quiet_NaN(), x_hi = std::numeric_limits<double>::quiet_NaN();
 };
 
 // One axis: the range shown and its ticks, in the data's (SI) units; labels show value / factor.

@@ -2,7 +2,7 @@
 
 #include "render/frame_render_data.h"
 #include "viewer/view_model.h"
-#include "render_data/fill_render_data.h"
+#include "render_data/colour_histogram.h"
 #include "viewer/legend_scale.h"
 #include "viewer/scene_look.h"
 
@@ -164,34 +164,24 @@ RenderRange SceneView::update() {
 
 void SceneView::measure_histogram(const std::vector<float>& values, const FieldData* kind) {
   const bool fluid_only = kind && kind->info.scalar == ScalarType::UInt8 && kind->count() == values.size();
-  histogram_ = viewer::histogram(values, fluid_only ? kind->bytes.data() : nullptr, colour_.min, colour_.max, 32);
+  histogram_ = viewer::histogram(values, fluid_only ? kind->bytes.data() : nullptr, colour_.min, colour_.max,
+                                 kColourHistogramBins);
 }
 
 void SceneView::measure_histogram_live() {
   const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   if (now - histogram_at_ < histogram_interval_s_) return;
   histogram_at_ = now;
-  // The colour field (and kind) through the host, the engine's per-particle colour value of it.
-  std::vector<std::string> names = {colour_.field};
-  for (const FieldInfo& f : fields_)
-    if (f.name == "kind" && colour_.field != "kind") names.push_back("kind");
-  FrameData frame;
+  // Binned by the engine on its backend: only the counts come to the host (no field download).
+  const auto t0 = std::chrono::steady_clock::now();
   try {
-    frame = sim_->capture_frame(names);
+    const ColourHistogram h = sim_->colour_histogram(RenderRequest{colour_.field, colour_.component}, colour_.min,
+                                                     colour_.max);
+    histogram_.assign(h.counts.begin(), h.counts.end());
   } catch (const std::invalid_argument&) {
     histogram_.clear();  // a colour field that is not (yet) valid: no histogram
-    return;
   }
-  const FieldData* c = frame.find(colour_.field);
-  if (!c || (c->info.components > 1 && colour_.component >= c->info.components)) {
-    histogram_.clear();
-    return;
-  }
-  const ColourSource cs{c->bytes.data(), c->info.scalar, c->info.components,
-                        c->info.components > 1 ? colour_.component : 0};
-  std::vector<float> values(c->count());
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = cs.value(i);
-  measure_histogram(values, frame.find("kind"));
+  histogram_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void SceneView::take_range(const RenderRange& r) {

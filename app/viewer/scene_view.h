@@ -84,8 +84,11 @@ class SceneView {
   void apply_look(const LookOptions& look);
   // The fields of the simulation or recording drawn (colour-by, legend units and categories).
   const std::vector<FieldInfo>& fields() const { return fields_; }
-  // Counts of the colour values of the fluid in 32 bins over the colour range (legend.h).
+  // Counts of the colour values of the fluid in kColourHistogramBins bins over the colour range
+  // (legend.h): from Simulation::colour_histogram (binned on the engine's backend) while simulating,
+  // from the host frame in playback.
   const std::vector<float>& histogram() const { return histogram_; }
+  double last_histogram_ms() const { return histogram_ms_; }  // the last live measurement's time
   // 0 (frames, screenshots): every update() measures it; the window: 0.25 s.
   void set_histogram_interval(double seconds) { histogram_interval_s_ = seconds; }
 
@@ -115,6 +118,7 @@ class SceneView {
   std::vector<float> histogram_;
   double histogram_interval_s_ = 0.25;
   double histogram_at_ = -1e30;  // steady-clock seconds of the last measurement
+  double histogram_ms_ = 0;
 };
 
 }  // namespace ejecta::viewer

@@ -5,6 +5,7 @@
 #include "render/colormap.h"
 #include "render/gl_context.h"
 #include "viewer/frame_overlay.h"
+#include "viewer/imgui_material_panel.h"
 #include "viewer/imgui_panels.h"
 #include "viewer/key_bindings.h"
 #include "viewer/render_observer.h"
@@ -92,80 +93,6 @@ glm::vec3 world_under_cursor(ViewerState& s, GLFWwindow* win, int w, int h) {
   return p;
 }
 
-void handle(ViewerState& s, Action a, GLFWwindow* win, int w, int h) {
-  render::ViewSettings& v = s.view->settings();
-  switch (a) {
-    case Action::TogglePause: s.running = !s.running; break;
-    case Action::SingleStep: s.step_once = true; break;
-    case Action::Reset: s.reset_requested = true; break;
-    case Action::MoreSteps: s.steps_per_frame = std::min(10000L, s.steps_per_frame * 2); break;
-    case Action::FewerSteps: s.steps_per_frame = std::max(1L, s.steps_per_frame / 2); break;
-    case Action::FitView: s.view->fit(); break;
-    case Action::PresetFront:
-      s.view->camera().preset(render::ViewPreset::Front);
-      s.camera_preset = "front";
-      break;
-    case Action::PresetSide:
-      s.view->camera().preset(render::ViewPreset::Side);
-      s.camera_preset = "side";
-      break;
-    case Action::PresetTop:
-      s.view->camera().preset(render::ViewPreset::Top);
-      s.camera_preset = "top";
-      break;
-    case Action::PresetIso:
-      s.view->camera().preset(render::ViewPreset::Iso);
-      s.camera_preset = "iso";
-      break;
-    case Action::ToggleSprites:
-      v.mode = v.mode == render::SpriteMode::Spheres ? render::SpriteMode::Discs : render::SpriteMode::Spheres;
-      break;
-    case Action::CycleWalls: v.walls = render::WallMode((int(v.walls) + 2) % 3); break;  // dimmed, hidden, shown
-    case Action::NextColormap: s.colormap_index = (s.colormap_index + 1) % int(render::colormap_names().size()); break;
-    case Action::ToggleAutoRange: s.view->colour().auto_range = !s.view->colour().auto_range; break;
-    case Action::ToggleCollider: {
-      if (!s.model->find("collider.enabled")) {  // the panels hold only the keys of the scene's model
-        s.message = "the collider acts on the liquid only (physics.model = wcsph)";
-        break;
-      }
-      const bool on = !s.model->params().flag("collider.enabled");
-      if (on && !s.model->params().is_set("collider.center")) {
-        // First use: put it above the middle of the scene.
-        const render::Bounds& b = s.view->bounds();
-        const glm::vec3 c = 0.5f * (b.lo + b.hi);
-        s.model->set("collider.center", format_number(c.x) + ", " + format_number(c.y) + ", " + format_number(c.z),
-                     nullptr);
-      }
-      s.model->set("collider.enabled", on ? "true" : "false", s.sim.get());
-      break;
-    }
-    case Action::ToggleClip: set_clip(s, !v.clip); break;
-    case Action::Screenshot: {
-      try {
-        int w = 0, h = 0;
-        glfwGetFramebufferSize(win, &w, &h);
-        const std::string path = save_screenshot(*s.view, *s.sim, s.model->params(), s.opt.screenshot_dir, w, h);
-        std::printf("ejecta: screenshot %s\n", path.c_str());
-        std::fflush(stdout);
-        s.message = "screenshot " + path;
-      } catch (const std::exception& e) {
-        s.message = e.what();
-      }
-      break;
-    }
-    case Action::DropFluid: drop_fluid(s, world_under_cursor(s, win, w, h)); break;
-    case Action::SaveSnapshot: save_snapshot(s); break;
-    case Action::ToggleProfile:
-      s.profile_on = !s.profile_on;
-      s.message = s.profile_on ? "line profile: left drag draws the line (L again: orbit/pan)" : "";
-      break;
-    case Action::ToggleRecord: toggle_recording(s); break;
-    case Action::ToggleVideo: toggle_video(s); break;
-    case Action::ToggleHelp: s.show_help = !s.show_help; break;
-    case Action::Quit: glfwSetWindowShouldClose(win, GLFW_TRUE); break;
-  }
-}
-
 void mouse(ViewerState& s, GLFWwindow* win, WindowInput& in, int w, int h, double& last_x, double& last_y) {
   double mx, my;
   glfwGetCursorPos(win, &mx, &my);
@@ -243,6 +170,80 @@ void write_window_png(const std::string& path, int w, int h) {
 
 }  // namespace
 
+void handle_action(ViewerState& s, Action a, GLFWwindow* win, int w, int h) {
+  render::ViewSettings& v = s.view->settings();
+  switch (a) {
+    case Action::TogglePause: s.running = !s.running; break;
+    case Action::SingleStep: s.step_once = true; break;
+    case Action::Reset: s.reset_requested = true; break;
+    case Action::MoreSteps: s.steps_per_frame = std::min(10000L, s.steps_per_frame * 2); break;
+    case Action::FewerSteps: s.steps_per_frame = std::max(1L, s.steps_per_frame / 2); break;
+    case Action::FitView: s.view->fit(); break;
+    case Action::PresetFront:
+      s.view->camera().preset(render::ViewPreset::Front);
+      s.camera_preset = "front";
+      break;
+    case Action::PresetSide:
+      s.view->camera().preset(render::ViewPreset::Side);
+      s.camera_preset = "side";
+      break;
+    case Action::PresetTop:
+      s.view->camera().preset(render::ViewPreset::Top);
+      s.camera_preset = "top";
+      break;
+    case Action::PresetIso:
+      s.view->camera().preset(render::ViewPreset::Iso);
+      s.camera_preset = "iso";
+      break;
+    case Action::ToggleSprites:
+      v.mode = v.mode == render::SpriteMode::Spheres ? render::SpriteMode::Discs : render::SpriteMode::Spheres;
+      break;
+    case Action::CycleWalls: v.walls = render::WallMode((int(v.walls) + 2) % 3); break;  // dimmed, hidden, shown
+    case Action::NextColormap: s.colormap_index = (s.colormap_index + 1) % int(render::colormap_names().size()); break;
+    case Action::ToggleAutoRange: s.view->colour().auto_range = !s.view->colour().auto_range; break;
+    case Action::ToggleCollider: {
+      if (!s.model->find("collider.enabled")) {  // the panels hold only the keys of the scene's model
+        s.message = "the collider acts on the liquid only (physics.model = wcsph)";
+        break;
+      }
+      const bool on = !s.model->params().flag("collider.enabled");
+      if (on && !s.model->params().is_set("collider.center")) {
+        // First use: put it above the middle of the scene.
+        const render::Bounds& b = s.view->bounds();
+        const glm::vec3 c = 0.5f * (b.lo + b.hi);
+        s.model->set("collider.center", format_number(c.x) + ", " + format_number(c.y) + ", " + format_number(c.z),
+                     nullptr);
+      }
+      s.model->set("collider.enabled", on ? "true" : "false", s.sim.get());
+      break;
+    }
+    case Action::ToggleClip: set_clip(s, !v.clip); break;
+    case Action::Screenshot: {
+      try {
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(win, &w, &h);
+        const std::string path = save_screenshot(*s.view, *s.sim, s.model->params(), s.opt.screenshot_dir, w, h);
+        std::printf("ejecta: screenshot %s\n", path.c_str());
+        std::fflush(stdout);
+        s.message = "screenshot " + path;
+      } catch (const std::exception& e) {
+        s.message = e.what();
+      }
+      break;
+    }
+    case Action::DropFluid: drop_fluid(s, world_under_cursor(s, win, w, h)); break;
+    case Action::SaveSnapshot: save_snapshot(s); break;
+    case Action::ToggleProfile:
+      s.profile_on = !s.profile_on;
+      s.message = s.profile_on ? "line profile: left drag draws the line (L again: orbit/pan)" : "";
+      break;
+    case Action::ToggleRecord: toggle_recording(s); break;
+    case Action::ToggleVideo: toggle_video(s); break;
+    case Action::ToggleHelp: s.show_help = !s.show_help; break;
+    case Action::Quit: glfwSetWindowShouldClose(win, GLFW_TRUE); break;
+  }
+}
+
 int run_viewer(const ViewerOptions& opt, std::string* why) {
   auto ctx = render::create_window_context(opt.width, opt.height, "Ejecta - " + opt.scene_name, why);
   if (!ctx) return -1;
@@ -272,7 +273,8 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
   ImGui::CreateContext();
   const std::string ini = imgui_ini_path();
   ImGui::GetIO().IniFilename = ini.c_str();
-  ImGui::StyleColorsDark();
+  bool panels_light = render::is_light(s.view->settings());
+  apply_panel_theme(panels_light);  // --theme light (or the scene's [view] theme): light panels too
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330");
 
@@ -289,7 +291,7 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
       continue;
     }
     while (!input.actions.empty()) {
-      handle(s, input.actions.front(), win, w, h);
+      handle_action(s, input.actions.front(), win, w, h);
       input.actions.pop_front();
     }
     if (s.reset_requested) {
@@ -328,6 +330,10 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     video_frame(s);
     s.view->framebuffer().blit_to_default(w, h);
 
+    if (render::is_light(s.view->settings()) != panels_light) {  // another scene's [view] theme
+      panels_light = !panels_light;
+      apply_panel_theme(panels_light);
+    }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
@@ -336,6 +342,7 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     draw_plots(s);
     if (s.probes) s.probes->draw();
     draw_inspector(s);
+    draw_crush_window(s);
     if (s.profile_set && frame - s.profile_frame >= 10) {
       update_profile(s);  // every 10 frames: it copies the field to the host
       s.profile_frame = frame;

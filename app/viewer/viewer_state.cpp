@@ -3,6 +3,7 @@
 #include "particles/field_values.h"
 #include "render/colormap.h"
 #include "scene/fluid_drop.h"
+#include "viewer/crush_plot.h"
 #include "viewer/line_profile.h"
 #include "viewer/scene_look.h"
 #include "viewer/snapshot.h"
@@ -20,6 +21,7 @@ namespace ejecta::viewer {
 void rebuild(ViewerState& s) {
   if (s.recorder) toggle_recording(s);  // a recording belongs to one simulation
   s.sim = make_simulation(s.model->params(), s.opt.backend);
+  s.device_name.clear();
   s.loop = std::make_unique<StepLoop>(*s.sim, StopRule{});
   s.probes = make_probe_plots(*s.sim);
   if (s.view) {
@@ -214,6 +216,9 @@ void inspect(ViewerState& s, long i) {
   s.picked = i;
   s.picked_fields.clear();
   const FrameData f = s.sim->capture_frame();
+  if (const FieldData* x = f.find("position"))
+    for (int d = 0; d < x->info.components && d < 3; ++d)
+      s.picked_position[d] = field_value(*x, std::size_t(i) * std::size_t(x->info.components) + std::size_t(d));
   for (const FieldData& fd : f.fields) {
     const int comps = fd.info.components;
     std::ostringstream v;
@@ -225,6 +230,26 @@ void inspect(ViewerState& s, long i) {
     if (!fd.info.units.empty()) v << " " << fd.info.units;
     s.picked_fields.emplace_back(fd.info.name, v.str());
   }
+}
+
+void update_crush_plot(ViewerState& s) {
+  const std::vector<Material> mats = s.sim->materials();
+  const std::vector<std::size_t> porous = porous_materials(mats);
+  if (porous.empty()) {
+    s.crush_on = false;
+    s.crush_plot = PlotSpec{};
+    s.message = "crush curve: the scene has no porous material";
+    return;
+  }
+  s.crush_choice = std::clamp(s.crush_choice, 0, int(porous.size()) - 1);
+  const Material& m = mats[porous[std::size_t(s.crush_choice)]];
+  CrushSelection sel;
+  sel.material = porous[std::size_t(s.crush_choice)];
+  if (s.picked >= 0 && s.crush_radius > 0) {
+    sel.radius = s.crush_radius;
+    for (int d = 0; d < 3; ++d) sel.centre[d] = s.picked_position[d];
+  }
+  s.crush_plot = crush_plot(m, crush_points(s.sim->capture_frame(crush_fields(m)), m, sel));
 }
 
 }  // namespace ejecta::viewer

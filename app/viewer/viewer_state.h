@@ -10,6 +10,7 @@
 #include "viewer/panel_model.h"
 #include "viewer/plot_widget.h"
 #include "viewer/probe_plots.h"
+#include "viewer/profile_plot.h"
 #include "viewer/scene_view.h"
 
 #include <memory>
@@ -56,6 +57,7 @@ struct ViewerState {
   bool reset_requested = false;
   long steps_per_frame = 4;
   std::string message;  // last error or notice, shown in the status bar
+  std::string device_name;  // the status bar's, asked once per rebuild
   bool show_help = false;
   // After a (re)build, fit again once the panels are laid out (clear of them).
   bool fit_after_layout = true;
@@ -72,6 +74,7 @@ struct ViewerState {
   // Inspector: the picked particle's sorted index, and its fields as text rows.
   long picked = -1;
   std::vector<std::pair<std::string, std::string>> picked_fields;
+  glm::dvec3 picked_position{0.0};  // where it was when picked (m)
   int colormap_index = 0;
   // Drop fluid (key D): sphere or block, radius or half edge (0: four particle spacings).
   bool drop_block = false;
@@ -82,6 +85,19 @@ struct ViewerState {
   glm::vec3 profile_a{0.f}, profile_b{0.f};
   PlotSpec profile_plot;
   long profile_frame = -1000;  // the frame the plot was last computed
+  // Crush curve of a porous material (crush_plot.h), in its own window while crush_on: which of the
+  // porous materials, the selection (its particles within crush_radius of the picked particle; 0 or
+  // nothing picked: all of them), the plot, refreshed every 0.5 s (a host copy of 4 fields).
+  bool crush_on = false;
+  int crush_choice = 0;  // index into porous_materials(sim->materials())
+  float crush_radius = 0;
+  PlotSpec crush_plot;
+  double crush_at = -1e30;  // steady-clock seconds of the last refresh
+  // 1D scenes: the profile plots drawn (profile_plot.h), of simulation profiles_sim at profiles_step.
+  Profiles profiles;
+  const Simulation* profiles_sim = nullptr;
+  long profiles_step = -1;
+  double profiles_at = -1e30;  // steady-clock seconds of the last copy
   std::vector<std::string> scene_files;
   char save_path[256] = "scene.ini";
   char materials_path[256] = "materials-edited.ini";
@@ -113,7 +129,10 @@ void update_profile(ViewerState& s);
 void update_rates(ViewerState& s, double frame_s, long stepped, double step_s);
 // Clip plane on (through the middle of the free particles' bounding box, facing the camera) or off.
 void set_clip(ViewerState& s, bool on);
-// Fills s.picked_fields for particle index i (all fields of the engine).
+// Fills s.picked_fields and s.picked_position for particle index i (all fields of the engine).
 void inspect(ViewerState& s, long i);
+// The crush-curve plot of s.crush_choice's porous material with the selected particles (crush_plot.h);
+// turns crush_on off (with a message) where the scene has no porous material.
+void update_crush_plot(ViewerState& s);
 
 }  // namespace ejecta::viewer

@@ -3,7 +3,9 @@
 // Plain data, no GL types: the viewer hands in pointers it got from GL (mapped through CUDA-GL interop
 // on the CUDA backend, or a host staging buffer on the CPU backend).
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ejecta {
 
@@ -30,6 +32,15 @@ struct RenderBuffers {
 // for the automatic colour range. min > max when there is nothing to measure.
 struct RenderRange {
   float min = 0, max = 0;
+};
+
+// The legend's histogram (Simulation::colour_histogram): counts of the requested colour value over
+// the fluid particles (all particles when there is no fluid) in counts.size() equal bins over
+// [min, max]; values outside go to the end bins, non-finite values to none. min > max: nothing to
+// measure (no particles), all counts 0.
+struct ColourHistogram {
+  float min = 0, max = 0;
+  std::vector<uint32_t> counts;
 };
 
 }  // namespace ejecta

@@ -103,6 +103,9 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
     return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, true, req, out);
   }
+  ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
+    return colour_histogram_from_store(exec_, store_, pv_.kind, n_, true, req, lo, hi);
+  }
 
   void apply_params(const ParamSet& params) override { configure_live(params); }
 

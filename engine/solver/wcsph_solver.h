@@ -165,6 +165,9 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
     return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, n_fluid_ > 0, req, out);
   }
+  ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
+    return colour_histogram_from_store(exec_, store_, pv_.kind, n_, n_fluid_ > 0, req, lo, hi);
+  }
 
   void apply_params(const ParamSet& params) override {
     configure_live(params);
