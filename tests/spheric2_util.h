@@ -3,8 +3,7 @@
 // series (tests/data/spheric2_kleefsman2005.csv), a run's series from the scene's own probes and gauges
 // (P1 and H1-H4, engine/probes; definitions in docs/probes.md), and the figures of issue 12's goal
 // table computed the same way from either.
-#include "probes/probe_observer.h"
-#include "sim_test_util.h"
+#include "probe_test_util.h"
 
 #include <cmath>
 #include <cstdio>
@@ -98,14 +97,7 @@ inline ProbeSeries run_spheric2_probes(const std::vector<std::string>& overrides
   for (int k = 1; k <= 8; ++k) o.push_back("probe." + std::to_string(k) + ".interval=0.001");
   for (int k = 1; k <= 4; ++k) o.push_back("gauge." + std::to_string(k) + ".interval=0.001");
   o.insert(o.end(), overrides.begin(), overrides.end());
-  auto sim = make_simulation(shipped_scene("dambreak3d.ini", o), backend);
-  ProbeObserver probes(*sim);
-  probes.sample_initial(*sim);
-  StopRule rule;
-  rule.until_time = end;
-  StepLoop(*sim, rule).run(&probes);
-  probes.close();
-  return probes.series();
+  return run_probe_series(shipped_scene("dambreak3d.ini", o), backend, end);
 }
 
 // P1 and H1-H4 of a probe series, at the rows where P1 was sampled.

@@ -1,14 +1,15 @@
 #pragma once
 // The probe and gauge functors, written once for both backends (definitions in probes/probe_layout.h).
-// Two launches per sample, for every instrument together:
+// Three launches per sample, each for every instrument together, all queued on the step's stream:
 //  - SampleProbeRows runs per (sample point, cell row): the 3^D cells around a point are 3^(D-1) rows
-//    along x (for_each_candidate_in_row below), and one thread scans one row, so a point's ~500 candidates
-//    (3D, h = 1.3 dp) are spread over 9 threads instead of walked by one. The partial kernel sums
-//    go to scratch; no scan over all particles.
-//  - ReduceProbeInstruments runs per instrument: it adds a point's row partials (in row order, so
-//    the result does not depend on the backend's thread schedule), Shepard-normalises, averages a
-//    sensor disc and walks a gauge line, and writes the column values into one row of the sample
-//    ring (probes/probe_sampler.h). Only whole batches of rows go back to the host.
+//    along x (for_each_candidate_in_row below), and one thread scans one row, so a point's ~500
+//    candidates (3D, h = 1.3 dp) are spread over 9 threads instead of walked by one (a latency-bound
+//    walk with a few thousand points: one thread per point left most of the GPU idle). The partial
+//    kernel sums go to scratch; no scan over all particles.
+//  - CombineProbeRows runs per point: it adds the rows' partials and Shepard-normalises.
+//  - ReduceProbeInstruments runs per instrument: it averages a sensor disc or walks a gauge line and
+//    writes the column values into one row of the sample ring (probes/probe_sampler.h). Only whole
+//    batches of rows go back to the host.
 #include "core/hd.h"
 #include "core/types.h"
 #include "core/vec.h"
@@ -33,7 +34,7 @@ struct ProbeInstrumentDev {
 constexpr int kProbeChannelSlots = 16;
 // Gauge points whose colours one ReduceProbeInstruments thread loads at once while walking up a
 // line: independent loads in flight instead of one dependent load per dp/4.
-constexpr int kGaugeChunk = 8;
+constexpr int kGaugeChunk = 16;
 
 // The rows along x of the 3^D cells around a point: 3^(D-1) of them, each one range of sorted memory
 // (two where it wraps at the bucket table's edge; neighbors/cell_grid.h). Calls f(j) for every
@@ -58,7 +59,8 @@ EJ_INLINE void for_each_candidate_in_row(const CellGrid<T, D>& g, const Vec<T, D
 
 // Partial sums of one row of cells around one sample point; item i = point * kRows + row. Per item,
 // `stride` values: [0] the kernel sum over fluid and walls (the colour of the gauges), [1] the kernel
-// sum over the fluid, [2 + c] the sum of channel c weighted by the fluid kernel.
+// sum over the fluid, [2 + c] the sum of channel c weighted by the fluid kernel (channels of the
+// point's instrument only).
 template <class T, int D>
 struct SampleProbeRows {
   static constexpr int kRows = kCellRows<D>;
@@ -102,34 +104,53 @@ struct SampleProbeRows {
   }
 };
 
+// One sample point from its rows' partials, added in row order (so the sums do not depend on the
+// backend's thread schedule). Per point, `stride` values: [0] the colour (kernel sum over fluid and
+// walls), [1] the fluid kernel sum, [2 + c] the Shepard average of channel c (0 where dry).
 template <class T, int Rows>
+struct CombineProbeRows {
+  const ProbeInstrumentDev* inst;
+  const uint32_t* owner;
+  const T* partial;  // SampleProbeRows' output
+  T* values;
+  int stride;
+  T dry_sum;  // below this fluid kernel sum a point is dry and reads 0
+
+  EJ_INLINE void operator()(std::size_t p) const {
+    const uint32_t n = 2 + inst[owner[p]].num_channels;
+    const T* in = partial + p * std::size_t(Rows) * std::size_t(stride);
+    T* out = values + p * std::size_t(stride);
+    for (uint32_t v = 0; v < n; ++v) {
+      T s = T(0);
+      for (int r = 0; r < Rows; ++r) s += in[std::size_t(r) * std::size_t(stride) + v];
+      out[v] = s;
+    }
+    const T fluid = out[1];
+    const bool wet = fluid >= dry_sum;
+    for (uint32_t v = 2; v < n; ++v) out[v] = wet ? out[v] / fluid : T(0);
+  }
+};
+
+// One instrument's columns, into this sample's row of the ring.
+template <class T>
 struct ReduceProbeInstruments {
   const ProbeInstrumentDev* inst;
-  const T* partial;  // SampleProbeRows' output
+  const T* values;  // CombineProbeRows' output
   int stride;
-  T dry_sum;     // below this fluid kernel sum a point is dry and reads 0
-  T level;       // gauge surface level of the colour
+  T level;          // gauge surface level of the colour
   double* columns;  // this sample's row of the ring
-
-  // Value `slot` of point p: its rows' partials added in row order.
-  EJ_INLINE T point_sum(std::size_t p, int slot) const {
-    const T* v = partial + p * std::size_t(Rows) * std::size_t(stride) + std::size_t(slot);
-    T s = T(0);
-    for (int r = 0; r < Rows; ++r) s += v[std::size_t(r) * std::size_t(stride)];
-    return s;
-  }
 
   EJ_INLINE void operator()(std::size_t k) const {
     const ProbeInstrumentDev in = inst[k];
     if (in.gauge) {
       // First point going up with colour below the level, interpolated with the point below it;
-      // wet to the top of the line when there is none.
+      // wet to the top of the line when there is none. The colours are loaded kGaugeChunk at a time.
       double z = in.start + double(in.num_points - 1) * in.step;
       double below = 0;
       for (uint32_t base = 0; base < in.num_points; base += kGaugeChunk) {
         T c[kGaugeChunk];
         for (int q = 0; q < kGaugeChunk; ++q)
-          c[q] = base + q < in.num_points ? point_sum(in.first_point + base + q, 0) : T(0);
+          c[q] = base + q < in.num_points ? values[std::size_t(in.first_point + base + q) * std::size_t(stride)] : T(0);
         bool found = false;
         for (int q = 0; q < kGaugeChunk && base + q < in.num_points; ++q) {
           const uint32_t p = base + q;
@@ -149,10 +170,8 @@ struct ReduceProbeInstruments {
     }
     for (uint32_t c = 0; c < in.num_channels; ++c) {
       double s = 0;
-      for (uint32_t p = 0; p < in.num_points; ++p) {
-        const T fluid = point_sum(in.first_point + p, 1);
-        s += fluid >= dry_sum ? double(point_sum(in.first_point + p, 2 + int(c)) / fluid) : 0.0;
-      }
+      for (uint32_t p = 0; p < in.num_points; ++p)
+        s += double(values[std::size_t(in.first_point + p) * std::size_t(stride) + 2 + c]);
       columns[in.first_column + c] = s / double(in.num_points);
     }
   }

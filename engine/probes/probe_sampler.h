@@ -1,7 +1,7 @@
 #pragma once
 // Holds a ProbeLayout on one backend (points, instruments, the field views of each channel, scratch,
 // the ring of sample rows) and samples it with the functors of probes/probe_sample.h through the
-// solver's exec: two launches per sample on the step's stream, no download; ProbeRing::read
+// solver's exec: three launches per sample on the step's stream, no download; ProbeRing::read
 // downloads all queued rows in one copy (probes/probe_api.h).
 #include "exec/device_array.h"
 #include "probes/probe_api.h"
@@ -56,6 +56,7 @@ class ProbeSampler final : public ProbeRing {
     inst_.resize(exec, inst.size());
     chans_.resize(exec, chans.size());
     partial_.resize(exec, pts.size() * std::size_t(kRows) * std::size_t(stride_));
+    values_.resize(exec, pts.size() * std::size_t(stride_));
     exec.upload(points_.data(), pts.data(), sizeof(Vec<T, D>) * pts.size());
     exec.upload(owner_.data(), layout.point_owner.data(), sizeof(uint32_t) * pts.size());
     exec.upload(inst_.data(), inst.data(), sizeof(ProbeInstrumentDev) * inst.size());
@@ -86,10 +87,11 @@ class ProbeSampler final : public ProbeRing {
     exec_->for_each_balanced(points_.size() * std::size_t(kRows),
                              SampleProbeRows<T, D>{kernel, grid, x, m, rho, kind, points_.data(), owner_.data(),
                                                    inst_.data(), chans_.data(), partial_.data(), stride_});
-    exec_->for_each(inst_.size(),
-                    ReduceProbeInstruments<T, kRows>{inst_.data(), partial_.data(), stride_, T(kDryKernelSum),
-                                                     T(kGaugeSurfaceLevel),
-                                                     ring_.data() + queued_ * layout_.columns.size()});
+    exec_->for_each(points_.size(), CombineProbeRows<T, kRows>{inst_.data(), owner_.data(), partial_.data(),
+                                                               values_.data(), stride_, T(kDryKernelSum)});
+    exec_->for_each(inst_.size(), ReduceProbeInstruments<T>{inst_.data(), values_.data(), stride_,
+                                                            T(kGaugeSurfaceLevel),
+                                                            ring_.data() + queued_ * layout_.columns.size()});
     ++queued_;
   }
 
@@ -102,7 +104,8 @@ class ProbeSampler final : public ProbeRing {
   DeviceArray<uint32_t, Exec> owner_;
   DeviceArray<ProbeInstrumentDev, Exec> inst_;
   DeviceArray<ColourSource, Exec> chans_;
-  DeviceArray<T, Exec> partial_;
+  DeviceArray<T, Exec> partial_;  // per point and cell row
+  DeviceArray<T, Exec> values_;   // per point
   DeviceArray<double, Exec> ring_;  // slots() rows of layout().columns.size() values
 };
 
