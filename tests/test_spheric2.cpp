@@ -61,7 +61,13 @@ TEST(Spheric2, CoarseCpuMatchesExperiment) {
   // mean); dp = 0.05 / 0.04 / 0.03 (CPU) add +7..+14 ms, +10..+28 ms and -9..-12% to that (measured at
   // dp = 0.05: +42.6 ms, +54.3 ms, -12.5%). Each band is the dp = 0.01 miss plus the coarse spread plus
   // 10 ms (5% on the mean): a run that falls behind what the dp = 0.01 run and the ladder show fails.
-  EXPECT_NEAR(f.p1_arrival, e.p1_arrival, 0.055) << "P1 first above 500 Pa";
+  // That study used host-side sensors; the scene's probes (docs/probes.md) differ in two ways that
+  // move the coarse figures: P1 reads 0 until the fluid's kernel sum at the point reaches 0.1 (dry),
+  // where the old sensor averaged whatever fluid was in reach (at dp = 0.05 the support is 13 cm), and
+  // the gauges count the walls in the colour, so a thin film on the floor reads its height. Measured at
+  // dp = 0.05 with the probes: +58.1 ms (P1 reads 0 to 0.450 s, then 3.8 kPa at 0.451 s), +41.1 ms,
+  // -12.5%. The P1 band grows by that shift, 16 ms: a sensor's definition, not the flow.
+  EXPECT_NEAR(f.p1_arrival, e.p1_arrival, 0.071) << "P1 first above 500 Pa";
   EXPECT_NEAR(f.h3_arrival, e.h3_arrival, 0.065) << "front at x = 1.488 (H3 above 0.02 m)";
   EXPECT_NEAR(f.p1_mean_late, e.p1_mean_late, 0.20 * e.p1_mean_late) << "P1 mean over 1.0-1.5 s";
 }
