@@ -187,7 +187,18 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     try {
       if (record_obs) record_obs->record_initial(*sim);
       if (probe_obs) probe_obs->sample_initial(*sim);
-      loop.run(&observer);
+      try {
+        loop.run(&observer);
+      } catch (const BlowUpError&) {
+        // The samples up to the blow-up are still on the device: write them before reporting it.
+        if (probe_obs) {
+          try {
+            probe_obs->close();
+          } catch (const std::exception&) {
+          }
+        }
+        throw;
+      }
       // Device work may still be queued; the wall time must include it.
       sim->synchronize();
       // The writer's last frames are part of the run's cost, and its errors part of its outcome.

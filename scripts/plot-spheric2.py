@@ -3,8 +3,8 @@
 2005; tests/data/spheric2_kleefsman2005.csv): P1 pressure, and the water heights H2 and H4 (H3 too).
 
 The run's series is a CSV with a time column and columns named P1, H2, H3, H4 (any name that starts
-with them, e.g. "P1_Pa", "H2_m"): what `EJECTA_SPHERIC2_CSV=run.csv build/tests/ejecta_tests
---gtest_filter=Spheric2.*` writes, or a probe CSV with such columns. Several runs may be given as
+with them, e.g. "P1_Pa", "H2_m", "P1.pressure [Pa]"): the probe CSV of `ejecta --headless` or of
+`EJECTA_SPHERIC2_CSV=run.csv build/tests/ejecta_tests --gtest_filter=Spheric2.*`. Several runs may be given as
 LABEL=FILE.
 
 usage: /usr/bin/python3 scripts/plot-spheric2.py [LABEL=]run.csv [...] [-o OUT.png]
@@ -25,10 +25,11 @@ here = os.path.dirname(os.path.abspath(__file__))
 def read(path):
     with open(path) as f:
         rows = [r for r in csv.reader(line for line in f if not line.startswith("#"))]
-    head, data = rows[0], np.array([[float(v) for v in r] for r in rows[1:] if r])
+    # Empty cells (a probe CSV's instruments not due at that time) read as NaN.
+    head, data = rows[0], np.array([[float(v) if v.strip() else np.nan for v in r] for r in rows[1:] if r])
     cols = {}
     for k, name in enumerate(head):
-        key = name.strip().split("_")[0].split(" ")[0]
+        key = name.strip().split("_")[0].split(" ")[0].split(".")[0]
         cols[key if k else "t"] = data[:, k]
     return cols
 
@@ -55,7 +56,7 @@ def main():
             run = read(path)
             if key not in run:
                 continue
-            m = (run["t"] >= xr[0]) & (run["t"] <= xr[1])
+            m = (run["t"] >= xr[0]) & (run["t"] <= xr[1]) & np.isfinite(run[key])
             a.plot(run["t"][m], run[key][m], "-", lw=1, label=label)
         a.set_xlabel("t (s)"), a.set_ylabel(ylabel), a.set_title(key + (" (impact)" if xr[0] > 0 else ""))
         a.set_xlim(*xr)

@@ -1,30 +1,19 @@
 #pragma once
 // SPHERIC benchmark 2 (Kleefsman et al. 2005, scenes/dambreak3d.ini) for the tests: the experiment's
-// series (tests/data/spheric2_kleefsman2005.csv), the sensors sampled from host downloads of a run, and
-// the figures of issue 12's goal table computed the same way from either.
-//
-// Sensors, the same definitions as DualSPHysics's MeasureTool:
-//  - pressure at a point: the Shepard-normalised kernel average over the fluid within the support,
-//    p = sum_j p_j V_j W_ij / sum_j V_j W_ij, V_j = m_j / rho_j (0 when no fluid is in reach);
-//  - water height on the vertical line (x, y): the colour function c(z) = sum_j V_j W_ij is sampled
-//    upwards from the first fluid layer (z = dp/2) in steps of dp/4; the height is the first z where c
-//    falls below 0.5 (linearly interpolated), 0 if c < 0.5 already at dp/2.
-#include "physics/kernels.h"
-#include "sim_test_util.h"
+// series (tests/data/spheric2_kleefsman2005.csv), a run's series from the scene's own probes and gauges
+// (P1 and H1-H4, engine/probes; definitions in docs/probes.md), and the figures of issue 12's goal
+// table computed the same way from either.
+#include "probe_test_util.h"
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ejecta::test {
-
-// Sensor positions (README of the SPHERIC data, frame of scenes/dambreak3d.ini).
-constexpr double kP1[3] = {0.8245, 0.471, 0.021};
-constexpr double kGaugeX[4] = {0.496, 0.992, 1.488, 2.638};
-constexpr double kGaugeY = 0.5;
 
 struct Spheric2Series {
   std::vector<double> t, p1, h[4];
@@ -48,54 +37,6 @@ inline Spheric2Series spheric2_experiment() {
     s.push(v[0], v[1], v + 2);
   }
   return s;
-}
-
-// The sensors of one download (3D).
-inline void sample_spheric2(const HostParticles& hp, double h, double dp, double time, Spheric2Series& out) {
-  const auto W = SmoothingKernel<double, 3>::make(KernelType::WendlandC2, h);
-  const double R = 2 * h, R2 = R * R;
-  double sw = 0, spw = 0;
-  std::vector<std::size_t> near[4];
-  for (std::size_t i = 0; i < hp.n; ++i) {
-    if (hp.kind[i] != kFluid) continue;
-    const double* x = &hp.position[3 * i];
-    const double dx = x[0] - kP1[0], dy = x[1] - kP1[1], dz = x[2] - kP1[2];
-    const double r2 = dx * dx + dy * dy + dz * dz;
-    if (r2 < R2) {
-      const double w = W.W(std::sqrt(r2)) * hp.mass[i] / hp.density[i];
-      sw += w;
-      spw += w * hp.pressure[i];
-    }
-    for (int k = 0; k < 4; ++k) {
-      const double gx = x[0] - kGaugeX[k], gy = x[1] - kGaugeY;
-      if (gx * gx + gy * gy < R2) near[k].push_back(i);
-    }
-  }
-  double heights[4];
-  for (int k = 0; k < 4; ++k) {
-    auto colour = [&](double z) {
-      double c = 0;
-      for (std::size_t i : near[k]) {
-        const double* x = &hp.position[3 * i];
-        const double dx = x[0] - kGaugeX[k], dy = x[1] - kGaugeY, dz = x[2] - z;
-        c += W.W(std::sqrt(dx * dx + dy * dy + dz * dz)) * hp.mass[i] / hp.density[i];
-      }
-      return c;
-    };
-    double z = 0.5 * dp, c = colour(z), height = 0;
-    if (c >= 0.5) {
-      for (;;) {
-        const double z1 = z + 0.25 * dp, c1 = colour(z1);
-        if (c1 < 0.5 || z1 > 1.0) {
-          height = z + 0.25 * dp * (c - 0.5) / (c - c1);
-          break;
-        }
-        z = z1, c = c1;
-      }
-    }
-    heights[k] = height;
-  }
-  out.push(time, sw > 0 ? spw / sw : 0.0, heights);
 }
 
 // The figures of the goal table, computed alike for the experiment and a run.
@@ -148,29 +89,34 @@ inline void print_figures(const char* label, const Spheric2Figures& f) {
               f.h2[1], f.h2[2], f.h4[0], f.h4[1], f.h4[2]);
 }
 
-inline void write_series_csv(const std::string& path, const Spheric2Series& s) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) return;
-  std::fprintf(f, "t_s,P1_Pa,H1_m,H2_m,H3_m,H4_m\n");
-  for (std::size_t i = 0; i < s.t.size(); ++i)
-    std::fprintf(f, "%.6f,%.1f,%.5f,%.5f,%.5f,%.5f\n", s.t[i], s.p1[i], s.h[0][i], s.h[1][i], s.h[2][i], s.h[3][i]);
-  std::fclose(f);
+// Runs scenes/dambreak3d.ini with `overrides` to `end` seconds with its probes and gauges sampled every
+// 1 ms, on the device, as `ejecta --headless` does; returns the probe series (ProbeSeries columns
+// "P1.pressure", "H1.height", ...).
+inline ProbeSeries run_spheric2_probes(const std::vector<std::string>& overrides, Backend backend, double end) {
+  std::vector<std::string> o;
+  for (int k = 1; k <= 8; ++k) o.push_back("probe." + std::to_string(k) + ".interval=0.001");
+  for (int k = 1; k <= 4; ++k) o.push_back("gauge." + std::to_string(k) + ".interval=0.001");
+  o.insert(o.end(), overrides.begin(), overrides.end());
+  return run_probe_series(shipped_scene("dambreak3d.ini", o), backend, end);
 }
 
-// Runs scenes/dambreak3d.ini with `overrides` to `end` seconds, sampling every 1 ms from 0.15 to
-// 0.55 s (the front passing H3, the impact on the box) and every 5 ms otherwise.
-inline Spheric2Series run_spheric2(const std::vector<std::string>& overrides, Backend backend, double end) {
-  ParamSet p = shipped_scene("dambreak3d.ini", overrides);
-  const double dp = p.real("particles.dp"), h = p.real("particles.h_over_dp") * dp;
-  auto sim = make_simulation(p, backend);
+// P1 and H1-H4 of a probe series, at the rows where P1 was sampled.
+inline Spheric2Series spheric2_from_probes(const ProbeSeries& ps) {
+  auto col = [&](const std::string& name) {
+    for (std::size_t c = 0; c < ps.columns.size(); ++c)
+      if (ps.columns[c].name == name) return c;
+    throw std::runtime_error("probe series without column " + name + " (scenes/dambreak3d.ini changed?)");
+  };
+  const std::size_t p1 = col("P1.pressure");
+  std::size_t h[4];
+  for (int k = 0; k < 4; ++k) h[k] = col("H" + std::to_string(k + 1) + ".height");
   Spheric2Series s;
-  double next = 0;
-  run_until(*sim, end, [&](const Simulation& sm) {
-    if (sm.time() + 1e-12 < next) return true;
-    sample_spheric2(sm.download(), h, dp, sm.time(), s);
-    next = sm.time() + ((sm.time() >= 0.15 && sm.time() < 0.55) ? 0.001 : 0.005);
-    return true;
-  });
+  for (std::size_t r = 0; r < ps.rows(); ++r) {
+    if (std::isnan(ps.at(r, p1))) continue;
+    double hs[4];
+    for (int k = 0; k < 4; ++k) hs[k] = ps.at(r, h[k]);
+    s.push(ps.time[r], ps.at(r, p1), hs);
+  }
   return s;
 }
 

@@ -1,14 +1,18 @@
 // Probes and gauges (engine/probes) on a still tank, against the analytic hydrostatic state: the probe
 // pressure is rho0 g depth within 1% at several depths, a gauge reads the water height within dp/2, a
-// dry probe reads 0. The CPU runs here; the GPU test (skipped without a GPU) checks that the CUDA
-// backend samples the same values from the same functors.
+// dry probe reads 0. The CPU runs here; the GPU tests (skipped without a GPU) check that the CUDA
+// backend samples the same values from the same functors. Batched downloads of the device's ring of
+// samples give the same CSV as a download after every sample, on both backends.
 #include "io/h5_probes.h"
 #include "probes/probe_api.h"
+#include "probe_test_util.h"
 #include "probes/probe_observer.h"
+#include "scene/scene_builder.h"
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -51,46 +55,61 @@ ParamSet still_tank_2d() {
                               "gauge.1.position=0.25, 0", "gauge.1.top=0.5", "gauge.1.interval=0.01"});
 }
 
-// Runs `p` to `until` with its probes sampled; returns the series.
-ProbeSeries run_probes(const ParamSet& p, double until) {
-  auto sim = make_simulation(p, Backend::Cpu);
-  EXPECT_NE(probe_layout(*sim), nullptr);
-  ProbeObserver probes(*sim);
-  probes.sample_initial(*sim);
-  StopRule rule;
-  rule.until_time = until;
-  StepLoop(*sim, rule).run(&probes);
-  return probes.series();
-}
+ProbeSeries run_probes(const ParamSet& p, double until) { return test::run_probe_series(p, Backend::Cpu, until); }
 
-// Tolerances. At t = 0 the water has the hydrostatic density (Tait EOS, p = rho0 g depth exactly at
-// each particle): the probes must read rho0 g depth within 1%. After one acoustic period of the
-// column (4 H / c0 = 0.05 s), averaged over it, the scheme's own pressure carries a bias: the WCSPH
-// pressure gradient measured 1.1-1.3% too steep in the interior (issue 12, docs/physics.md), which the
-// probes see as +1.1% at every depth; 1.5% holds it until that is fixed, then this tightens to 1%.
-constexpr double kInitialTolerance = 0.01;
-constexpr double kSettledTolerance = 0.015;
+// Tolerances: the issue's, p = rho g depth within 1%, at the start and settled (averaged over 0.05-0.1
+// s, one acoustic period 4 H / c0 of the column), the depth measured from the water's surface.
+//  - At t = 0 the water has the exact hydrostatic state of Tait water under the block's top H
+//    (docs/physics.md, "Hydrostatic start"), 0.05-0.2% above rho0 g depth at these depths as the
+//    water above is itself compressed: the probes must read that exact pressure within 0.05%, which
+//    checks the sampling itself (the Shepard average of a field linear across a symmetric support is
+//    exact; measured 0.003% or better).
+//  - Settled, the depth is measured from the surface the gauge reads at the same times, as a tank
+//    experiment with a pressure sensor and a wave gauge would. The scheme's pressure then carries a
+//    constant offset over the column, the surface pressure condition of SPH (2D, dp = 0.01: +1.4 Pa;
+//    3D, dp = 0.02: +8.4 Pa, reached within 10 ms and steady to 0.5 s), while its surface rises by
+//    up to dp/10 over 0.3 s. From the nominal surface H the shallowest 3D probe (4 dp deep) reads +1.15%;
+//    from the gauge's surface +0.56%, and +0.36-0.49% everywhere else (2D and 3D). The 1.5% band this test had was
+//    the 1.1% bias of the old uniform-mass start (fixed in the physics), not the probes.
+constexpr double kTolerance = 0.01;
+constexpr double kExactAtStart = 5e-4;
 
-void expect_pressure(const ProbeSeries& s, const std::string& col, double want, const char* what) {
+// p(depth) of the still tank `p`: rho0 g depth and the exact Tait hydrostatic pressure.
+struct Hydrostatic {
+  double rho0, c0, gamma;
+  explicit Hydrostatic(const ParamSet& p)
+      : rho0(p.real("fluid.rho0")), c0(build_scene(p).c0), gamma(p.real("fluid.gamma")) {}
+  double linear(double depth) const { return rho0 * kG * depth; }
+  double exact(double depth) const { return test::tait_hydrostatic_pressure(rho0, c0, gamma, kG * depth); }
+};
+
+// The probe `col` at height z: at t = 0 against the block's top H, settled against the mean height
+// `level` of the gauge over the same window.
+void expect_pressure(const ProbeSeries& s, const std::string& col, const Hydrostatic& hs, double H, double level,
+                     double z, const char* what) {
   const double t0 = s.at(0, column(s, col));
   const double settled = column_means(s, 0.05, 0.1)[column(s, col)];
-  std::printf("  %-16s %s: t = 0 %.1f Pa, settled %.1f Pa, rho0 g depth %.1f Pa (%+.2f%%, %+.2f%%)\n", col.c_str(),
-              what, t0, settled, want, 100 * (t0 / want - 1), 100 * (settled / want - 1));
-  EXPECT_NEAR(t0 / want, 1.0, kInitialTolerance) << col << " at t = 0";
-  EXPECT_NEAR(settled / want, 1.0, kSettledTolerance) << col << " settled";
+  const double want0 = hs.linear(H - z), exact0 = hs.exact(H - z), want = hs.linear(level - z);
+  std::printf("  %-16s %s: t = 0 %.1f Pa, rho0 g depth %.1f Pa (%+.2f%%), exact Tait %.1f Pa (%+.3f%%); settled "
+              "%.1f Pa, rho0 g depth below the gauge %.1f Pa (%+.2f%%), below H %+.2f%%\n",
+              col.c_str(), what, t0, want0, 100 * (t0 / want0 - 1), exact0, 100 * (t0 / exact0 - 1), settled, want,
+              100 * (settled / want - 1), 100 * (settled / want0 - 1));
+  EXPECT_NEAR(t0 / want0, 1.0, kTolerance) << col << " at t = 0";
+  EXPECT_NEAR(t0 / exact0, 1.0, kExactAtStart) << col << " at t = 0 against the exact hydrostatic state";
+  EXPECT_NEAR(settled / want, 1.0, kTolerance) << col << " settled";
 }
 
 TEST(Probes, StillTank2D_PressureIsRhoGDepthAndGaugeReadsTheLevel) {
   const ParamSet p = still_tank_2d();
-  const double dp = p.real("particles.dp"), rho0 = p.real("fluid.rho0"), H = p.vec3("block.1.max")[1];
+  const double dp = p.real("particles.dp"), H = p.vec3("block.1.max")[1];
+  const Hydrostatic hs(p);
   const ProbeSeries s = run_probes(p, 0.1);
-  const double depths[3] = {0.05, 0.15, 0.25};
-  for (int k = 0; k < 3; ++k)
-    expect_pressure(s, "probe" + std::to_string(k + 1) + ".pressure", rho0 * kG * depths[k], "point");
-  expect_pressure(s, "wall.pressure", rho0 * kG * 0.15, "wall segment");
+  const double level = column_means(s, 0.05, 0.1)[column(s, "gauge1.height")];
+  const double z[3] = {0.25, 0.15, 0.05};
+  for (int k = 0; k < 3; ++k) expect_pressure(s, "probe" + std::to_string(k + 1) + ".pressure", hs, H, level, z[k], "point");
+  expect_pressure(s, "wall.pressure", hs, H, level, 0.15, "wall segment");
   EXPECT_EQ(column_means(s, 0, 0.1)[column(s, "probe4.pressure")], 0.0) << "a probe in the air is dry";
   EXPECT_EQ(column_means(s, 0, 0.1)[column(s, "probe4.velocity.y")], 0.0);
-  const double level = column_means(s, 0.05, 0.1)[column(s, "gauge1.height")];
   std::printf("  gauge: %.5f m, water height %.5f m (dp/2 = %.4f m)\n", level, H, dp / 2);
   EXPECT_NEAR(level, H, dp / 2);
   EXPECT_NEAR(s.at(0, column(s, "gauge1.height")), H, dp / 2);
@@ -133,15 +152,16 @@ position = 0.1, 0.1, 0
 top = 0.5
 )";
   const ParamSet p = read_scene_string(ini, "tank3d.ini");
-  const double dp = 0.02, H = 0.3, rho0 = 1000;
+  const double dp = 0.02, H = 0.3;
+  const Hydrostatic hs(p);
   EXPECT_GT(make_probe_layout(p, 3, {FieldInfo{"pressure", 1, "Pa"}}).instruments[3].num_points, 1u)
       << "the disc has several sample points";
   const ProbeSeries s = run_probes(p, 0.1);
-  const double depths[3] = {0.08, 0.15, 0.22};
-  for (int k = 0; k < 3; ++k)
-    expect_pressure(s, "probe" + std::to_string(k + 1) + ".pressure", rho0 * kG * depths[k], "3D point");
-  expect_pressure(s, "disc.pressure", rho0 * kG * 0.15, "3D wall disc");
   const double level = column_means(s, 0.05, 0.1)[column(s, "gauge1.height")];
+  const double z[3] = {0.22, 0.15, 0.08};
+  for (int k = 0; k < 3; ++k)
+    expect_pressure(s, "probe" + std::to_string(k + 1) + ".pressure", hs, H, level, z[k], "3D point");
+  expect_pressure(s, "disc.pressure", hs, H, level, 0.15, "3D wall disc");
   std::printf("  3D gauge: %.5f m, water height %.5f m\n", level, H);
   EXPECT_NEAR(level, H, dp / 2);
 }
@@ -187,6 +207,8 @@ TEST(Probes, SeriesRoundTripsThroughTheRecording) {
   StopRule rule;
   rule.max_steps = 4;
   StepLoop(*sim, rule).run(&probes);
+  EXPECT_EQ(probes.series().rows(), 0u) << "the samples wait on the device";
+  probes.flush();
   write_probe_series_h5(path, probes.series());
   write_probe_series_h5(path, probes.series());  // replacing it works too
   ProbeSeries back;
@@ -245,8 +267,72 @@ TEST(Probes, BadSectionsAreInputErrorsWithFileAndLine) {
       << e;
 }
 
+// The CSV of a run with the samples downloaded in batches (rings of 7 and 256 rows: reads when the
+// ring is full, mid-run) equals the CSV of a download after every sample (a ring of one row): the same
+// rows, times and values, byte for byte.
+std::string probe_csv_of_run(const ParamSet& p, Backend backend, std::size_t ring_slots, long steps,
+                             const std::string& path) {
+  auto sim = make_simulation(p, backend);
+  {
+    ProbeObserver probes(*sim, ring_slots);
+    probes.write_csv(path);
+    probes.sample_initial(*sim);
+    StopRule rule;
+    rule.max_steps = steps;
+    StepLoop(*sim, rule).run(&probes);
+    EXPECT_LE(probes.queued(), ring_slots) << "the ring is read when full";
+    probes.close();
+    EXPECT_EQ(probes.queued(), 0u);
+  }
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(path.c_str());
+  return text.str();
+}
+
+TEST(Probes, BatchedDownloadsGiveTheSameCsvAsOneDownloadPerSample) {
+  const ParamSet p = test::shipped_scene("hydrostatic2d.ini", {"probe.1.position=0.25, 0.15", "probe.2.position=0, 0.15",
+                                                               "probe.2.diameter=0.02", "probe.2.normal=1, 0",
+                                                               "probe.3.position=0.25, 0.25", "probe.3.fields=velocity",
+                                                               "probe.3.interval=0.003", "gauge.1.position=0.25, 0",
+                                                               "gauge.1.top=0.5", "gauge.1.interval=0.002"});
+  const std::string base = std::string(EJECTA_BINARY_DIR) + "/test_probes_batch";
+  const std::string one = probe_csv_of_run(p, Backend::Cpu, 1, 40, base + "1.csv");
+  EXPECT_GT(std::count(one.begin(), one.end(), '\n'), 40) << one;
+  EXPECT_EQ(probe_csv_of_run(p, Backend::Cpu, 7, 40, base + "7.csv"), one);
+  EXPECT_EQ(probe_csv_of_run(p, Backend::Cpu, 256, 40, base + "256.csv"), one);
+}
+
+// The ring: rows queue on the device until read, a full ring refuses another sample, a one-off read
+// needs an empty ring.
+TEST(Probes, RingQueuesRowsUntilReadAndRefusesWhenFull) {
+  auto sim = make_simulation(still_tank_2d(), Backend::Cpu);
+  ProbeRing* ring = probe_sampling(*sim)->probe_ring();
+  ASSERT_NE(ring, nullptr);
+  EXPECT_EQ(ring->slots(), kDefaultProbeRingSlots);
+  const std::vector<double> now = sample_probes_now(*sim);
+  ASSERT_EQ(now.size(), probe_layout(*sim)->columns.size());
+  ring->resize(2);
+  probe_sampling(*sim)->queue_probe_sample();
+  probe_sampling(*sim)->queue_probe_sample();
+  EXPECT_EQ(ring->queued(), 2u);
+  EXPECT_THROW(probe_sampling(*sim)->queue_probe_sample(), std::logic_error);
+  EXPECT_THROW(sample_probes_now(*sim), std::logic_error);
+  EXPECT_THROW(ring->resize(4), std::logic_error);
+  std::vector<double> rows;
+  ring->read(rows);
+  EXPECT_EQ(ring->queued(), 0u);
+  ASSERT_EQ(rows.size(), 2 * now.size());
+  for (std::size_t c = 0; c < now.size(); ++c) {
+    EXPECT_EQ(rows[c], now[c]) << c;
+    EXPECT_EQ(rows[now.size() + c], now[c]) << c;
+  }
+}
+
 // GPU-only: the CUDA backend runs the same functors on the same state; in double the sampled values
-// agree to rounding.
+// agree to rounding. And on the GPU too the batched downloads give the same series as one download
+// per sample.
 TEST(Probes, CpuAndCudaSampleTheSameValues) {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
   ParamSet p = still_tank_2d();
@@ -257,13 +343,23 @@ TEST(Probes, CpuAndCudaSampleTheSameValues) {
   rule.max_steps = 300;
   StepLoop(*cpu, rule).run();
   StepLoop(*gpu, rule).run();
-  const std::vector<double> a = probe_sampling(*cpu)->sample_probes(), b = probe_sampling(*gpu)->sample_probes();
+  const std::vector<double> a = sample_probes_now(*cpu), b = sample_probes_now(*gpu);
   ASSERT_EQ(a.size(), b.size());
   const auto& cols = probe_layout(*cpu)->columns;
   for (std::size_t c = 0; c < a.size(); ++c) {
     std::printf("  %-20s cpu %.9g cuda %.9g\n", cols[c].name.c_str(), a[c], b[c]);
     EXPECT_NEAR(a[c], b[c], 1e-6 * (std::fabs(a[c]) + 1e-3)) << cols[c].name;
   }
+}
+
+TEST(Probes, CudaBatchedDownloadsGiveTheSameCsvAsOneDownloadPerSample) {
+  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
+  const ParamSet p = still_tank_2d();
+  const std::string base = std::string(EJECTA_BINARY_DIR) + "/test_probes_cuda_batch";
+  const std::string one = probe_csv_of_run(p, Backend::Cuda, 1, 300, base + "1.csv");
+  EXPECT_GT(std::count(one.begin(), one.end(), '\n'), 300);
+  EXPECT_EQ(probe_csv_of_run(p, Backend::Cuda, 7, 300, base + "7.csv"), one);
+  EXPECT_EQ(probe_csv_of_run(p, Backend::Cuda, 256, 300, base + "256.csv"), one);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // SPHERIC benchmark 2 (Kleefsman et al. 2005; scenes/dambreak3d.ini) against the experiment's series in
-// tests/data/spheric2_kleefsman2005.csv, with the sensors of tests/spheric2_util.h.
+// tests/data/spheric2_kleefsman2005.csv, measured by the scene's own probes and gauges (P1, H1-H4,
+// sampled on the device every 1 ms; tests/spheric2_util.h).
 //  - Spheric2.ExperimentFigures: the figure definitions reproduce the experiment's summary (README of
 //    the data): P1 arrival 0.393 s, 5 ms peak 10.6 kPa, late mean 2826 Pa, H3 arrival 0.218 s.
 //  - Spheric2.CoarseCpuMatchesExperiment (CI): dp = 0.05 on the CPU, to 1.5 s: P1's first arrival, the
@@ -7,7 +8,8 @@
 //    study in docs/physics.md.
 //  - Spheric2.GoalTableGpu (GPU only, skips without one): dp = 0.01 in float, issue 12's goal table.
 // EJECTA_SPHERIC2_SET="key=value;key=value" adds overrides and EJECTA_SPHERIC2_CSV=FILE writes the
-// sampled series (both for studies; the tests as committed use neither).
+// probe series as the probe CSV of `ejecta --headless` (both for studies, e.g. scripts/plot-spheric2.py;
+// the tests as committed use neither).
 #include "spheric2_util.h"
 
 #include <gtest/gtest.h>
@@ -28,8 +30,11 @@ std::vector<std::string> study_overrides(std::vector<std::string> base) {
   return base;
 }
 
-void maybe_write_csv(const test::Spheric2Series& s) {
-  if (const char* env = std::getenv("EJECTA_SPHERIC2_CSV")) test::write_series_csv(env, s);
+// The run's probe series as P1 and H1-H4, written to EJECTA_SPHERIC2_CSV first when that is set.
+test::Spheric2Series run(const std::vector<std::string>& overrides, Backend backend, double end) {
+  const ProbeSeries ps = test::run_spheric2_probes(study_overrides(overrides), backend, end);
+  if (const char* env = std::getenv("EJECTA_SPHERIC2_CSV")) write_probe_csv(ps, env);
+  return test::spheric2_from_probes(ps);
 }
 
 TEST(Spheric2, ExperimentFigures) {
@@ -47,9 +52,7 @@ TEST(Spheric2, ExperimentFigures) {
 
 TEST(Spheric2, CoarseCpuMatchesExperiment) {
   const test::Spheric2Figures e = test::spheric2_figures(test::spheric2_experiment());
-  const test::Spheric2Series s =
-      test::run_spheric2(study_overrides({"particles.dp=0.05"}), Backend::Cpu, 1.5);
-  maybe_write_csv(s);
+  const test::Spheric2Series s = run({"particles.dp=0.05"}, Backend::Cpu, 1.5);
   const test::Spheric2Figures f = test::spheric2_figures(s);
   test::print_figures("experiment", e);
   test::print_figures("coarse", f);
@@ -58,7 +61,13 @@ TEST(Spheric2, CoarseCpuMatchesExperiment) {
   // mean); dp = 0.05 / 0.04 / 0.03 (CPU) add +7..+14 ms, +10..+28 ms and -9..-12% to that (measured at
   // dp = 0.05: +42.6 ms, +54.3 ms, -12.5%). Each band is the dp = 0.01 miss plus the coarse spread plus
   // 10 ms (5% on the mean): a run that falls behind what the dp = 0.01 run and the ladder show fails.
-  EXPECT_NEAR(f.p1_arrival, e.p1_arrival, 0.055) << "P1 first above 500 Pa";
+  // That study used host-side sensors; the scene's probes (docs/probes.md) differ in two ways that
+  // move the coarse figures: P1 reads 0 until the fluid's kernel sum at the point reaches 0.1 (dry),
+  // where the old sensor averaged whatever fluid was in reach (at dp = 0.05 the support is 13 cm), and
+  // the gauges count the walls in the colour, so a thin film on the floor reads its height. Measured at
+  // dp = 0.05 with the probes: +58.1 ms (P1 reads 0 to 0.450 s, then 3.8 kPa at 0.451 s), +41.1 ms,
+  // -12.5%. The P1 band grows by that shift, 16 ms: a sensor's definition, not the flow.
+  EXPECT_NEAR(f.p1_arrival, e.p1_arrival, 0.071) << "P1 first above 500 Pa";
   EXPECT_NEAR(f.h3_arrival, e.h3_arrival, 0.065) << "front at x = 1.488 (H3 above 0.02 m)";
   EXPECT_NEAR(f.p1_mean_late, e.p1_mean_late, 0.20 * e.p1_mean_late) << "P1 mean over 1.0-1.5 s";
 }
@@ -66,9 +75,7 @@ TEST(Spheric2, CoarseCpuMatchesExperiment) {
 TEST(Spheric2, GoalTableGpu) {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
   const test::Spheric2Figures e = test::spheric2_figures(test::spheric2_experiment());
-  const test::Spheric2Series s =
-      test::run_spheric2(study_overrides({"particles.dp=0.01", "scene.precision=float"}), Backend::Cuda, 1.5);
-  maybe_write_csv(s);
+  const test::Spheric2Series s = run({"particles.dp=0.01", "scene.precision=float"}, Backend::Cuda, 1.5);
   const test::Spheric2Figures f = test::spheric2_figures(s);
   test::print_figures("experiment", e);
   test::print_figures("GPU", f);

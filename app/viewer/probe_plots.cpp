@@ -19,7 +19,8 @@ ProbePlots::ProbePlots(const Simulation& sim) : obs_(sim) {
   }
 }
 
-PlotSpec ProbePlots::spec(std::size_t column, std::size_t max_points) const {
+PlotSpec ProbePlots::spec(std::size_t column, std::size_t max_points) {
+  obs_.flush();
   const ProbeSeries& s = obs_.series();
   const ProbeColumn& col = s.columns[column];
   PlotSpec p;

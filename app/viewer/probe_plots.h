@@ -18,12 +18,14 @@ class ProbePlots {
   // cannot be read are left out and noted (notes()), the run goes on.
   explicit ProbePlots(const Simulation& sim);
   StepObserver& observer() { return obs_; }
+  // The samples downloaded so far (spec() downloads the queued ones).
   const ProbeSeries& series() const { return obs_.series(); }
   const std::vector<std::string>& notes() const { return notes_; }
   // The plot of output column c: the simulated series (at most max_points, evenly thinned) and the
-  // instrument's reference curve, time on x, the column's quantity and units on y.
-  PlotSpec spec(std::size_t column, std::size_t max_points = 2000) const;
-  // The ImGui window, one plot per column.
+  // instrument's reference curve, time on x, the column's quantity and units on y. Downloads the
+  // samples still queued on the device first (ProbeObserver::flush).
+  PlotSpec spec(std::size_t column, std::size_t max_points = 2000);
+  // The ImGui window, one plot per column (only while it is open are the samples downloaded each frame).
   void draw();
 
  private:

@@ -3,6 +3,7 @@
 #include "probes/probe_api.h"
 #include "simulation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -13,7 +14,19 @@ ProbeSampling* probe_sampling(Simulation& sim) { return dynamic_cast<ProbeSampli
 const ProbeSampling* probe_sampling(const Simulation& sim) { return dynamic_cast<const ProbeSampling*>(&sim); }
 const ProbeLayout* probe_layout(const Simulation& sim) {
   const ProbeSampling* p = probe_sampling(sim);
-  return p ? p->probes() : nullptr;
+  const ProbeRing* ring = p ? p->probe_ring() : nullptr;
+  return ring ? &ring->layout() : nullptr;
+}
+
+std::vector<double> sample_probes_now(const Simulation& sim) {
+  const ProbeSampling* p = probe_sampling(sim);
+  ProbeRing* ring = p ? p->probe_ring() : nullptr;
+  if (!ring) throw std::logic_error("sample_probes_now: the simulation has no probes");
+  if (ring->queued() > 0) throw std::logic_error("sample_probes_now: samples are queued; read them first");
+  p->queue_probe_sample();
+  std::vector<double> row;
+  ring->read(row);
+  return row;
 }
 
 std::string probe_csv_header(const std::vector<ProbeColumn>& columns) {
@@ -56,13 +69,15 @@ void write_probe_csv(const ProbeSeries& series, const std::string& out) {
   if (failed) throw ProbeError("cannot write " + out);
 }
 
-ProbeObserver::ProbeObserver(const Simulation& sim) {
+ProbeObserver::ProbeObserver(const Simulation& sim, std::size_t ring_slots) : sim_(&sim) {
   const ProbeLayout* l = probe_layout(sim);
   if (!l || l->empty()) throw std::invalid_argument("ProbeObserver: the simulation has no probes");
   layout_ = *l;
   series_.columns = layout_.columns;
   next_.assign(layout_.instruments.size(), -std::numeric_limits<double>::infinity());
   row_.resize(layout_.columns.size());
+  ProbeRing* ring = probe_sampling(sim)->probe_ring();
+  if (ring->slots() != std::max<std::size_t>(1, ring_slots)) ring->resize(ring_slots);
 }
 
 ProbeObserver::~ProbeObserver() {
@@ -77,7 +92,15 @@ void ProbeObserver::write_csv(const std::string& path) {
   print_series(csv_, series_);
 }
 
+void ProbeObserver::flush() {
+  const auto t0 = std::chrono::steady_clock::now();
+  download();
+  if (csv_) std::fflush(csv_);
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 void ProbeObserver::close() {
+  flush();
   if (!csv_) return;
   const bool failed = std::ferror(csv_) != 0;
   const bool close_failed = std::fclose(csv_) != 0;
@@ -94,26 +117,45 @@ void ProbeObserver::sample(const Simulation& sim, bool all_due) {
   // A due time within a millionth of the next step counts as reached (time is a sum of many dt).
   const double slack = 1e-6 * std::max(0.0, sim.dt());
   bool any = false;
-  std::vector<char> due(layout_.instruments.size(), 0);
-  for (std::size_t k = 0; k < due.size(); ++k) {
-    due[k] = all_due || t >= next_[k] - slack;
-    any = any || due[k];
+  due_.resize(layout_.instruments.size());
+  for (std::size_t k = 0; k < due_.size(); ++k) {
+    due_[k] = all_due || t >= next_[k] - slack;
+    any = any || due_[k];
   }
   if (!any) return;
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<double> v = probe_sampling(sim)->sample_probes();
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (std::size_t c = 0; c < row_.size(); ++c) row_[c] = due[layout_.columns[c].instrument] ? v[c] : nan;
-  for (std::size_t k = 0; k < due.size(); ++k) {
-    if (!due[k]) continue;
+  if (probe_sampling(sim)->probe_ring()->queued() == probe_sampling(sim)->probe_ring()->slots()) download();
+  probe_sampling(sim)->queue_probe_sample();
+  pending_time_.push_back(t);
+  pending_due_.insert(pending_due_.end(), due_.begin(), due_.end());
+  for (std::size_t k = 0; k < due_.size(); ++k) {
+    if (!due_[k]) continue;
     const double dt = layout_.instruments[k].interval;
     // The next multiple of the interval after t: samples stay on the grid 0, dt, 2 dt, ...
     next_[k] = dt > 0 ? (std::floor(t / dt + 1e-9) + 1) * dt : t;
   }
-  series_.time.push_back(t);
-  series_.values.insert(series_.values.end(), row_.begin(), row_.end());
-  if (csv_) std::fprintf(csv_, "%s\n", probe_csv_row(t, row_.data(), row_.size()).c_str());
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The queued rows, downloaded in one copy, into the series and the CSV.
+void ProbeObserver::download() {
+  if (pending_time_.empty()) return;
+  ProbeRing* ring = probe_sampling(*sim_)->probe_ring();
+  ring->read(rows_);
+  const std::size_t nc = row_.size(), ni = layout_.instruments.size();
+  if (rows_.size() != pending_time_.size() * nc)
+    throw std::logic_error("probe ring holds " + std::to_string(rows_.size() / std::max<std::size_t>(1, nc)) +
+                           " rows, " + std::to_string(pending_time_.size()) + " sampled (one observer per simulation)");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t r = 0; r < pending_time_.size(); ++r) {
+    const char* due = &pending_due_[r * ni];
+    for (std::size_t c = 0; c < nc; ++c) row_[c] = due[layout_.columns[c].instrument] ? rows_[r * nc + c] : nan;
+    series_.time.push_back(pending_time_[r]);
+    series_.values.insert(series_.values.end(), row_.begin(), row_.end());
+    if (csv_) std::fprintf(csv_, "%s\n", probe_csv_row(pending_time_[r], row_.data(), nc).c_str());
+  }
+  pending_time_.clear();
+  pending_due_.clear();
 }
 
 }  // namespace ejecta

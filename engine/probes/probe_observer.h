@@ -4,6 +4,7 @@
 //
 // CSV format (docs/probes.md): one header row "time [s],P1.pressure [Pa],...,H1.height [m]", then one
 // row per sample time at which any instrument was due; the cells of instruments not due then are empty.
+#include "probes/probe_api.h"
 #include "probes/probe_layout.h"
 #include "run/step_loop.h"
 
@@ -35,10 +36,18 @@ struct ProbeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Decides when each instrument is due, queues the samples on the device (ProbeSampling::
+// queue_probe_sample, no wait) and downloads them in batches: when the ring is full, on flush() (the
+// viewer before it draws, the recording at its end) and on close(). The series and the CSV then hold
+// exactly the rows a download after every sample would give (same times, same values), up to one
+// ring of rows later.
 class ProbeObserver : public StepObserver {
  public:
   // `sim` must have probes installed (probe_layout(sim)); throws std::invalid_argument otherwise.
-  explicit ProbeObserver(const Simulation& sim);
+  // The observer samples `sim` alone and must not outlive it. `ring_slots` sizes the simulation's
+  // ring of sample rows (samples per download; 1 = a download after every sample).
+  explicit ProbeObserver(const Simulation& sim, std::size_t ring_slots = kDefaultProbeRingSlots);
+  // Closes the CSV; samples still queued are dropped (close() first: the simulation may be gone).
   ~ProbeObserver() override;
   ProbeObserver(const ProbeObserver&) = delete;
   ProbeObserver& operator=(const ProbeObserver&) = delete;
@@ -49,22 +58,35 @@ class ProbeObserver : public StepObserver {
   // Samples the state before the first step (t = start): every instrument is due.
   void sample_initial(const Simulation& sim);
   void on_step(const Simulation& sim) override;
+  // Downloads the queued samples into series() and the CSV (and flushes the CSV's buffer).
+  void flush();
   // Flushes and closes the CSV; throws ProbeError when a write failed.
   void close();
 
+  // The samples downloaded so far: call flush() first for all of them.
   const ProbeSeries& series() const { return series_; }
+  // Samples taken but not downloaded yet.
+  std::size_t queued() const { return pending_time_.size(); }
   const ProbeLayout& layout() const { return layout_; }
   const std::string& csv_path() const { return csv_path_; }
-  // Wall-clock seconds spent in sampling (device work, download, bookkeeping), for the benchmark.
+  // Host wall-clock seconds spent in sampling: launching the sampling on the device, the batched
+  // downloads (each waits for the sampling still queued on the device) and the bookkeeping (rows,
+  // CSV). On the GPU the sampling kernels themselves run on the step's stream between steps and are
+  // not in it; the run's wall time with and without probes measures them (docs/benchmarks.md).
   double seconds_sampling() const { return seconds_; }
 
  private:
   void sample(const Simulation& sim, bool all_due);
+  void download();
 
+  const Simulation* sim_;
   ProbeLayout layout_;
   ProbeSeries series_;
   std::vector<double> next_;  // per instrument: the next due time
-  std::vector<double> row_;
+  std::vector<double> pending_time_;  // queued samples: time and due flag per instrument
+  std::vector<char> pending_due_;
+  std::vector<char> due_;
+  std::vector<double> rows_, row_;
   std::FILE* csv_ = nullptr;
   std::string csv_path_;
   double seconds_ = 0;

@@ -1,8 +1,15 @@
 #pragma once
-// The probe and gauge functors, written once for both backends (definitions in probes/probe_layout.h):
-// SampleProbePoints runs per sample point over the neighbour grid (the 3^D cells around the point, no
-// scan over all particles); ReduceProbeInstruments runs per instrument and writes the column values,
-// the only numbers that go back to the host.
+// The probe and gauge functors, written once for both backends (definitions in probes/probe_layout.h).
+// Three launches per sample, each for every instrument together, all queued on the step's stream:
+//  - SampleProbeRows runs per (sample point, cell row): the 3^D cells around a point are 3^(D-1) rows
+//    along x (for_each_candidate_in_row below), and one thread scans one row, so a point's ~500
+//    candidates (3D, h = 1.3 dp) are spread over 9 threads instead of walked by one (a latency-bound
+//    walk with a few thousand points: one thread per point left most of the GPU idle). The partial
+//    kernel sums go to scratch; no scan over all particles.
+//  - CombineProbeRows runs per point: it adds the rows' partials and Shepard-normalises.
+//  - ReduceProbeInstruments runs per instrument: it averages a sensor disc or walks a gauge line and
+//    writes the column values into one row of the sample ring (probes/probe_sampler.h). Only whole
+//    batches of rows go back to the host.
 #include "core/hd.h"
 #include "core/types.h"
 #include "core/vec.h"
@@ -25,32 +32,62 @@ struct ProbeInstrumentDev {
 
 // Channel accumulators per point (a probe's values; kMaxProbeChannels in probes/probe_layout.h).
 constexpr int kProbeChannelSlots = 16;
+// Gauge points whose colours one ReduceProbeInstruments thread loads at once while walking up a
+// line: independent loads in flight instead of one dependent load per dp/4.
+constexpr int kGaugeChunk = 16;
 
+// The rows along x of the 3^D cells around a point: 3^(D-1) of them, each one range of sorted memory
+// (two where it wraps at the bucket table's edge; neighbors/cell_grid.h). Calls f(j) for every
+// candidate of row r alone; together the rows visit the candidates of CellGrid::for_each_candidate,
+// in its order.
+template <int D>
+constexpr int kCellRows = D == 3 ? 9 : D == 2 ? 3 : 1;
+
+template <class T, int D, class F>
+EJ_INLINE void for_each_candidate_in_row(const CellGrid<T, D>& g, const Vec<T, D>& x, int r, F&& f) {
+  uint32_t by = 0, bz = 0;
+  if constexpr (D >= 2) by = uint32_t(CellGrid<T, D>::wrap(g.cell_coord(x[1], 1) + r % 3 - 1, g.dims[1]));
+  if constexpr (D >= 3) bz = uint32_t(CellGrid<T, D>::wrap(g.cell_coord(x[2], 2) + r / 3 - 1, g.dims[2]));
+  const uint32_t row = uint32_t(g.dims[0]) * (by + uint32_t(g.dims[1]) * bz);
+  const long long cx = g.cell_coord(x[0], 0);
+  const int x0 = CellGrid<T, D>::wrap(cx - 1, g.dims[0]), x1 = CellGrid<T, D>::wrap(cx + 1, g.dims[0]);
+  const uint32_t end0 = x0 <= x1 ? g.offset[row + x1 + 1] : g.offset[row + g.dims[0]];
+  for (uint32_t j = g.offset[row + x0]; j < end0; ++j) f(j);
+  if (x0 > x1)
+    for (uint32_t j = g.offset[row]; j < g.offset[row + x1 + 1]; ++j) f(j);
+}
+
+// Partial sums of one row of cells around one sample point; item i = point * kRows + row. Per item,
+// `stride` values: [0] the kernel sum over fluid and walls (the colour of the gauges), [1] the kernel
+// sum over the fluid, [2 + c] the sum of channel c weighted by the fluid kernel (channels of the
+// point's instrument only).
 template <class T, int D>
-struct SampleProbePoints {
+struct SampleProbeRows {
+  static constexpr int kRows = kCellRows<D>;
   SmoothingKernel<T, D> kernel;
   CellGrid<T, D> grid;
-  const Vec<T, D>* x;     // particles, sorted order
+  const Vec<T, D>* x;  // particles, sorted order
   const T* m;
-  const T* rho;           // density at the force evaluation (walls: extrapolated)
+  const T* rho;  // density at the force evaluation (walls: extrapolated)
   const uint8_t* kind;
   const Vec<T, D>* points;
   const uint32_t* owner;
   const ProbeInstrumentDev* inst;
   const ColourSource* channels;  // component = the component to read
-  // Per point, `stride` values: [0] the kernel sum over fluid and walls (the colour of the gauges),
-  // [1] the kernel sum over the fluid, [2 + c] the Shepard average of channel c (0 where dry).
-  T* values;
+  T* partial;
   int stride;
-  T dry_sum;
 
   EJ_INLINE void operator()(std::size_t i) const {
-    const ProbeInstrumentDev in = inst[owner[i]];
+    const std::size_t p = i / kRows;
+    const ProbeInstrumentDev in = inst[owner[p]];
+    const Vec<T, D> xp = points[p];
     T acc[kProbeChannelSlots];
     for (int c = 0; c < kProbeChannelSlots; ++c) acc[c] = T(0);
     T all = T(0), fluid = T(0);
     const T r2max = kernel.support() * kernel.support();
-    grid.for_each_neighbor(points[i], x, r2max, [&](uint32_t j, const Vec<T, D>&, T r2) {
+    for_each_candidate_in_row(grid, xp, int(i % kRows), [&](uint32_t j) {
+      const T r2 = norm2(xp - x[j]);
+      if (!(r2 < r2max)) return;
       const T w = kernel.W(sqrt(r2)) * m[j] / rho[j];
       all += w;
       if (kind[j] != kFluid) return;
@@ -60,37 +97,73 @@ struct SampleProbePoints {
         acc[c] += w * T(s.raw(std::size_t(j) * std::size_t(s.components) + std::size_t(s.component)));
       }
     });
-    T* out = values + i * std::size_t(stride);
+    T* out = partial + i * std::size_t(stride);
     out[0] = all;
     out[1] = fluid;
-    const bool wet = fluid >= dry_sum;
-    for (uint32_t c = 0; c < in.num_channels; ++c) out[2 + c] = wet ? acc[c] / fluid : T(0);
+    for (uint32_t c = 0; c < in.num_channels; ++c) out[2 + c] = acc[c];
   }
 };
 
+// One sample point from its rows' partials, added in row order (so the sums do not depend on the
+// backend's thread schedule). Per point, `stride` values: [0] the colour (kernel sum over fluid and
+// walls), [1] the fluid kernel sum, [2 + c] the Shepard average of channel c (0 where dry).
+template <class T, int Rows>
+struct CombineProbeRows {
+  const ProbeInstrumentDev* inst;
+  const uint32_t* owner;
+  const T* partial;  // SampleProbeRows' output
+  T* values;
+  int stride;
+  T dry_sum;  // below this fluid kernel sum a point is dry and reads 0
+
+  EJ_INLINE void operator()(std::size_t p) const {
+    const uint32_t n = 2 + inst[owner[p]].num_channels;
+    const T* in = partial + p * std::size_t(Rows) * std::size_t(stride);
+    T* out = values + p * std::size_t(stride);
+    for (uint32_t v = 0; v < n; ++v) {
+      T s = T(0);
+      for (int r = 0; r < Rows; ++r) s += in[std::size_t(r) * std::size_t(stride) + v];
+      out[v] = s;
+    }
+    const T fluid = out[1];
+    const bool wet = fluid >= dry_sum;
+    for (uint32_t v = 2; v < n; ++v) out[v] = wet ? out[v] / fluid : T(0);
+  }
+};
+
+// One instrument's columns, into this sample's row of the ring.
 template <class T>
 struct ReduceProbeInstruments {
   const ProbeInstrumentDev* inst;
-  const T* values;
+  const T* values;  // CombineProbeRows' output
   int stride;
-  T level;       // gauge surface level of the colour
-  double* columns;
+  T level;          // gauge surface level of the colour
+  double* columns;  // this sample's row of the ring
 
   EJ_INLINE void operator()(std::size_t k) const {
     const ProbeInstrumentDev in = inst[k];
     if (in.gauge) {
-      // First point going up with colour below the level, interpolated with the point below it.
-      double z = in.start + double(in.num_points - 1) * in.step;  // wet to the top of the line
-      for (uint32_t p = 0; p < in.num_points; ++p) {
-        const double c = double(values[std::size_t(in.first_point + p) * std::size_t(stride)]);
-        if (c >= double(level)) continue;
-        if (p == 0) {
-          z = in.start;
-        } else {
-          const double below = double(values[std::size_t(in.first_point + p - 1) * std::size_t(stride)]);
-          z = in.start + in.step * (double(p - 1) + (below - double(level)) / (below - c));
+      // First point going up with colour below the level, interpolated with the point below it;
+      // wet to the top of the line when there is none. The colours are loaded kGaugeChunk at a time.
+      double z = in.start + double(in.num_points - 1) * in.step;
+      double below = 0;
+      for (uint32_t base = 0; base < in.num_points; base += kGaugeChunk) {
+        T c[kGaugeChunk];
+        for (int q = 0; q < kGaugeChunk; ++q)
+          c[q] = base + q < in.num_points ? values[std::size_t(in.first_point + base + q) * std::size_t(stride)] : T(0);
+        bool found = false;
+        for (int q = 0; q < kGaugeChunk && base + q < in.num_points; ++q) {
+          const uint32_t p = base + q;
+          const double cq = double(c[q]);
+          if (cq >= double(level)) {
+            below = cq;
+            continue;
+          }
+          z = p == 0 ? in.start : in.start + in.step * (double(p - 1) + (below - double(level)) / (below - cq));
+          found = true;
+          break;
         }
-        break;
+        if (found) break;
       }
       columns[in.first_column] = z;
       return;

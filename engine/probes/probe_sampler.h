@@ -1,11 +1,14 @@
 #pragma once
-// Holds a ProbeLayout on one backend (points, instruments, the field views of each channel, scratch)
-// and samples it with the functors of probes/probe_sample.h through the solver's exec: two launches
-// and one small download (one double per output column) per sample.
+// Holds a ProbeLayout on one backend (points, instruments, the field views of each channel, scratch,
+// the ring of sample rows) and samples it with the functors of probes/probe_sample.h through the
+// solver's exec: three launches per sample on the step's stream, no download; ProbeRing::read
+// downloads all queued rows in one copy (probes/probe_api.h).
 #include "exec/device_array.h"
+#include "probes/probe_api.h"
 #include "probes/probe_layout.h"
 #include "probes/probe_sample.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -14,18 +17,21 @@ namespace ejecta {
 static_assert(kMaxProbeChannels <= kProbeChannelSlots, "a probe's channels must fit the per-point accumulators");
 
 template <class T, int D, class Exec>
-class ProbeSampler {
+class ProbeSampler final : public ProbeRing {
+  static constexpr int kRows = kCellRows<D>;
+
  public:
   // Resolves each channel's field in `store` (a ParticleStore on the same exec); throws
   // std::invalid_argument for a field the store lacks (make_probe_layout checks names first).
   template <class Store>
-  ProbeSampler(Exec& exec, const Store& store, const ProbeLayout& layout) : layout_(layout) {
+  ProbeSampler(Exec& exec, const Store& store, const ProbeLayout& layout) : exec_(&exec), layout_(layout) {
     if (layout.dim != D) throw std::invalid_argument("probe layout of another dimension");
     std::vector<Vec<T, D>> pts(layout.num_points());
     for (std::size_t p = 0; p < pts.size(); ++p)
       for (int d = 0; d < D; ++d) pts[p][d] = T(layout.points[p * D + d]);
     std::vector<ProbeInstrumentDev> inst;
     std::vector<ColourSource> chans;
+    std::size_t max_channels = 0;
     for (const ProbeInstrument& in : layout.instruments) {
       ProbeInstrumentDev dv{};
       dv.first_point = uint32_t(in.first_point);
@@ -41,48 +47,66 @@ class ProbeSampler {
         if (!info) throw std::invalid_argument(in.section + ": no particle field '" + c.field + "'");
         chans.push_back(ColourSource{store.raw_data(c.field), info->scalar, info->components, c.component});
       }
+      max_channels = std::max(max_channels, in.channels.size());
       inst.push_back(dv);
     }
-    stride_ = 2 + kMaxProbeChannels;
+    stride_ = 2 + int(max_channels);
     points_.resize(exec, pts.size());
     owner_.resize(exec, pts.size());
     inst_.resize(exec, inst.size());
     chans_.resize(exec, chans.size());
+    partial_.resize(exec, pts.size() * std::size_t(kRows) * std::size_t(stride_));
     values_.resize(exec, pts.size() * std::size_t(stride_));
-    columns_.resize(exec, layout.columns.size());
     exec.upload(points_.data(), pts.data(), sizeof(Vec<T, D>) * pts.size());
     exec.upload(owner_.data(), layout.point_owner.data(), sizeof(uint32_t) * pts.size());
     exec.upload(inst_.data(), inst.data(), sizeof(ProbeInstrumentDev) * inst.size());
     if (!chans.empty()) exec.upload(chans_.data(), chans.data(), sizeof(ColourSource) * chans.size());
-    host_.resize(layout.columns.size());
+    resize(kDefaultProbeRingSlots);
   }
 
-  const ProbeLayout& layout() const { return layout_; }
+  const ProbeLayout& layout() const override { return layout_; }
+  std::size_t slots() const override { return ring_.size() / std::max<std::size_t>(1, layout_.columns.size()); }
+  std::size_t queued() const override { return queued_; }
 
-  // One value per column of the layout. x, m, rho and kind are the particle arrays in the grid's
+  void resize(std::size_t slots) override {
+    if (queued_ > 0) throw std::logic_error("probe ring resized with samples queued: read them first");
+    ring_.resize(*exec_, std::max<std::size_t>(1, slots) * layout_.columns.size());
+  }
+
+  void read(std::vector<double>& rows) override {
+    rows.resize(queued_ * layout_.columns.size());
+    if (!rows.empty()) exec_->download(rows.data(), ring_.data(), sizeof(double) * rows.size());
+    queued_ = 0;
+  }
+
+  // Samples into the next row of the ring. x, m, rho and kind are the particle arrays in the grid's
   // (sorted) order; rho is the density the pressures were computed from.
-  const std::vector<double>& sample(Exec& exec, const CellGrid<T, D>& grid, const SmoothingKernel<T, D>& kernel,
-                                    const Vec<T, D>* x, const T* m, const T* rho, const uint8_t* kind) {
-    exec.for_each_balanced(points_.size(),
-                           SampleProbePoints<T, D>{kernel, grid, x, m, rho, kind, points_.data(), owner_.data(),
-                                                   inst_.data(), chans_.data(), values_.data(), stride_,
-                                                   T(kDryKernelSum)});
-    exec.for_each(inst_.size(), ReduceProbeInstruments<T>{inst_.data(), values_.data(), stride_,
-                                                          T(kGaugeSurfaceLevel), columns_.data()});
-    exec.download(host_.data(), columns_.data(), sizeof(double) * host_.size());
-    return host_;
+  void queue(const CellGrid<T, D>& grid, const SmoothingKernel<T, D>& kernel, const Vec<T, D>* x, const T* m,
+             const T* rho, const uint8_t* kind) {
+    if (queued_ >= slots()) throw std::logic_error("probe ring full: read it before sampling again");
+    exec_->for_each_balanced(points_.size() * std::size_t(kRows),
+                             SampleProbeRows<T, D>{kernel, grid, x, m, rho, kind, points_.data(), owner_.data(),
+                                                   inst_.data(), chans_.data(), partial_.data(), stride_});
+    exec_->for_each(points_.size(), CombineProbeRows<T, kRows>{inst_.data(), owner_.data(), partial_.data(),
+                                                               values_.data(), stride_, T(kDryKernelSum)});
+    exec_->for_each(inst_.size(), ReduceProbeInstruments<T>{inst_.data(), values_.data(), stride_,
+                                                            T(kGaugeSurfaceLevel),
+                                                            ring_.data() + queued_ * layout_.columns.size()});
+    ++queued_;
   }
 
  private:
+  Exec* exec_;
   ProbeLayout layout_;
   int stride_ = 0;
+  std::size_t queued_ = 0;
   DeviceArray<Vec<T, D>, Exec> points_;
   DeviceArray<uint32_t, Exec> owner_;
   DeviceArray<ProbeInstrumentDev, Exec> inst_;
   DeviceArray<ColourSource, Exec> chans_;
-  DeviceArray<T, Exec> values_;
-  DeviceArray<double, Exec> columns_;
-  std::vector<double> host_;
+  DeviceArray<T, Exec> partial_;  // per point and cell row
+  DeviceArray<T, Exec> values_;   // per point
+  DeviceArray<double, Exec> ring_;  // slots() rows of layout().columns.size() values
 };
 
 }  // namespace ejecta

@@ -201,15 +201,16 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
   }
 
   // Probes and gauges (probes/probe_sampler.h): sampled at the state the last step ended with, the
-  // positions, pressures and densities of its force evaluation, on the grid they were sorted into.
+  // positions, pressures and densities of its force evaluation, on the grid they were sorted into;
+  // queued on the step's stream, read back in batches (probes/probe_api.h).
   void set_probes(const ProbeLayout& layout) override {
     probes_.reset();
     if (!layout.empty()) probes_ = std::make_unique<ProbeSampler<T, D, Exec>>(exec_, store_, layout);
   }
-  const ProbeLayout* probes() const override { return probes_ ? &probes_->layout() : nullptr; }
-  std::vector<double> sample_probes() const override {
-    if (!probes_) return {};
-    return probes_->sample(exec_, grid_, model_.kernel, pv_.x, pv_.m, pv_.rhop, pv_.kind);
+  ProbeRing* probe_ring() const override { return probes_.get(); }
+  void queue_probe_sample() const override {
+    if (!probes_) throw std::logic_error("queue_probe_sample: no probes installed");
+    probes_->queue(grid_, model_.kernel, pv_.x, pv_.m, pv_.rhop, pv_.kind);
   }
 
  private:
