@@ -54,34 +54,24 @@ struct CellGrid {
     return b;
   }
 
+  // The rows along x of the 3^D cells around a point: 3^(D-1) of them.
+  static constexpr int kRows = D == 3 ? 9 : D == 2 ? 3 : 1;
+
+  // Calls f(j) for every sorted particle j in the three cells of row r (0 <= r < kRows: y offset
+  // r % 3 - 1, z offset r / 3 - 1) around x, merging the cells whose ranges are adjacent in memory
+  // (one range per row in row-major order, two in Morton order). Returns the candidates visited.
+  template <class F>
+  EJ_INLINE uint32_t for_each_candidate_in_row(const Vec<T, D>& x, int r, F&& f) const {
+    return scan_row(around(x), r, f);
+  }
+
   // Calls f(j) for every sorted particle j in the 3^D cells around x (a superset of the neighbours
-  // within one cell size; the caller tests the distance). Returns the number of candidates visited.
+  // within one cell size; the caller tests the distance), row by row. Returns the candidates visited.
   template <class F>
   EJ_INLINE uint32_t for_each_candidate(const Vec<T, D>& x, F&& f) const {
-    long long c[3] = {0, 0, 0};
-    for (int d = 0; d < D; ++d) c[d] = cell_coord(x[d], d);
-    const uint32_t xs[3] = {static_cast<uint32_t>(wrap(c[0] - 1, dims[0])), static_cast<uint32_t>(wrap(c[0], dims[0])),
-                            static_cast<uint32_t>(wrap(c[0] + 1, dims[0]))};
+    const Around a = around(x);
     uint32_t visited = 0;
-    const int ny = D >= 2 ? 3 : 1, nz = D >= 3 ? 3 : 1;
-    for (int iz = 0; iz < nz; ++iz) {
-      const uint32_t bz = D >= 3 ? static_cast<uint32_t>(wrap(c[2] + iz - 1, dims[2])) : 0u;
-      for (int iy = 0; iy < ny; ++iy) {
-        const uint32_t by = D >= 2 ? static_cast<uint32_t>(wrap(c[1] + iy - 1, dims[1])) : 0u;
-        const uint32_t row = static_cast<uint32_t>(dims[0]) * (by + static_cast<uint32_t>(dims[1]) * bz);
-        uint32_t begin = 0, end = 0;  // the pending range; a cell that starts where it ends joins it
-        for (int ix = 0; ix < 3; ++ix) {
-          const uint32_t r = rank[row + xs[ix]];
-          const uint32_t b = offset[r], e = offset[r + 1];
-          if (b != end) {
-            visited += scan(begin, end, f);
-            begin = b;
-          }
-          end = e;
-        }
-        visited += scan(begin, end, f);
-      }
-    }
+    for (int r = 0; r < kRows; ++r) visited += scan_row(a, r, f);
     return visited;
   }
 
@@ -114,6 +104,37 @@ struct CellGrid {
   }
 
  private:
+  // The wrapped bucket coordinates of the cells at offsets -1, 0, +1 along each axis around x.
+  struct Around {
+    uint32_t x[3], y[3], z[3];
+  };
+  EJ_INLINE Around around(const Vec<T, D>& p) const {
+    Around a{};
+    for (int d = 0; d < 3; ++d) {
+      uint32_t* out = d == 0 ? a.x : d == 1 ? a.y : a.z;
+      const long long c = d < D ? cell_coord(p[d < D ? d : 0], d) : 0;
+      for (int k = 0; k < 3; ++k) out[k] = d < D ? static_cast<uint32_t>(wrap(c + k - 1, dims[d])) : 0u;
+    }
+    return a;
+  }
+
+  // Row r of the cells around a (see for_each_candidate_in_row).
+  template <class F>
+  EJ_INLINE uint32_t scan_row(const Around& a, int r, F& f) const {
+    const uint32_t row = static_cast<uint32_t>(dims[0]) * (a.y[r % 3] + static_cast<uint32_t>(dims[1]) * a.z[r / 3]);
+    uint32_t visited = 0, begin = 0, end = 0;  // the pending range; a cell that starts where it ends joins it
+    for (int ix = 0; ix < 3; ++ix) {
+      const uint32_t k = rank[row + a.x[ix]];
+      const uint32_t b = offset[k], e = offset[k + 1];
+      if (b != end) {
+        visited += scan(begin, end, f);
+        begin = b;
+      }
+      end = e;
+    }
+    return visited + scan(begin, end, f);
+  }
+
   template <class F>
   EJ_INLINE static uint32_t scan(uint32_t begin, uint32_t end, F& f) {
     for (uint32_t j = begin; j < end; ++j) f(j);
