@@ -284,6 +284,10 @@ CliParse parse_cli(int argc, const char* const* argv) {
                "CPU backend: keep OpenMP's spinning barriers (fastest on an otherwise idle machine; by default "
                "threads sleep at once, OMP_WAIT_POLICY=passive, so another busy program cannot stall every step)")
       ->group(run_g);
+  app.add_flag("--debug-sync", o.debug_sync,
+               "CUDA backend: synchronise and check for errors after every kernel launch, naming the kernel "
+               "(slower; the same as EJECTA_DEBUG_SYNC=1)")
+      ->group(run_g);
   std::string restart;
   auto* restart_opt = app.add_option("--restart", restart,
                                      "Continue a recorded run from FRAME (default: its last complete frame)")

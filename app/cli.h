@@ -26,6 +26,9 @@ struct CliOptions {
   // --omp-spin: keep the OpenMP runtime's spinning barriers (fastest on a dedicated machine). Without
   // it main() starts the runtime with OMP_WAIT_POLICY=passive (omp_env.h), so a busy core does not stall a step.
   bool omp_spin = false;
+  // --debug-sync: the CUDA backend synchronises and checks after every launch (exec/debug_sync.h);
+  // main() sets EJECTA_DEBUG_SYNC=1 for it.
+  bool debug_sync = false;
 
   // Recording (headless runs only).
   std::string record_path;                // --record FILE.h5; "" = no recording

@@ -10,6 +10,7 @@
 #include "export_particles.h"
 #include "headless.h"
 #include "omp_env.h"
+#include "exec/debug_sync.h"
 #include "io/frame_check.h"
 #include "io/h5_reader.h"
 #include "materials/material_keys.h"
@@ -25,9 +26,11 @@
 #endif
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #ifdef _OPENMP
@@ -116,6 +119,18 @@ int run(const CliOptions& o) {
   if (o.threads > 0) std::fprintf(stderr, "ejecta: warning: built without OpenMP, --threads is ignored\n");
 #endif
   const Backend backend = choose_backend(o.backend);
+  // --debug-sync reaches the execution layer through its variable (read when a solver is made).
+  if (o.debug_sync) setenv(kDebugSyncVariable, "1", 1);
+  bool debug_sync = false;
+  try {
+    debug_sync = debug_sync_from_environment();
+  } catch (const std::invalid_argument& e) {
+    throw ParamError(e.what());
+  }
+  if (debug_sync)
+    std::fprintf(stderr, "ejecta: debug sync: %s\n",
+                 backend == Backend::Cuda ? "every CUDA launch is synchronised and checked (slower)"
+                                          : "no effect on the CPU backend (its loops finish before returning)");
 
   if (o.benchmark) {
     BenchmarkOptions b;

@@ -224,6 +224,25 @@ Split run_split(const std::string& args, const std::string& env = "") {
   return s;
 }
 
+// --debug-sync reaches the execution layer as EJECTA_DEBUG_SYNC=1 (exec/debug_sync.h): the binary says
+// so on stderr, on the CPU backend that it has no effect there; a bad value of the variable is an
+// input error naming it.
+TEST(CliDebugSync, FlagAndVariableReachTheExecutionLayer) {
+  EXPECT_FALSE(parse_cli({"--headless"}).options.debug_sync);
+  EXPECT_TRUE(parse_cli({"--headless", "--debug-sync"}).options.debug_sync);
+  Split s = run_split("--headless --backend cpu --steps 1 --debug-sync");
+  EXPECT_EQ(s.code, 0) << s.err;
+  EXPECT_NE(s.err.find("debug sync: no effect on the CPU backend"), std::string::npos) << s.err;
+  s = run_split("--headless --backend cpu --steps 1", "EJECTA_DEBUG_SYNC=1");
+  EXPECT_EQ(s.code, 0) << s.err;
+  EXPECT_NE(s.err.find("debug sync:"), std::string::npos) << s.err;
+  s = run_split("--headless --backend cpu --steps 1");
+  EXPECT_EQ(s.err.find("debug sync"), std::string::npos) << s.err;
+  s = run_split("--headless --backend cpu --steps 1", "EJECTA_DEBUG_SYNC=yes");
+  EXPECT_EQ(s.code, 2);
+  EXPECT_NE(s.err.find("EJECTA_DEBUG_SYNC=yes: expected 1"), std::string::npos) << s.err;
+}
+
 TEST(CliBinary, JsonKeepsStdoutForTheJsonAndProgressOnStderr) {
   if (access((std::string(EJECTA_BINARY_DIR) + "/ejecta").c_str(), X_OK) != 0) GTEST_SKIP() << "no ejecta binary";
   // Long enough (a few seconds on one thread) for the log's first progress line after 1 s.

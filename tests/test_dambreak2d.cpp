@@ -141,8 +141,8 @@ TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) {
     std::printf("  T %.2f  Z measured %.3f  simulated %.3f  (%+.1f%%)\n", r.T, r.Z, s.Z,
                 100 * (s.Z / r.Z - 1));
     // Band: simulations of this case lead the measurement from the first instants, which the real
-    // release of the column slowed (see docs/validation.md); the lead then stays a constant offset
-    // of 0.2-0.26 a while the front speeds agree. The band is 0.3 a, absolute.
+    // release of the column slowed (docs/physics.md, "Martin & Moyce's front"); the lead then stays
+    // a constant offset of 0.2-0.26 a while the front speeds agree. The band is 0.3 a, absolute.
     EXPECT_NEAR(s.Z, r.Z, 0.3) << "T = " << r.T;
   }
   const double speed_sim = slope(run.simulated), speed_exp = slope(measured);

@@ -2,7 +2,8 @@
 // force, with the solver's own key, sort and table on the CPU backend: h log-uniform over a factor
 // 10 or 100 (and one particle with h 1000 times the smallest), uniform and clustered positions, some
 // particles far outside the table (folded), h changed after the sort (as the h iteration does);
-// gather (r < 2 h_i) and symmetric (r < 2 max(h_i, h_j)) searches, each pair exactly once.
+// gather (r < 2 h_i) and symmetric (r < 2 max(h_i, h_j)) searches, each pair exactly once; buckets in
+// Morton order (the CUDA backend's) and row-major order (the CPU backend's).
 #include "exec/exec_cpu.h"
 #include "neighbors/level_index.h"
 
@@ -17,7 +18,7 @@ namespace ejecta {
 namespace {
 
 template <int D>
-void compare(double h_ratio, bool clustered, unsigned seed) {
+void compare(double h_ratio, bool clustered, unsigned seed, CellOrder order = CellOrder::Morton) {
   const std::size_t n = D == 3 ? 1500 : 2000;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -36,7 +37,7 @@ void compare(double h_ratio, bool clustered, unsigned seed) {
   CpuExec exec;
   std::size_t bytes = 0;
   const auto grid = make_level_grid<double, D>(lo, hi, h0, h_ratio * h0, n);
-  LevelIndex<double, D, CpuExec> index(exec, grid, n, &bytes);
+  LevelIndex<double, D, CpuExec> index(exec, grid, n, &bytes, order);
   index.build(x.data(), h.data());
   const uint32_t* perm = index.permutation();
   std::vector<Vec<double, D>> xs(n);
@@ -72,6 +73,8 @@ TEST(LevelGrid, BruteForce2D_Ratio10) { compare<2>(10, false, 2); }
 TEST(LevelGrid, BruteForce2D_Ratio100Clustered) { compare<2>(100, true, 3); }
 TEST(LevelGrid, BruteForce3D_Ratio10Clustered) { compare<3>(10, true, 4); }
 TEST(LevelGrid, BruteForce3D_Ratio100) { compare<3>(100, false, 5); }
+TEST(LevelGrid, BruteForce2D_Ratio100ClusteredRowMajor) { compare<2>(100, true, 3, CellOrder::RowMajor); }
+TEST(LevelGrid, BruteForce3D_Ratio10RowMajor) { compare<3>(10, false, 6, CellOrder::RowMajor); }
 
 TEST(LevelGrid, LevelsDoubleFromTheSmallestH) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};

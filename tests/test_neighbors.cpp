@@ -1,7 +1,9 @@
 // Neighbour search against brute force, on the CPU backend, with the solver's own grid, sort and
-// table: uniform, clustered and outlier-laden random sets in 1, 2 and 3D.
+// table: uniform, clustered and outlier-laden random sets in 1, 2 and 3D, in Morton bucket order (the
+// CUDA backend's) and row-major order (the CPU backend's); the Morton codes and bucket ranks.
 #include "exec/exec_cpu.h"
 #include "neighbors/cell_index.h"
+#include "neighbors/morton.h"
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -36,20 +38,21 @@ std::vector<Vec<double, D>> make_points(Layout layout, std::size_t n, unsigned s
 }
 
 template <int D>
-void compare_with_brute_force(Layout layout, std::size_t n, double radius) {
+void compare_with_brute_force(Layout layout, std::size_t n, double radius, CellOrder order = CellOrder::Morton) {
   auto pts = make_points<D>(layout, n, 42u + unsigned(layout));
   // The grid covers the bulk only (as the solver's does at start); outliers fold into its buckets.
   double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   CpuExec exec;
   std::size_t bytes = 0;
   auto grid = make_cell_grid<double, D>(lo, hi, radius, n);
-  CellIndex<double, D, CpuExec> index(exec, grid, n, &bytes);
+  CellIndex<double, D, CpuExec> index(exec, grid, n, &bytes, order);
   index.build(pts.data());
   const uint32_t* perm = index.permutation();
   std::vector<Vec<double, D>> sorted(n);
   for (std::size_t i = 0; i < n; ++i) sorted[i] = pts[perm[i]];
-  // The table must stay within a few buckets per particle, however far the outliers fly.
-  EXPECT_LE(bytes, n * 5 * sizeof(uint32_t) + (2 * n + 100) * sizeof(uint32_t));
+  // The tables (offsets and ranks) must stay within a few buckets per particle, however far the
+  // outliers fly.
+  EXPECT_LE(bytes, n * 5 * sizeof(uint32_t) + 2 * (2 * n + 100) * sizeof(uint32_t));
 
   const double r2max = radius * radius;
   std::size_t pairs = 0;
@@ -77,6 +80,55 @@ TEST(NeighborSearch, Clustered3D) { compare_with_brute_force<3>(Layout::Clustere
 TEST(NeighborSearch, Outliers1D) { compare_with_brute_force<1>(Layout::Outliers, 2000, 0.003); }
 TEST(NeighborSearch, Outliers2D) { compare_with_brute_force<2>(Layout::Outliers, 3000, 0.04); }
 TEST(NeighborSearch, Outliers3D) { compare_with_brute_force<3>(Layout::Outliers, 3000, 0.1); }
+
+TEST(NeighborSearch, RowMajorOrder2D) { compare_with_brute_force<2>(Layout::Outliers, 3000, 0.04, CellOrder::RowMajor); }
+TEST(NeighborSearch, RowMajorOrder3D) { compare_with_brute_force<3>(Layout::Clustered, 3000, 0.05, CellOrder::RowMajor); }
+
+TEST(Morton, CodesInterleaveTheBitsXFirst) {
+  const uint32_t a[3] = {1, 0, 0}, b[3] = {0, 1, 0}, c[3] = {0, 0, 1}, d[3] = {5, 3, 6};
+  EXPECT_EQ(morton_code<3>(a), 1u);
+  EXPECT_EQ(morton_code<3>(b), 2u);
+  EXPECT_EQ(morton_code<3>(c), 4u);
+  // x = 101, y = 011, z = 110: bit triples (z y x) from the top 1 0 1, 1 1 0, 0 1 1 = 0b101110011.
+  EXPECT_EQ(morton_code<3>(d), 0b101110011u);
+  const uint32_t e[2] = {5, 3};  // pairs (y x) from the top: 0 1, 1 0, 1 1
+  EXPECT_EQ(morton_code<2>(e), 0b011011u);
+  const uint32_t big[3] = {(1u << 20) - 1, 0, (1u << 20) - 1};
+  EXPECT_EQ(morton_code<3>(big), 0x0b6db6db6db6db6dull);  // triples (z y x) = 101, twenty times
+}
+
+// The ranks are a permutation, keep the Z-order, and each aligned 2x2x2 block of a table whose sides
+// are even is 8 consecutive ranks: the locality the order is for.
+TEST(Morton, BucketRanksFollowTheZOrder) {
+  const int dims[3] = {6, 4, 10};
+  const auto rank = bucket_ranks(dims, 3, CellOrder::Morton);
+  ASSERT_EQ(rank.size(), 240u);
+  std::vector<uint32_t> seen(rank);
+  std::sort(seen.begin(), seen.end());
+  for (uint32_t r = 0; r < 240; ++r) ASSERT_EQ(seen[r], r);
+  auto id = [&](int x, int y, int z) { return x + dims[0] * (y + dims[1] * z); };
+  for (int z = 0; z < 10; ++z)
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x + 1 < 6; ++x) {
+        const uint32_t c0[3] = {uint32_t(x), uint32_t(y), uint32_t(z)}, c1[3] = {uint32_t(x + 1), uint32_t(y), uint32_t(z)};
+        EXPECT_EQ(rank[id(x, y, z)] < rank[id(x + 1, y, z)], morton_code<3>(c0) < morton_code<3>(c1));
+      }
+  for (int z = 0; z < 10; z += 2)
+    for (int y = 0; y < 4; y += 2)
+      for (int x = 0; x < 6; x += 2) {
+        uint32_t lo = ~0u, hi = 0;
+        for (int k = 0; k < 8; ++k) {
+          const uint32_t r = rank[id(x + (k & 1), y + (k >> 1 & 1), z + (k >> 2))];
+          lo = std::min(lo, r);
+          hi = std::max(hi, r);
+        }
+        EXPECT_EQ(hi - lo, 7u) << x << " " << y << " " << z;
+      }
+  const auto rows = bucket_ranks(dims, 3, CellOrder::RowMajor);
+  for (uint32_t b = 0; b < 240; ++b) EXPECT_EQ(rows[b], b);
+  EXPECT_EQ(default_cell_order(Backend::Cuda), CellOrder::Morton);
+  EXPECT_EQ(default_cell_order(Backend::Cpu), CellOrder::RowMajor);
+}
 
 TEST(NeighborSearch, SortIsStableCountingSort) {
   CpuExec exec;

@@ -19,27 +19,23 @@ void* CpuExec::allocate(std::size_t bytes) {
 
 void CpuExec::deallocate(void* p) { std::free(p); }
 
-void CpuExec::sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt,
-                         uint32_t*& values_alt, std::size_t n, uint32_t num_keys) {
+namespace {
+
+// One stable counting pass by the digit (key >> shift) & mask, digit < m: per-thread histograms over
+// contiguous chunks, so equal digits keep their input order. hist is the caller's workspace.
+template <class K>
+void counting_pass(const K* in_keys, const uint32_t* in_values, K* out_keys, uint32_t* out_values, std::size_t n,
+                   int shift, K mask, std::size_t m, std::vector<uint32_t>& histogram) {
   const int threads = omp_get_max_threads();
-  const std::size_t m = num_keys;
-  histogram_.assign(static_cast<std::size_t>(threads) * m, 0u);
-  uint32_t* hist = histogram_.data();
-  const uint32_t* in_keys = keys;
-  const uint32_t* in_values = values;
-  uint32_t* out_keys = keys_alt;
-  uint32_t* out_values = values_alt;
-  // Each thread takes one contiguous chunk so that the scatter below keeps the input order within a
-  // key (stability: particles keep their relative order inside a cell between steps).
-  auto chunk = [n, threads](int t) {
-    return std::pair<std::size_t, std::size_t>(n * t / threads, n * (t + 1) / threads);
-  };
+  histogram.assign(static_cast<std::size_t>(threads) * m, 0u);
+  uint32_t* hist = histogram.data();
+  auto digit = [shift, mask](K key) { return static_cast<std::size_t>((key >> shift) & mask); };
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num();
-    const auto [lo, hi] = chunk(t);
+    const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
     uint32_t* h = hist + static_cast<std::size_t>(t) * m;
-    for (std::size_t i = lo; i < hi; ++i) ++h[in_keys[i]];
+    for (std::size_t i = lo; i < hi; ++i) ++h[digit(in_keys[i])];
 #pragma omp barrier
 #pragma omp single
     {
@@ -53,13 +49,46 @@ void CpuExec::sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt
         }
     }
     for (std::size_t i = lo; i < hi; ++i) {
-      const uint32_t pos = h[in_keys[i]]++;
+      const uint32_t pos = h[digit(in_keys[i])]++;
       out_keys[pos] = in_keys[i];
       out_values[pos] = in_values[i];
     }
   }
+}
+
+}  // namespace
+
+void CpuExec::sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt,
+                         uint32_t*& values_alt, std::size_t n, uint32_t num_keys) {
+  // Each thread takes one contiguous chunk so that the scatter keeps the input order within a key
+  // (stability: particles keep their relative order inside a cell between steps).
+  counting_pass<uint32_t>(keys, values, keys_alt, values_alt, n, 0, ~uint32_t(0), num_keys, histogram_);
   std::swap(keys, keys_alt);
   std::swap(values, values_alt);
+}
+
+void CpuExec::sort_pairs64(uint64_t*& keys, uint32_t*& values, uint64_t*& keys_alt, uint32_t*& values_alt,
+                           std::size_t n) {
+  // Only the bits where some keys differ need passes (a Morton key of a small grid leaves the high
+  // bits zero): their span from the OR and AND of all keys.
+  uint64_t any = 0, all = ~uint64_t(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    any |= keys[i];
+    all &= keys[i];
+  }
+  const uint64_t differ = any ^ all;
+  if (differ == 0) return;  // all keys equal: the stable order is the input order
+  int lo = 0, hi = 64;
+  while (!((differ >> lo) & 1u)) ++lo;
+  while (!((differ >> (hi - 1)) & 1u)) --hi;
+  constexpr int kBits = 11;
+  for (int shift = lo; shift < hi; shift += kBits) {
+    const int bits = std::min(kBits, hi - shift);
+    counting_pass<uint64_t>(keys, values, keys_alt, values_alt, n, shift, (uint64_t(1) << bits) - 1,
+                            std::size_t(1) << bits, histogram_);
+    std::swap(keys, keys_alt);
+    std::swap(values, values_alt);
+  }
 }
 
 std::string CpuExec::device_name() const {

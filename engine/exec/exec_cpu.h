@@ -43,6 +43,37 @@ class CpuExec {
   void sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt, uint32_t*& values_alt,
                   std::size_t n, uint32_t num_keys);
 
+  // Stable sort of (64-bit key, value) pairs by key: an LSD radix sort in 11-bit digits over the bits
+  // where the keys differ (Morton keys, octree and domain keys). Same contract as sort_pairs.
+  void sort_pairs64(uint64_t*& keys, uint32_t*& values, uint64_t*& keys_alt, uint32_t*& values_alt,
+                    std::size_t n);
+
+  // out[i] = in[0] + ... + in[i-1] for i in [0, n]: n + 1 entries, out[0] = 0 and out[n] the total
+  // (an offset table from counts). out must not alias in. Two passes over per-thread chunks: the
+  // result is exact and does not depend on the thread count (integers).
+  template <class T>
+  void exclusive_scan(const T* in, T* out, std::size_t n) const {
+    const int threads = omp_get_max_threads();
+    std::vector<T> partial(static_cast<std::size_t>(threads) + 1, T(0));
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+      T sum = T(0);
+      for (std::size_t i = lo; i < hi; ++i) sum += in[i];
+      partial[static_cast<std::size_t>(t) + 1] = sum;
+#pragma omp barrier
+#pragma omp single
+      for (int u = 0; u < threads; ++u) partial[static_cast<std::size_t>(u) + 1] += partial[static_cast<std::size_t>(u)];
+      T running = partial[static_cast<std::size_t>(t)];
+      for (std::size_t i = lo; i < hi; ++i) {
+        out[i] = running;
+        running += in[i];
+      }
+    }
+    out[n] = partial[static_cast<std::size_t>(threads)];
+  }
+
   // Reduction of map(i) over i in [0, n) with an associative, commutative op. Deterministic for a
   // given thread count: each thread reduces its fixed chunk and the partials are combined in thread
   // order (floating-point sums must not depend on which thread finishes first).
@@ -64,6 +95,8 @@ class CpuExec {
   }
 
   void synchronize() const {}
+  // The CPU backend runs each loop to its end before returning: nothing to synchronise or check.
+  bool debug_sync() const { return false; }
   std::string device_name() const;
   std::size_t workspace_bytes() const { return histogram_.capacity() * sizeof(uint32_t); }
 

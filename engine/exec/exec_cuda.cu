@@ -1,5 +1,8 @@
 #include "exec/exec_cuda.cuh"
 
+#include "exec/debug_sync.h"
+#include "exec/exec_roundtrip.h"
+
 #include <cstdlib>
 #include <string>
 
@@ -13,6 +16,26 @@ void cuda_check(cudaError_t e, const char* what) {
 CudaExec::CudaExec() {
   cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "stream");
   if (const char* cap = std::getenv("EJECTA_DEVICE_MEMORY_LIMIT")) limit_ = std::strtoull(cap, nullptr, 10);
+  debug_sync_ = debug_sync_from_environment();
+}
+
+void CudaExec::after_launch(const std::type_info& functor, std::size_t n) const {
+  cudaError_t e = cudaGetLastError();
+  const char* stage = "launch of";
+  if (e == cudaSuccess && debug_sync_) {
+    e = cudaStreamSynchronize(stream_);
+    stage = "kernel";
+  }
+  if (e != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA error in ") + stage + " " + demangled_type_name(functor.name()) +
+                             " over " + std::to_string(n) + " items: " + cudaGetErrorString(e) +
+                             (debug_sync_ ? "" : " (EJECTA_DEBUG_SYNC=1 checks after every launch)"));
+}
+
+void CudaExec::after_library_call(const char* what) const {
+  if (!debug_sync_) return;
+  cuda_check(cudaStreamSynchronize(stream_), what);
+  cuda_check(cudaGetLastError(), what);
 }
 
 CudaExec::~CudaExec() {
@@ -86,6 +109,48 @@ void CudaExec::sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_al
   void* tmp = scratch(bytes);
   cuda_check(cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, static_cast<int>(n), 0, end_bit, stream_),
              "radix sort");
+  after_library_call("radix sort");
+  if (k.Current() != keys) {
+    std::swap(keys, keys_alt);
+    std::swap(values, values_alt);
+  }
+}
+
+namespace {
+// The OR and the AND of the keys: the bits where they differ.
+struct KeyBits {
+  uint64_t any, all;
+};
+struct KeyBitsOf {
+  const uint64_t* k;
+  __host__ __device__ KeyBits operator()(std::size_t i) const { return {k[i], k[i]}; }
+};
+struct MergeKeyBits {
+  __host__ __device__ KeyBits operator()(const KeyBits& a, const KeyBits& b) const {
+    return {a.any | b.any, a.all & b.all};
+  }
+};
+}  // namespace
+
+void CudaExec::sort_pairs64(uint64_t*& keys, uint32_t*& values, uint64_t*& keys_alt, uint32_t*& values_alt,
+                            std::size_t n) {
+  if (n == 0) return;
+  // The bit span where keys differ (as on the CPU): fewer passes for keys of a small grid.
+  const KeyBits b = transform_reduce(n, KeyBits{0, ~uint64_t(0)}, KeyBitsOf{keys}, MergeKeyBits{});
+  const uint64_t differ = b.any ^ b.all;
+  if (differ == 0) return;
+  int lo = 0, hi = 64;
+  while (!((differ >> lo) & 1u)) ++lo;
+  while (!((differ >> (hi - 1)) & 1u)) --hi;
+  cub::DoubleBuffer<uint64_t> k(keys, keys_alt);
+  cub::DoubleBuffer<uint32_t> v(values, values_alt);
+  std::size_t bytes = 0;
+  cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, static_cast<int>(n), lo, hi, stream_),
+             "radix sort (64-bit keys)");
+  void* tmp = scratch(bytes);
+  cuda_check(cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, static_cast<int>(n), lo, hi, stream_),
+             "radix sort (64-bit keys)");
+  after_library_call("radix sort (64-bit keys)");
   if (k.Current() != keys) {
     std::swap(keys, keys_alt);
     std::swap(values, values_alt);
@@ -100,6 +165,22 @@ std::string CudaExec::device_name() const {
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, dev);
   return prop.name;
+}
+
+}  // namespace ejecta
+
+namespace ejecta {
+
+// exec_host.cpp's CUDA round trips.
+
+std::vector<uint32_t> cuda_exclusive_scan(const std::vector<uint32_t>& in) {
+  return exclusive_scan_roundtrip<CudaExec>(in);
+}
+std::vector<uint64_t> cuda_exclusive_scan(const std::vector<uint64_t>& in) {
+  return exclusive_scan_roundtrip<CudaExec>(in);
+}
+void cuda_sort_pairs64(std::vector<uint64_t>& keys, std::vector<uint32_t>& values) {
+  sort_pairs64_roundtrip<CudaExec>(keys, values);
 }
 
 }  // namespace ejecta

@@ -5,6 +5,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 #include <unordered_map>
 
 namespace ejecta {
@@ -43,6 +45,14 @@ __global__ void __launch_bounds__(128, 3) ejecta_for_each_balanced_kernel(std::s
   if (i < n) f(i);
 }
 
+// in[i] for i < n, 0 at i = n: an exclusive scan over n + 1 items then ends with the total.
+template <class T>
+struct ZeroPadded {
+  const T* in;
+  std::size_t n;
+  __host__ __device__ T operator()(std::size_t i) const { return i < n ? in[i] : T(0); }
+};
+
 template <class Map, class R>
 struct IndexMap {
   Map map;
@@ -69,7 +79,7 @@ class CudaExec {
     const unsigned block = 128;
     const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
     ejecta_for_each_kernel<<<grid, block, 0, stream_>>>(n, f);
-    cuda_check(cudaGetLastError(), "kernel launch");
+    after_launch(typeid(F), n);
   }
   template <class F>
   void for_each_balanced(std::size_t n, const F& f) const {
@@ -77,11 +87,25 @@ class CudaExec {
     const unsigned block = 128;  // must match the __launch_bounds__ of the kernel
     const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
     ejecta_for_each_balanced_kernel<<<grid, block, 0, stream_>>>(n, f);
-    cuda_check(cudaGetLastError(), "kernel launch");
+    after_launch(typeid(F), n);
   }
 
   void sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt, uint32_t*& values_alt,
                   std::size_t n, uint32_t num_keys);
+  // CUB's radix sort over the bits where the keys differ; the contract of CpuExec::sort_pairs64.
+  void sort_pairs64(uint64_t*& keys, uint32_t*& values, uint64_t*& keys_alt, uint32_t*& values_alt,
+                    std::size_t n);
+
+  // The contract of CpuExec::exclusive_scan (n + 1 outputs, the total last), with CUB.
+  template <class T>
+  void exclusive_scan(const T* in, T* out, std::size_t n) {
+    auto it = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), ZeroPadded<T>{in, n});
+    std::size_t bytes = 0;
+    cuda_check(cub::DeviceScan::ExclusiveSum(nullptr, bytes, it, out, n + 1, stream_), "exclusive scan");
+    void* tmp = scratch(bytes);
+    cuda_check(cub::DeviceScan::ExclusiveSum(tmp, bytes, it, out, n + 1, stream_), "exclusive scan");
+    after_library_call("exclusive scan");
+  }
 
   template <class R, class Map, class Op>
   R transform_reduce(std::size_t n, R init, const Map& map, const Op& op) {
@@ -92,17 +116,25 @@ class CudaExec {
     cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, it, d_out, n, op, init, stream_), "reduce");
     void* tmp = scratch(bytes);
     cuda_check(cub::DeviceReduce::Reduce(tmp, bytes, it, d_out, n, op, init, stream_), "reduce");
+    after_library_call("reduce");
     R result;
     download(&result, d_out, sizeof(R));
     return result;
   }
 
   void synchronize() const;
+  // Debug mode (EJECTA_DEBUG_SYNC=1 or --debug-sync, exec/debug_sync.h): synchronise the stream and
+  // check for errors after every launch, naming the kernel's functor, so an asynchronous fault is
+  // reported at the launch that caused it rather than at a later copy.
+  bool debug_sync() const { return debug_sync_; }
   std::string device_name() const;
   std::size_t workspace_bytes() const { return scratch_bytes_ + result_bytes_; }
   cudaStream_t stream() const { return stream_; }
 
  private:
+  // Checks a kernel launch (always) and, in debug mode, its completion; errors name the functor.
+  void after_launch(const std::type_info& functor, std::size_t n) const;
+  void after_library_call(const char* what) const;
   void* grow(void*& buffer, std::size_t& have, std::size_t bytes);
   void* scratch(std::size_t bytes);
   void* scratch_result(std::size_t bytes);
@@ -111,6 +143,7 @@ class CudaExec {
   std::size_t limit_ = 0, allocated_ = 0;
   std::unordered_map<void*, std::size_t> sizes_;
   cudaStream_t stream_ = nullptr;
+  bool debug_sync_ = false;
   void* scratch_ = nullptr;
   std::size_t scratch_bytes_ = 0;
   void* result_ = nullptr;

@@ -8,12 +8,15 @@
 // they cost a distance test, never a wrong answer. With every M >= 3 the 3^D cells around a particle
 // map to distinct buckets, so no pair is visited twice.
 //
-// Particles are sorted by bucket each step and the data reordered, so the three cells of a row along x
-// are one contiguous range of memory (3^(D-1) ranges per particle instead of 3^D cells). The table
-// is a prefix array offset[b] = first sorted particle of bucket b, offset[M] = n: no per-particle
-// neighbour lists, no fixed-size arrays.
+// Particles are sorted each step by the rank of their bucket in Morton (Z-order) order (rank[b],
+// bucket_order.h; row-major when asked) and the data reordered, so the particles of neighbouring cells
+// sit close in memory in every direction. The table is a prefix array over ranks: offset[r] = first
+// sorted particle of the bucket of rank r, offset[M] = n; no per-particle neighbour lists, no
+// fixed-size arrays. A search visits the 3^D cells around a particle, merging the ranges of a row's
+// cells that are adjacent in memory (two ranges per row in Morton order, one in row-major order).
 #include "core/hd.h"
 #include "core/vec.h"
+#include "neighbors/bucket_order.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +30,8 @@ struct CellGrid {
   T inv_cell;
   int dims[3];           // buckets per axis (>= 3 each, 1 for unused axes)
   uint32_t num_buckets;  // dims[0] * dims[1] * dims[2]
-  const uint32_t* offset = nullptr;  // num_buckets + 1 entries, valid after build
+  const uint32_t* rank = nullptr;    // bucket id -> its place in the sort order (num_buckets entries)
+  const uint32_t* offset = nullptr;  // num_buckets + 1 entries by rank, valid after build
   const uint8_t* marked = nullptr;   // optional per-bucket flag (buckets holding fluid), see mark()
 
   EJ_INLINE static int wrap(long long c, int m) {
@@ -50,28 +54,24 @@ struct CellGrid {
     return b;
   }
 
+  // The rows along x of the 3^D cells around a point: 3^(D-1) of them.
+  static constexpr int kRows = D == 3 ? 9 : D == 2 ? 3 : 1;
+
+  // Calls f(j) for every sorted particle j in the three cells of row r (0 <= r < kRows: y offset
+  // r % 3 - 1, z offset r / 3 - 1) around x, merging the cells whose ranges are adjacent in memory
+  // (one range per row in row-major order, two in Morton order). Returns the candidates visited.
+  template <class F>
+  EJ_INLINE uint32_t for_each_candidate_in_row(const Vec<T, D>& x, int r, F&& f) const {
+    return scan_row(around(x), r, f);
+  }
+
   // Calls f(j) for every sorted particle j in the 3^D cells around x (a superset of the neighbours
-  // within one cell size; the caller tests the distance). Returns the number of candidates visited.
+  // within one cell size; the caller tests the distance), row by row. Returns the candidates visited.
   template <class F>
   EJ_INLINE uint32_t for_each_candidate(const Vec<T, D>& x, F&& f) const {
-    long long c[3] = {0, 0, 0};
-    for (int d = 0; d < D; ++d) c[d] = cell_coord(x[d], d);
-    const int x0 = wrap(c[0] - 1, dims[0]), x1 = wrap(c[0] + 1, dims[0]);
+    const Around a = around(x);
     uint32_t visited = 0;
-    const int ny = D >= 2 ? 3 : 1, nz = D >= 3 ? 3 : 1;
-    for (int iz = 0; iz < nz; ++iz) {
-      const uint32_t bz = D >= 3 ? static_cast<uint32_t>(wrap(c[2] + iz - 1, dims[2])) : 0u;
-      for (int iy = 0; iy < ny; ++iy) {
-        const uint32_t by = D >= 2 ? static_cast<uint32_t>(wrap(c[1] + iy - 1, dims[1])) : 0u;
-        const uint32_t row = static_cast<uint32_t>(dims[0]) * (by + static_cast<uint32_t>(dims[1]) * bz);
-        if (x0 <= x1) {  // the row's three cells are adjacent buckets: one range
-          visited += scan(offset[row + x0], offset[row + x1 + 1], f);
-        } else {  // the row wraps around the table edge: two ranges
-          visited += scan(offset[row + x0], offset[row + dims[0]], f);
-          visited += scan(offset[row], offset[row + x1 + 1], f);
-        }
-      }
-    }
+    for (int r = 0; r < kRows; ++r) visited += scan_row(a, r, f);
     return visited;
   }
 
@@ -104,6 +104,37 @@ struct CellGrid {
   }
 
  private:
+  // The wrapped bucket coordinates of the cells at offsets -1, 0, +1 along each axis around x.
+  struct Around {
+    uint32_t x[3], y[3], z[3];
+  };
+  EJ_INLINE Around around(const Vec<T, D>& p) const {
+    Around a{};
+    for (int d = 0; d < 3; ++d) {
+      uint32_t* out = d == 0 ? a.x : d == 1 ? a.y : a.z;
+      const long long c = d < D ? cell_coord(p[d < D ? d : 0], d) : 0;
+      for (int k = 0; k < 3; ++k) out[k] = d < D ? static_cast<uint32_t>(wrap(c + k - 1, dims[d])) : 0u;
+    }
+    return a;
+  }
+
+  // Row r of the cells around a (see for_each_candidate_in_row).
+  template <class F>
+  EJ_INLINE uint32_t scan_row(const Around& a, int r, F& f) const {
+    const uint32_t row = static_cast<uint32_t>(dims[0]) * (a.y[r % 3] + static_cast<uint32_t>(dims[1]) * a.z[r / 3]);
+    uint32_t visited = 0, begin = 0, end = 0;  // the pending range; a cell that starts where it ends joins it
+    for (int ix = 0; ix < 3; ++ix) {
+      const uint32_t k = rank[row + a.x[ix]];
+      const uint32_t b = offset[k], e = offset[k + 1];
+      if (b != end) {
+        visited += scan(begin, end, f);
+        begin = b;
+      }
+      end = e;
+    }
+    return visited + scan(begin, end, f);
+  }
+
   template <class F>
   EJ_INLINE static uint32_t scan(uint32_t begin, uint32_t end, F& f) {
     for (uint32_t j = begin; j < end; ++j) f(j);
@@ -146,7 +177,7 @@ struct ComputeBucketKeys {
   uint32_t* keys;
   uint32_t* perm;
   EJ_INLINE void operator()(std::size_t i) const {
-    keys[i] = grid.bucket_of(pos[i]);
+    keys[i] = grid.rank[grid.bucket_of(pos[i])];
     perm[i] = static_cast<uint32_t>(i);
   }
 };
@@ -170,13 +201,15 @@ struct BuildBucketOffsets {
 
 // marked[b] = 1 when bucket b holds a particle of the given kind (after the data is reordered).
 struct MarkBuckets {
+  const uint32_t* rank;
   const uint32_t* offset;
   const uint8_t* kind;
   uint8_t wanted;
   uint8_t* marked;
   EJ_INLINE void operator()(std::size_t b) const {
     uint8_t any = 0;
-    for (uint32_t j = offset[b]; j < offset[b + 1] && !any; ++j) any = kind[j] == wanted;
+    const uint32_t r = rank[b];
+    for (uint32_t j = offset[r]; j < offset[r + 1] && !any; ++j) any = kind[j] == wanted;
     marked[b] = any;
   }
 };

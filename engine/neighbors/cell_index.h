@@ -1,17 +1,26 @@
 #pragma once
-// Owns the sort buffers and the bucket table of a CellGrid on one backend. build() computes each
-// particle's bucket, sorts stably by bucket and fills the table; the caller reorders its particle data
-// by permutation() (new[i] = old[perm[i]]) before using the grid.
+// Owns the sort buffers, the bucket ranks and the bucket table of a CellGrid on one backend. build()
+// keys each particle by the rank of its bucket (the backend's order, bucket_order.h),
+// sorts stably and fills the table; the caller reorders its particle data by permutation()
+// (new[i] = old[perm[i]]) before using the grid.
 #include "exec/device_array.h"
+#include "neighbors/bucket_order.h"
 #include "neighbors/cell_grid.h"
+
+#include <vector>
 
 namespace ejecta {
 
 template <class T, int D, class Exec>
 class CellIndex {
  public:
-  CellIndex(Exec& exec, const CellGrid<T, D>& grid, std::size_t n, std::size_t* tally)
+  CellIndex(Exec& exec, const CellGrid<T, D>& grid, std::size_t n, std::size_t* tally,
+            CellOrder order = default_cell_order(Exec::kBackend))
       : exec_(exec), grid_(grid), n_(n) {
+    const std::vector<uint32_t> rank = bucket_ranks(grid.dims, D, order);
+    rank_.resize(exec, rank.size(), tally);
+    exec.upload(rank_.data(), rank.data(), sizeof(uint32_t) * rank.size());
+    grid_.rank = rank_.data();
     keys_.resize(exec, n, tally);
     keys_alt_.resize(exec, n, tally);
     perm_.resize(exec, n, tally);
@@ -33,7 +42,7 @@ class CellIndex {
       marked_.resize(exec_, grid_.num_buckets, tally);
       grid_.marked = marked_.data();
     }
-    exec_.for_each(grid_.num_buckets, MarkBuckets{offsets_.data(), kind, wanted, marked_.data()});
+    exec_.for_each(grid_.num_buckets, MarkBuckets{rank_.data(), offsets_.data(), kind, wanted, marked_.data()});
   }
 
   const uint32_t* permutation() const { return perm_.data(); }
@@ -44,7 +53,7 @@ class CellIndex {
   Exec& exec_;
   CellGrid<T, D> grid_;
   std::size_t n_;
-  DeviceArray<uint32_t, Exec> keys_, keys_alt_, perm_, perm_alt_, offsets_;
+  DeviceArray<uint32_t, Exec> rank_, keys_, keys_alt_, perm_, perm_alt_, offsets_;
   DeviceArray<uint8_t, Exec> marked_;
 };
 

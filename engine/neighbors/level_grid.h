@@ -14,10 +14,12 @@
 //  - symmetric (forces: r < 2 max(h_i, h_j)): reach max(2 h_i, 2 hmax[l]) in level l, hmax[l] the
 //    largest h found in level l after the density pass (set_level_hmax): h may have grown past its
 //    level's bound since the sort, so the true maxima, not the bounds, make the search exact.
-// The same structure (levels of cells keyed in one sort) is the start of a cell hierarchy for
-// Barnes-Hut self-gravity (node moments per cell and level).
+// Within a level the buckets are keyed by their Morton rank (bucket_order.h): rank[base[l] + bucket] =
+// base[l] + the bucket's place in Z-order, so neighbouring cells sit close in memory; a row's cells
+// whose ranges are adjacent are scanned as one range.
 #include "core/hd.h"
 #include "core/vec.h"
+#include "neighbors/bucket_order.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,7 +37,8 @@ struct LevelGrid {
   T origin[kMaxLevels][3];
   int dims[kMaxLevels][3];
   uint32_t base[kMaxLevels + 1];     // first key of level l; base[levels] = all keys
-  const uint32_t* offset = nullptr;  // base[levels] + 1 entries, valid after build
+  const uint32_t* rank = nullptr;    // base[l] + bucket -> its sort key (base[levels] entries)
+  const uint32_t* offset = nullptr;  // base[levels] + 1 entries by key, valid after build
 
   EJ_INLINE static int wrap(long long c, int m) {
     long long r = c % m;
@@ -64,7 +67,7 @@ struct LevelGrid {
       b += stride * static_cast<uint32_t>(wrap(cell_coord(x[d], l, d), dims[l][d]));
       stride *= static_cast<uint32_t>(dims[l][d]);
     }
-    return base[l] + b;
+    return rank[base[l] + b];
   }
 
   // f(j, x_i - x_j, r^2) for every sorted particle j with r < reach (gather) or r < max(reach,
@@ -94,13 +97,17 @@ struct LevelGrid {
         for (long long cy = lo[1]; cy <= hi[1]; ++cy) {
           const uint32_t by = D >= 2 ? static_cast<uint32_t>(wrap(cy, my)) : 0u;
           const uint32_t row = b0 + static_cast<uint32_t>(mx) * (by + static_cast<uint32_t>(my) * bz);
-          const int x0 = wrap(lo[0], mx), x1 = wrap(hi[0], mx);
-          if (full[0] || x0 <= x1) {
-            scan(offset[row + (full[0] ? 0 : x0)], offset[row + (full[0] ? mx - 1 : x1) + 1], xi, x, R2, f);
-          } else {  // the row wraps around the table edge
-            scan(offset[row + x0], offset[row + mx], xi, x, R2, f);
-            scan(offset[row], offset[row + x1 + 1], xi, x, R2, f);
+          uint32_t begin = 0, end = 0;  // the pending range; a cell that starts where it ends joins it
+          for (long long cx = lo[0]; cx <= hi[0]; ++cx) {
+            const uint32_t key = rank[row + static_cast<uint32_t>(wrap(cx, mx))];
+            const uint32_t b = offset[key], e = offset[key + 1];
+            if (b != end) {
+              scan(begin, end, xi, x, R2, f);
+              begin = b;
+            }
+            end = e;
           }
+          scan(begin, end, xi, x, R2, f);
         }
       }
     }

@@ -1,19 +1,31 @@
 #pragma once
 // Owns the sort buffers and the offset table of a LevelGrid on one backend (the LevelGrid
-// counterpart of CellIndex). build() keys each particle by level and bucket, sorts stably and fills
-// the table; the caller reorders its particle data by permutation() before using the grid.
+// counterpart of CellIndex). build() keys each particle by level and the rank of its bucket (the
+// backend's order, bucket_order.h), sorts stably and fills the table; the caller reorders its
+// particle data by permutation() before using the grid.
 // set_level_hmax() measures the largest h per level for symmetric searches.
 #include "exec/device_array.h"
 #include "neighbors/cell_grid.h"
 #include "neighbors/level_grid.h"
+
+#include <vector>
 
 namespace ejecta {
 
 template <class T, int D, class Exec>
 class LevelIndex {
  public:
-  LevelIndex(Exec& exec, const LevelGrid<T, D>& grid, std::size_t n, std::size_t* tally)
+  LevelIndex(Exec& exec, const LevelGrid<T, D>& grid, std::size_t n, std::size_t* tally,
+             CellOrder order = default_cell_order(Exec::kBackend))
       : exec_(exec), grid_(grid), n_(n) {
+    // Each level's buckets in the chosen order, within the level's key range.
+    std::vector<uint32_t> rank;
+    rank.reserve(grid.base[grid.levels]);
+    for (int l = 0; l < grid.levels; ++l)
+      for (uint32_t r : bucket_ranks(grid.dims[l], D, order)) rank.push_back(grid.base[l] + r);
+    rank_.resize(exec, rank.size(), tally);
+    exec.upload(rank_.data(), rank.data(), sizeof(uint32_t) * rank.size());
+    grid_.rank = rank_.data();
     keys_.resize(exec, n, tally);
     keys_alt_.resize(exec, n, tally);
     perm_.resize(exec, n, tally);
@@ -45,7 +57,7 @@ class LevelIndex {
   Exec& exec_;
   LevelGrid<T, D> grid_;
   std::size_t n_;
-  DeviceArray<uint32_t, Exec> keys_, keys_alt_, perm_, perm_alt_, offsets_;
+  DeviceArray<uint32_t, Exec> rank_, keys_, keys_alt_, perm_, perm_alt_, offsets_;
 };
 
 }  // namespace ejecta

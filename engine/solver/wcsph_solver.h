@@ -60,11 +60,12 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
                                          CombineExtremes<T>{}));
   }
 
-  // Device bytes per particle this solver needs (fields, sort buffers, the bucket table of up to
-  // 2 n + 64 buckets, the reorder scratch), for "how many particles fit" when memory runs out.
+  // Device bytes per particle this solver needs (fields, sort buffers, the bucket table and bucket
+  // ranks of up to 2 n + 64 buckets, the reorder scratch), for "how many particles fit" when memory
+  // runs out.
   static double estimated_bytes_per_particle(bool xsph) {
     const double vec = sizeof(Vec<T, D>), scalar = sizeof(T);
-    return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + 16 + 8;
+    return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + 16 + 8 + 8;
   }
 
   void step() override {
