@@ -36,25 +36,16 @@ constexpr int kProbeChannelSlots = 16;
 // line: independent loads in flight instead of one dependent load per dp/4.
 constexpr int kGaugeChunk = 16;
 
-// The rows along x of the 3^D cells around a point: 3^(D-1) of them, each one range of sorted memory
-// (two where it wraps at the bucket table's edge; neighbors/cell_grid.h). Calls f(j) for every
-// candidate of row r alone; together the rows visit the candidates of CellGrid::for_each_candidate,
-// in its order.
+// The rows along x of the 3^D cells around a point: 3^(D-1) of them. for_each_candidate_in_row calls
+// f(j) for every candidate of row r alone, through the grid's own row walk, which knows the bucket
+// order (Morton on CUDA, row-major on the CPU; neighbors/cell_grid.h); together the rows visit the
+// candidates of CellGrid::for_each_candidate, in its order.
 template <int D>
-constexpr int kCellRows = D == 3 ? 9 : D == 2 ? 3 : 1;
+constexpr int kCellRows = CellGrid<double, D>::kRows;
 
 template <class T, int D, class F>
 EJ_INLINE void for_each_candidate_in_row(const CellGrid<T, D>& g, const Vec<T, D>& x, int r, F&& f) {
-  uint32_t by = 0, bz = 0;
-  if constexpr (D >= 2) by = uint32_t(CellGrid<T, D>::wrap(g.cell_coord(x[1], 1) + r % 3 - 1, g.dims[1]));
-  if constexpr (D >= 3) bz = uint32_t(CellGrid<T, D>::wrap(g.cell_coord(x[2], 2) + r / 3 - 1, g.dims[2]));
-  const uint32_t row = uint32_t(g.dims[0]) * (by + uint32_t(g.dims[1]) * bz);
-  const long long cx = g.cell_coord(x[0], 0);
-  const int x0 = CellGrid<T, D>::wrap(cx - 1, g.dims[0]), x1 = CellGrid<T, D>::wrap(cx + 1, g.dims[0]);
-  const uint32_t end0 = x0 <= x1 ? g.offset[row + x1 + 1] : g.offset[row + g.dims[0]];
-  for (uint32_t j = g.offset[row + x0]; j < end0; ++j) f(j);
-  if (x0 > x1)
-    for (uint32_t j = g.offset[row]; j < g.offset[row + x1 + 1]; ++j) f(j);
+  g.for_each_candidate_in_row(x, r, f);
 }
 
 // Partial sums of one row of cells around one sample point; item i = point * kRows + row. Per item,
