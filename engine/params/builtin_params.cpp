@@ -154,6 +154,11 @@ ParamRegistry make_builtin() {
                     "Quadratic coefficient of the Monaghan (1992) artificial viscosity, for "
                     "strong compressions; usually 0 for weakly compressible flows."),
               0, 10));
+  t.add(range(param("viscosity.wall_factor", T::Real, "1", "", "Wall factor",
+                    "Factor on the artificial viscosity between fluid and wall particles (with "
+                    "boundary.slip = at_rest or no_slip); 1 treats walls as fluid, smaller values "
+                    "lower the wall friction (DualSPHysics's ViscoBoundFactor)."),
+              0, 1));
 
   t.group = "Physics";
   t.add(range(param("physics.gravity", T::Vec3, "0, -9.81, 0", "m/s^2", "Gravity",

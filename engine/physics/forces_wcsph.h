@@ -58,6 +58,7 @@ struct Forces_WCSPH_Monaghan1992 {
         const T mu = h * vx / (r2 + model.eta2);
         // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
         visc = (-model.alpha * model.eos.c0 * mu + model.beta * mu * mu) / (T(0.5) * (rhoi + rhoj));
+        if (!fluid_j) visc *= model.wall_visc;
       }
       T pij;
       if (model.pressure == kPressureZhang2017) {

@@ -17,6 +17,7 @@ struct WcsphModel {
   TaitEos<T> eos;
   Vec<T, D> gravity;
   T alpha, beta;   // Monaghan (1992) artificial viscosity
+  T wall_visc;     // factor on alpha and beta between fluid and walls (viscosity.wall_factor)
   T delta;         // delta-SPH coefficient (Molteni & Colagrossi 2009), 0 = off
   T xsph;          // XSPH epsilon (Monaghan 1989), 0 = off
   T eta2;          // 0.01 h^2, keeps 1/r^2 terms finite

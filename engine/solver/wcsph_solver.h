@@ -240,6 +240,7 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     const auto g = params.vec3("physics.gravity");
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
     model_.alpha = T(params.real("viscosity.alpha"));
+    model_.wall_visc = T(params.real("viscosity.wall_factor"));
     model_.beta = T(params.real("viscosity.beta"));
     model_.delta = T(params.real("fluid.delta_sph"));
     model_.xsph = T(params.real("fluid.xsph"));
