@@ -8,8 +8,8 @@
 //   phi = -sum_n (2 rho g / (H k_n^2)) cos(k_n z) cosh(k_n (L - x)) / cosh(k_n L),
 // so the free surface starts to fall with the acceleration
 //   a(x) = -(1/rho) d phi / dz (z = H) = -g sum_n (-1)^n (2 / (H k_n)) cosh(k_n (L - x)) / cosh(k_n L)
-// (the initial-value problem of Stansby, Chegini & Barnes 1998, J. Fluid Mech. 374, 407, sec. 2; the
-// tank is 1 m wide and the release is uniform across it, so it is 2D). At the reservoir gauge H4
+// (the small-time problem of dam-break flow, see Stansby, Chegini & Barnes 1998, J. Fluid Mech. 374,
+// 407; the tank is 1 m wide and the release is uniform across it, so it is 2D). At the reservoir gauge H4
 // (x = 0.646 m, H = 0.55 m, L = 1.228 m) a = -0.207 g: the level falls 0.5 |a| t^2, 3.6 mm by 60 ms.
 //
 // Spheric2.ReleaseMatchesPotentialFlow (CI, CPU, dp = 0.05, 0.1 s): the simulated H4 falls like that
