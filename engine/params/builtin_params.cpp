@@ -140,6 +140,11 @@ ParamRegistry make_builtin() {
                       "1992), or the pressure of the acoustic Riemann problem between the two "
                       "particles with the low-dissipation limiter of Zhang, Hu & Adams (2017)."),
                 {"monaghan1992", "zhang2017"}));
+  t.add(range(param("fluid.shifting", T::Real, "0", "", "Particle shifting",
+                    "Particle shifting coefficient A (Sun et al. 2017, delta-plus-SPH; Lind et al. "
+                    "2012): particles drift by -A h c0 sum_j [1 + 0.2 (W_ij/W(dp))^4] V_j grad W_ij, "
+                    "tangentially near a free surface; A = 4 Ma, 0.4 for Mach 0.1; 0 disables it."),
+              0, 2));
   t.add(range(param("fluid.xsph", T::Real, "0", "", "XSPH epsilon",
                     "XSPH factor (Monaghan 1989): particles move with their velocity blended by "
                     "this fraction towards the neighbour average; 0 disables it."),
