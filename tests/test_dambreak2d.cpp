@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -122,7 +123,14 @@ TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) {
   const auto ref = martin_moyce_front();
   ASSERT_GE(ref.size(), 10u) << "reference data missing";
   const auto ref_h = martin_moyce_height();
-  const FrontRun run = run_dambreak({}, ref, ref_h);
+  // EJECTA_DAMBREAK2D_SET="key=value;key=value" adds overrides (for studies; the test as committed uses none).
+  std::vector<std::string> overrides;
+  if (const char* env = std::getenv("EJECTA_DAMBREAK2D_SET")) {
+    std::stringstream ss(env);
+    for (std::string kv; std::getline(ss, kv, ';');)
+      if (!kv.empty()) overrides.push_back(kv);
+  }
+  const FrontRun run = run_dambreak(overrides, ref, ref_h);
   ASSERT_FALSE(run.simulated.empty());
   // Least-squares slope dZ/dT over the same points, simulated and measured.
   auto slope = [](const std::vector<Point>& pts) {

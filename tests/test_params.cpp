@@ -136,9 +136,9 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // ([view]), 2 of the plate and plane stress (solid_block.N.velocity_profile, solid.plane), 1 of the
   // corrected force (solid.corrected_force), 14 of the probes and gauges ([probe.N]: position, name,
   // fields, diameter, normal, interval, reference, reference_column; [gauge.N]: position, top, name,
-  // interval, reference, reference_column), 2 of the WCSPH options of issue 12 (fluid.density_diffusion,
-  // fluid.pressure_term), 1 of the pictures (view.theme).
-  EXPECT_EQ(reg.all().size(), 118u);
+  // interval, reference, reference_column), 4 of the WCSPH options of issue 12 (fluid.density_diffusion,
+  // fluid.pressure_term, viscosity.wall_factor, fluid.shifting), 1 of the pictures (view.theme).
+  EXPECT_EQ(reg.all().size(), 120u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);

@@ -140,6 +140,11 @@ ParamRegistry make_builtin() {
                       "1992), or the pressure of the acoustic Riemann problem between the two "
                       "particles with the low-dissipation limiter of Zhang, Hu & Adams (2017)."),
                 {"monaghan1992", "zhang2017"}));
+  t.add(range(param("fluid.shifting", T::Real, "0", "", "Particle shifting",
+                    "Particle shifting coefficient A (Sun et al. 2017, delta-plus-SPH; Lind et al. "
+                    "2012): particles drift by -A h c0 sum_j [1 + 0.2 (W_ij/W(dp))^4] V_j grad W_ij, "
+                    "tangentially near a free surface; A = 4 Ma, 0.4 for Mach 0.1; 0 disables it."),
+              0, 2));
   t.add(range(param("fluid.xsph", T::Real, "0", "", "XSPH epsilon",
                     "XSPH factor (Monaghan 1989): particles move with their velocity blended by "
                     "this fraction towards the neighbour average; 0 disables it."),
@@ -154,6 +159,11 @@ ParamRegistry make_builtin() {
                     "Quadratic coefficient of the Monaghan (1992) artificial viscosity, for "
                     "strong compressions; usually 0 for weakly compressible flows."),
               0, 10));
+  t.add(range(param("viscosity.wall_factor", T::Real, "1", "", "Wall factor",
+                    "Factor on the artificial viscosity between fluid and wall particles (with "
+                    "boundary.slip = at_rest or no_slip); 1 treats walls as fluid, smaller values "
+                    "lower the wall friction (DualSPHysics's ViscoBoundFactor)."),
+              0, 1));
 
   t.group = "Physics";
   t.add(range(param("physics.gravity", T::Vec3, "0, -9.81, 0", "m/s^2", "Gravity",

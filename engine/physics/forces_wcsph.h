@@ -12,7 +12,8 @@
 //    rho^H_ji = rho0 g.x_ji / c0^2 (linearised Tait) of Fourtakas et al. (2019), Comput. Fluids 190,
 //    346, eq. (12): without it the diffusion slowly flattens a hydrostatic column's density profile;
 //  - XSPH velocity correction, Monaghan (1989), J. Comput. Phys. 82, 1:
-//    dx_i/dt = v_i + eps sum_j (m_j / rho_ij) (v_j - v_i) W_ij.
+//    dx_i/dt = v_i + eps sum_j (m_j / rho_ij) (v_j - v_i) W_ij;
+//  - particle shifting (option), physics/shifting_sun2017.h, added to the same drift correction.
 // Options (WcsphModel): the pair pressure P* of Zhang, Hu & Adams (2017) in place of Monaghan's,
 // dv_i/dt = -sum_j 2 m_j P*_ij / (rho_i rho_j) grad_i W_ij + g with, for U = v . e_ij (e_ij from i to j),
 //    P* = (rho_j p_i + rho_i p_j + rho_i rho_j beta (U_i - U_j)) / (rho_i + rho_j),
@@ -21,6 +22,7 @@
 // A wall particle keeps the volume V_w = m_w / rho0 it was built with (the lattice cell): its mass in
 // the sums is rho_w V_w with the density extrapolated from the fluid (Adami et al. 2012 write the
 // wall terms with volumes), so the wall pushes with its pressure, not a density-scaled one.
+#include "physics/shifting_sun2017.h"
 #include "physics/wcsph_model.h"
 
 namespace ejecta {
@@ -41,6 +43,7 @@ struct Forces_WCSPH_Monaghan1992 {
     // rho^H_ji = rho0 g.(x_j - x_i) / c0^2 = -(rho0 / c0^2) g.x_ij
     const T rho_h = model.eos.rho0 / (model.eos.c0 * model.eos.c0);
     Vec<T, D> acc = Vec<T, D>::zero(), xs = Vec<T, D>::zero();
+    ShiftingSums<T, D> shift;
     T drho = 0;
     uint32_t real = 0;
     const uint32_t cand = grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
@@ -58,6 +61,7 @@ struct Forces_WCSPH_Monaghan1992 {
         const T mu = h * vx / (r2 + model.eta2);
         // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
         visc = (-model.alpha * model.eos.c0 * mu + model.beta * mu * mu) / (T(0.5) * (rhoi + rhoj));
+        if (!fluid_j) visc *= model.wall_visc;
       }
       T pij;
       if (model.pressure == kPressureZhang2017) {
@@ -70,6 +74,7 @@ struct Forces_WCSPH_Monaghan1992 {
         pij = pi_rho2 + pv.p[j] / (rhoj * rhoj);
       }
       acc += xij * (-mj * (pij + visc) * F);
+      if (model.shift > T(0)) shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
       // Continuity uses the walls' true velocity (zero), not the no-slip mirror velocity.
       drho += mj * F * (fluid_j ? vx : dot(vi, xij));
       if (fluid_j) {
@@ -83,7 +88,8 @@ struct Forces_WCSPH_Monaghan1992 {
     });
     pv.a[i] = acc + model.gravity;
     pv.drho[i] = model.summation ? T(0) : drho;
-    if (model.xsph > T(0)) pv.xsph[i] = xs * model.xsph;
+    if (model.xsph > T(0) || model.shift > T(0))
+      pv.xsph[i] = xs * model.xsph + shift.velocity(model.shift, pv.m[i] / rhoi * model.kernel.W(T(0)));
     if (count_pairs) {
       pv.pair_real[i] = real;
       pv.pair_cand[i] = cand;

@@ -17,8 +17,11 @@ struct WcsphModel {
   TaitEos<T> eos;
   Vec<T, D> gravity;
   T alpha, beta;   // Monaghan (1992) artificial viscosity
+  T wall_visc;     // factor on alpha and beta between fluid and walls (viscosity.wall_factor)
   T delta;         // delta-SPH coefficient (Molteni & Colagrossi 2009), 0 = off
   T xsph;          // XSPH epsilon (Monaghan 1989), 0 = off
+  T shift;         // particle shifting A h c0 (fluid.shifting, physics/shifting_sun2017.h), 0 = off
+  T shift_inv_wdp; // 1 / W(dp), for the anti-clumping term of the shifting
   T eta2;          // 0.01 h^2, keeps 1/r^2 terms finite
   int slip;        // WallSlip: how walls enter the viscous term
   int pressure;    // PressureTerm: the pair pressure of the momentum equation
@@ -47,7 +50,7 @@ struct ParticleView {
   T* p;             // pressure at the force evaluation time
   Vec<T, D>* a;     // acceleration
   T* drho;          // density rate
-  Vec<T, D>* xsph;  // XSPH velocity correction (only when model.xsph > 0)
+  Vec<T, D>* xsph;  // drift correction, XSPH + shifting (only when model.xsph > 0 or model.shift > 0)
   const T* m;
   const uint8_t* kind;
   uint32_t* pair_real;  // per-particle neighbour counts (only when counting is on)

@@ -77,7 +77,7 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
       return clock::now();
     };
     const auto t0 = clock::now();
-    exec_.for_each(n_, KickDrift<T, D>{pv_, dt_, model_.xsph > T(0), model_.summation});
+    exec_.for_each(n_, KickDrift<T, D>{pv_, dt_, drift_corrected(), model_.summation});
     const auto t1 = mark();
     sort_and_reorder();
     const auto t2 = mark();
@@ -172,11 +172,11 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
 
   void apply_params(const ParamSet& params) override {
     configure_live(params);
-    // XSPH switched on after construction: its field did not exist yet.
-    if (model_.xsph > T(0) && !pv_.xsph) {
+    // XSPH or shifting switched on after construction: their field did not exist yet.
+    if (drift_corrected() && !pv_.xsph) {
       using V = Vec<T, D>;
       pv_.xsph = store_.template add<V>(
-          FieldInfo{"xsph_velocity", 1, "m/s", "XSPH velocity correction", ScalarType::Float32, false});
+          FieldInfo{"xsph_velocity", 1, "m/s", "drift correction (XSPH, shifting)", ScalarType::Float32, false});
       std::vector<V> zv(n_, V::zero());
       exec_.upload(pv_.xsph, zv.data(), sizeof(V) * n_);
     }
@@ -215,6 +215,9 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
   }
 
  private:
+  // The drift carries a correction (XSPH, particle shifting): its field exists and KickDrift adds it.
+  bool drift_corrected() const { return model_.xsph > T(0) || model_.shift > T(0); }
+
   void configure(const ParamSet& params, const InitialParticles& init) {
     h_ = init.h;
     dp_ = init.dp;
@@ -245,9 +248,13 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     const auto g = params.vec3("physics.gravity");
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
     model_.alpha = T(params.real("viscosity.alpha"));
+    model_.wall_visc = T(params.real("viscosity.wall_factor"));
     model_.beta = T(params.real("viscosity.beta"));
     model_.delta = T(params.real("fluid.delta_sph"));
     model_.xsph = T(params.real("fluid.xsph"));
+    // Shifting: u = -A h c0 sum_j [...] (physics/shifting_sun2017.h); W(dp) for its anti-clumping term.
+    model_.shift = T(params.real("fluid.shifting") * h_ * double(model_.eos.c0));
+    model_.shift_inv_wdp = T(1) / model_.kernel.W(T(dp_));
     const std::string slip = params.text("boundary.slip");
     model_.slip = slip == "no_slip" ? kSlipNoSlip : slip == "at_rest" ? kSlipAtRest : kSlipFree;
     model_.pressure = params.text("fluid.pressure_term") == "zhang2017" ? kPressureZhang2017 : kPressureMonaghan1992;
@@ -291,8 +298,8 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     pv_.p = field((T*)nullptr, "pressure", "Pa", "pressure from the equation of state", false);
     pv_.a = field((V*)nullptr, "acceleration", "m/s^2", "total acceleration", false);
     pv_.drho = field((T*)nullptr, "density_rate", "kg/(m^3 s)", "density rate", false);
-    pv_.xsph = model_.xsph > T(0)
-                   ? field((V*)nullptr, "xsph_velocity", "m/s", "XSPH velocity correction", false)
+    pv_.xsph = drift_corrected()
+                   ? field((V*)nullptr, "xsph_velocity", "m/s", "drift correction (XSPH, shifting)", false)
                    : nullptr;
     pv_.m = field((T*)nullptr, "mass", "kg", "particle mass", true);
     pv_.kind = field((uint8_t*)nullptr, "kind", "", "0 fluid, 1 wall", true);
