@@ -126,7 +126,7 @@ TEST(Morton, BucketRanksFollowTheZOrder) {
       }
   const auto rows = bucket_ranks(dims, 3, CellOrder::RowMajor);
   for (uint32_t b = 0; b < 240; ++b) EXPECT_EQ(rows[b], b);
-  EXPECT_EQ(default_cell_order(Backend::Cuda), CellOrder::Morton);
+  EXPECT_EQ(default_cell_order(Backend::Cuda), CellOrder::RowMajor);  // Morton measured slower (bucket_order.h)
   EXPECT_EQ(default_cell_order(Backend::Cpu), CellOrder::RowMajor);
 }
 

@@ -13,13 +13,15 @@ namespace ejecta {
 
 enum class CellOrder { Morton, RowMajor };
 
-// The order each backend sorts by, chosen with the backend at run time. CUDA: Morton, for the L2 at
-// millions of particles (docs/benchmarks.md, the 4M impact). CPU: row-major, where Morton measured
-// 3% more instructions per step (the 3^D cells' rank lookups; the solid impact at 33k particles,
-// cachegrind) and no gain in time on 2 cores (docs/architecture.md, "Neighbour search").
-constexpr CellOrder default_cell_order(Backend backend) {
-  return backend == Backend::Cuda ? CellOrder::Morton : CellOrder::RowMajor;
-}
+// The order each backend sorts by, chosen with the backend at run time: row-major on both today.
+// - CPU: Morton measured 3% more instructions per step (the 3^D cells' rank lookups; the solid impact
+//   at 33k particles, cachegrind) and no gain in time on 2 cores (docs/architecture.md).
+// - CUDA: Morton made the force passes slower on the H200 (2026-12-02, docs/benchmarks.md): the
+//   liquid's 1.93 -> 3.34 ms at 1M, the impact's 11.1 -> 15.1 ms at 1M and 81 -> 91 ms at 4M. A row's
+//   three cells are two or three ranges apart in Morton order, and the neighbour loops pay for the
+//   extra ranges more than they gain in locality. Morton stays available (CellOrder::Morton, tested)
+//   for the octree and domain keys to come.
+constexpr CellOrder default_cell_order(Backend) { return CellOrder::RowMajor; }
 
 // rank[b] for every bucket of a table of dims[0] x dims[1] x dims[2] buckets (unused axes 1, each
 // axis below 2^20): a permutation of [0, Mx My Mz). Host code, O(M) radix passes.

@@ -8,9 +8,9 @@
 // they cost a distance test, never a wrong answer. With every M >= 3 the 3^D cells around a particle
 // map to distinct buckets, so no pair is visited twice.
 //
-// Particles are sorted each step by the rank of their bucket in Morton (Z-order) order (rank[b],
-// bucket_order.h; row-major when asked) and the data reordered, so the particles of neighbouring cells
-// sit close in memory in every direction. The table is a prefix array over ranks: offset[r] = first
+// Particles are sorted each step by the rank of their bucket (rank[b], bucket_order.h: row-major by
+// default on both backends, Morton (Z-order) when asked) and the data reordered, so the particles of
+// neighbouring cells sit close in memory. The table is a prefix array over ranks: offset[r] = first
 // sorted particle of the bucket of rank r, offset[M] = n; no per-particle neighbour lists, no
 // fixed-size arrays. A search visits the 3^D cells around a particle, merging the ranges of a row's
 // cells that are adjacent in memory (two ranges per row in Morton order, one in row-major order).

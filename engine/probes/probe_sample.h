@@ -38,7 +38,7 @@ constexpr int kGaugeChunk = 16;
 
 // The rows along x of the 3^D cells around a point: 3^(D-1) of them. for_each_candidate_in_row calls
 // f(j) for every candidate of row r alone, through the grid's own row walk, which knows the bucket
-// order (Morton on CUDA, row-major on the CPU; neighbors/cell_grid.h); together the rows visit the
+// order (neighbors/bucket_order.h); together the rows visit the
 // candidates of CellGrid::for_each_candidate, in its order.
 template <int D>
 constexpr int kCellRows = CellGrid<double, D>::kRows;
