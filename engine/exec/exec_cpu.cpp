@@ -1,5 +1,7 @@
 #include "exec/exec_cpu.h"
 
+#include "exec/key_bits.h"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -69,21 +71,16 @@ void CpuExec::sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt
 
 void CpuExec::sort_pairs64(uint64_t*& keys, uint32_t*& values, uint64_t*& keys_alt, uint32_t*& values_alt,
                            std::size_t n) {
-  // Only the bits where some keys differ need passes (a Morton key of a small grid leaves the high
-  // bits zero): their span from the OR and AND of all keys.
+  // Only the bits where some keys differ need passes (exec/key_bits.h).
   uint64_t any = 0, all = ~uint64_t(0);
   for (std::size_t i = 0; i < n; ++i) {
     any |= keys[i];
     all &= keys[i];
   }
-  const uint64_t differ = any ^ all;
-  if (differ == 0) return;  // all keys equal: the stable order is the input order
-  int lo = 0, hi = 64;
-  while (!((differ >> lo) & 1u)) ++lo;
-  while (!((differ >> (hi - 1)) & 1u)) --hi;
+  const KeyBitSpan span = differing_key_bits(any, all);  // lo == hi: all keys equal, input order stays
   constexpr int kBits = 11;
-  for (int shift = lo; shift < hi; shift += kBits) {
-    const int bits = std::min(kBits, hi - shift);
+  for (int shift = span.lo; shift < span.hi; shift += kBits) {
+    const int bits = std::min(kBits, span.hi - shift);
     counting_pass<uint64_t>(keys, values, keys_alt, values_alt, n, shift, (uint64_t(1) << bits) - 1,
                             std::size_t(1) << bits, histogram_);
     std::swap(keys, keys_alt);

@@ -2,6 +2,7 @@
 
 #include "exec/debug_sync.h"
 #include "exec/exec_roundtrip.h"
+#include "exec/key_bits.h"
 
 #include <cstdlib>
 #include <string>
@@ -97,26 +98,27 @@ void* CudaExec::grow(void*& buffer, std::size_t& have, std::size_t bytes) {
 void* CudaExec::scratch(std::size_t bytes) { return grow(scratch_, scratch_bytes_, bytes); }
 void* CudaExec::scratch_result(std::size_t bytes) { return grow(result_, result_bytes_, bytes); }
 
-void CudaExec::sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt,
-                          uint32_t*& values_alt, std::size_t n, uint32_t num_keys) {
-  // Only the bits that keys can use: fewer radix passes for small bucket tables.
-  int end_bit = 1;
-  while (end_bit < 32 && (uint64_t(1) << end_bit) < num_keys) ++end_bit;
-  cub::DoubleBuffer<uint32_t> k(keys, keys_alt), v(values, values_alt);
+namespace {
+// CUB's stable radix sort of (key, value) pairs over bits [begin_bit, end_bit) on `stream`, its
+// temporary storage from scratch(bytes); keys and values end up in the arrays the pointers name
+// (swapped with the alternates when CUB's result is there).
+template <class K, class Scratch>
+void radix_sort_pairs(Scratch&& scratch, cudaStream_t stream, K*& keys, uint32_t*& values, K*& keys_alt,
+                      uint32_t*& values_alt, std::size_t n, int begin_bit, int end_bit, const char* what) {
+  cub::DoubleBuffer<K> k(keys, keys_alt);
+  cub::DoubleBuffer<uint32_t> v(values, values_alt);
   std::size_t bytes = 0;
-  cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, static_cast<int>(n), 0, end_bit, stream_),
-             "radix sort");
+  cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, static_cast<int>(n), begin_bit, end_bit, stream),
+             what);
   void* tmp = scratch(bytes);
-  cuda_check(cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, static_cast<int>(n), 0, end_bit, stream_),
-             "radix sort");
-  after_library_call("radix sort");
+  cuda_check(cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, static_cast<int>(n), begin_bit, end_bit, stream),
+             what);
   if (k.Current() != keys) {
     std::swap(keys, keys_alt);
     std::swap(values, values_alt);
   }
 }
 
-namespace {
 // The OR and the AND of the keys: the bits where they differ.
 struct KeyBits {
   uint64_t any, all;
@@ -132,29 +134,26 @@ struct MergeKeyBits {
 };
 }  // namespace
 
+void CudaExec::sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt,
+                          uint32_t*& values_alt, std::size_t n, uint32_t num_keys) {
+  // Only the bits that keys can use: fewer radix passes for small bucket tables.
+  int end_bit = 1;
+  while (end_bit < 32 && (uint64_t(1) << end_bit) < num_keys) ++end_bit;
+  radix_sort_pairs([this](std::size_t b) { return scratch(b); }, stream_, keys, values, keys_alt, values_alt, n, 0,
+                   end_bit, "radix sort");
+  after_library_call("radix sort");
+}
+
 void CudaExec::sort_pairs64(uint64_t*& keys, uint32_t*& values, uint64_t*& keys_alt, uint32_t*& values_alt,
                             std::size_t n) {
   if (n == 0) return;
-  // The bit span where keys differ (as on the CPU): fewer passes for keys of a small grid.
+  // The bit span where keys differ (exec/key_bits.h, as on the CPU): fewer passes for keys of a small grid.
   const KeyBits b = transform_reduce(n, KeyBits{0, ~uint64_t(0)}, KeyBitsOf{keys}, MergeKeyBits{});
-  const uint64_t differ = b.any ^ b.all;
-  if (differ == 0) return;
-  int lo = 0, hi = 64;
-  while (!((differ >> lo) & 1u)) ++lo;
-  while (!((differ >> (hi - 1)) & 1u)) --hi;
-  cub::DoubleBuffer<uint64_t> k(keys, keys_alt);
-  cub::DoubleBuffer<uint32_t> v(values, values_alt);
-  std::size_t bytes = 0;
-  cuda_check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, static_cast<int>(n), lo, hi, stream_),
-             "radix sort (64-bit keys)");
-  void* tmp = scratch(bytes);
-  cuda_check(cub::DeviceRadixSort::SortPairs(tmp, bytes, k, v, static_cast<int>(n), lo, hi, stream_),
-             "radix sort (64-bit keys)");
+  const KeyBitSpan span = differing_key_bits(b.any, b.all);
+  if (span.lo == span.hi) return;
+  radix_sort_pairs([this](std::size_t b) { return scratch(b); }, stream_, keys, values, keys_alt, values_alt, n,
+                   span.lo, span.hi, "radix sort (64-bit keys)");
   after_library_call("radix sort (64-bit keys)");
-  if (k.Current() != keys) {
-    std::swap(keys, keys_alt);
-    std::swap(values, values_alt);
-  }
 }
 
 void CudaExec::synchronize() const { cuda_check(cudaStreamSynchronize(stream_), "synchronize"); }

@@ -18,9 +18,10 @@ enum class CellOrder { Morton, RowMajor };
 //   at 33k particles, cachegrind) and no gain in time on 2 cores (docs/architecture.md).
 // - CUDA: Morton made the force passes slower on the H200 (2026-12-02, docs/benchmarks.md): the
 //   liquid's 1.93 -> 3.34 ms at 1M, the impact's 11.1 -> 15.1 ms at 1M and 81 -> 91 ms at 4M. A row's
-//   three cells are two or three ranges apart in Morton order, and the neighbour loops pay for the
-//   extra ranges more than they gain in locality. Morton stays available (CellOrder::Morton, tested)
-//   for the octree and domain keys to come.
+//   three cells are two or three ranges apart in Morton order, and the neighbour loops (cell by cell,
+//   through the rank table) pay for that more than they gain in locality. Row-major uses no rank
+//   table and scans a row as one range (cell_grid.h, level_grid.h). Morton stays available
+//   (CellOrder::Morton, tested) for the octree and domain keys to come.
 constexpr CellOrder default_cell_order(Backend) { return CellOrder::RowMajor; }
 
 // rank[b] for every bucket of a table of dims[0] x dims[1] x dims[2] buckets (unused axes 1, each

@@ -30,7 +30,9 @@ struct CellGrid {
   T inv_cell;
   int dims[3];           // buckets per axis (>= 3 each, 1 for unused axes)
   uint32_t num_buckets;  // dims[0] * dims[1] * dims[2]
-  const uint32_t* rank = nullptr;    // bucket id -> its place in the sort order (num_buckets entries)
+  // bucket id -> its place in the sort order (num_buckets entries); null for the row-major order,
+  // where the place is the id itself and a row's three cells are one range (two where it wraps).
+  const uint32_t* rank = nullptr;
   const uint32_t* offset = nullptr;  // num_buckets + 1 entries by rank, valid after build
   const uint8_t* marked = nullptr;   // optional per-bucket flag (buckets holding fluid), see mark()
 
@@ -122,6 +124,10 @@ struct CellGrid {
   template <class F>
   EJ_INLINE uint32_t scan_row(const Around& a, int r, F& f) const {
     const uint32_t row = static_cast<uint32_t>(dims[0]) * (a.y[r % 3] + static_cast<uint32_t>(dims[1]) * a.z[r / 3]);
+    if (!rank) {  // row-major: the row's cells are adjacent buckets
+      if (a.x[0] <= a.x[2]) return scan(offset[row + a.x[0]], offset[row + a.x[2] + 1], f);
+      return scan(offset[row + a.x[0]], offset[row + dims[0]], f) + scan(offset[row], offset[row + a.x[2] + 1], f);
+    }
     uint32_t visited = 0, begin = 0, end = 0;  // the pending range; a cell that starts where it ends joins it
     for (int ix = 0; ix < 3; ++ix) {
       const uint32_t k = rank[row + a.x[ix]];
@@ -177,7 +183,8 @@ struct ComputeBucketKeys {
   uint32_t* keys;
   uint32_t* perm;
   EJ_INLINE void operator()(std::size_t i) const {
-    keys[i] = grid.rank[grid.bucket_of(pos[i])];
+    const uint32_t b = grid.bucket_of(pos[i]);
+    keys[i] = grid.rank ? grid.rank[b] : b;
     perm[i] = static_cast<uint32_t>(i);
   }
 };
@@ -208,7 +215,7 @@ struct MarkBuckets {
   uint8_t* marked;
   EJ_INLINE void operator()(std::size_t b) const {
     uint8_t any = 0;
-    const uint32_t r = rank[b];
+    const uint32_t r = rank ? rank[static_cast<uint32_t>(b)] : static_cast<uint32_t>(b);
     for (uint32_t j = offset[r]; j < offset[r + 1] && !any; ++j) any = kind[j] == wanted;
     marked[b] = any;
   }

@@ -17,10 +17,13 @@ class CellIndex {
   CellIndex(Exec& exec, const CellGrid<T, D>& grid, std::size_t n, std::size_t* tally,
             CellOrder order = default_cell_order(Exec::kBackend))
       : exec_(exec), grid_(grid), n_(n) {
-    const std::vector<uint32_t> rank = bucket_ranks(grid.dims, D, order);
-    rank_.resize(exec, rank.size(), tally);
-    exec.upload(rank_.data(), rank.data(), sizeof(uint32_t) * rank.size());
-    grid_.rank = rank_.data();
+    // Row-major needs no table (the rank is the bucket id; cell_grid.h).
+    if (order != CellOrder::RowMajor) {
+      const std::vector<uint32_t> rank = bucket_ranks(grid.dims, D, order);
+      rank_.resize(exec, rank.size(), tally);
+      exec.upload(rank_.data(), rank.data(), sizeof(uint32_t) * rank.size());
+      grid_.rank = rank_.data();
+    }
     keys_.resize(exec, n, tally);
     keys_alt_.resize(exec, n, tally);
     perm_.resize(exec, n, tally);
@@ -42,7 +45,7 @@ class CellIndex {
       marked_.resize(exec_, grid_.num_buckets, tally);
       grid_.marked = marked_.data();
     }
-    exec_.for_each(grid_.num_buckets, MarkBuckets{rank_.data(), offsets_.data(), kind, wanted, marked_.data()});
+    exec_.for_each(grid_.num_buckets, MarkBuckets{grid_.rank, offsets_.data(), kind, wanted, marked_.data()});
   }
 
   const uint32_t* permutation() const { return perm_.data(); }

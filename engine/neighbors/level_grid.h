@@ -37,7 +37,9 @@ struct LevelGrid {
   T origin[kMaxLevels][3];
   int dims[kMaxLevels][3];
   uint32_t base[kMaxLevels + 1];     // first key of level l; base[levels] = all keys
-  const uint32_t* rank = nullptr;    // base[l] + bucket -> its sort key (base[levels] entries)
+  // base[l] + bucket -> its sort key (base[levels] entries); null for the row-major order, where the
+  // key is base[l] + bucket itself and a row's cells are one range (two where it wraps).
+  const uint32_t* rank = nullptr;
   const uint32_t* offset = nullptr;  // base[levels] + 1 entries by key, valid after build
 
   EJ_INLINE static int wrap(long long c, int m) {
@@ -67,7 +69,7 @@ struct LevelGrid {
       b += stride * static_cast<uint32_t>(wrap(cell_coord(x[d], l, d), dims[l][d]));
       stride *= static_cast<uint32_t>(dims[l][d]);
     }
-    return rank[base[l] + b];
+    return rank ? rank[base[l] + b] : base[l] + b;
   }
 
   // f(j, x_i - x_j, r^2) for every sorted particle j with r < reach (gather) or r < max(reach,
@@ -97,6 +99,16 @@ struct LevelGrid {
         for (long long cy = lo[1]; cy <= hi[1]; ++cy) {
           const uint32_t by = D >= 2 ? static_cast<uint32_t>(wrap(cy, my)) : 0u;
           const uint32_t row = b0 + static_cast<uint32_t>(mx) * (by + static_cast<uint32_t>(my) * bz);
+          if (!rank) {  // row-major: the row's cells are adjacent buckets
+            const int x0 = wrap(lo[0], mx), x1 = wrap(hi[0], mx);
+            if (full[0] || x0 <= x1) {
+              scan(offset[row + (full[0] ? 0 : x0)], offset[row + (full[0] ? mx - 1 : x1) + 1], xi, x, R2, f);
+            } else {  // the row wraps around the table edge
+              scan(offset[row + x0], offset[row + mx], xi, x, R2, f);
+              scan(offset[row], offset[row + x1 + 1], xi, x, R2, f);
+            }
+            continue;
+          }
           uint32_t begin = 0, end = 0;  // the pending range; a cell that starts where it ends joins it
           for (long long cx = lo[0]; cx <= hi[0]; ++cx) {
             const uint32_t key = rank[row + static_cast<uint32_t>(wrap(cx, mx))];

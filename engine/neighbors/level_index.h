@@ -19,13 +19,16 @@ class LevelIndex {
              CellOrder order = default_cell_order(Exec::kBackend))
       : exec_(exec), grid_(grid), n_(n) {
     // Each level's buckets in the chosen order, within the level's key range.
-    std::vector<uint32_t> rank;
-    rank.reserve(grid.base[grid.levels]);
-    for (int l = 0; l < grid.levels; ++l)
-      for (uint32_t r : bucket_ranks(grid.dims[l], D, order)) rank.push_back(grid.base[l] + r);
-    rank_.resize(exec, rank.size(), tally);
-    exec.upload(rank_.data(), rank.data(), sizeof(uint32_t) * rank.size());
-    grid_.rank = rank_.data();
+    // Row-major needs no table (the key is base[l] + bucket; level_grid.h).
+    if (order != CellOrder::RowMajor) {
+      std::vector<uint32_t> rank;
+      rank.reserve(grid.base[grid.levels]);
+      for (int l = 0; l < grid.levels; ++l)
+        for (uint32_t r : bucket_ranks(grid.dims[l], D, order)) rank.push_back(grid.base[l] + r);
+      rank_.resize(exec, rank.size(), tally);
+      exec.upload(rank_.data(), rank.data(), sizeof(uint32_t) * rank.size());
+      grid_.rank = rank_.data();
+    }
     keys_.resize(exec, n, tally);
     keys_alt_.resize(exec, n, tally);
     perm_.resize(exec, n, tally);
