@@ -4,6 +4,7 @@
 // histogram of its own download, and in agreement with the CPU backend.
 #include "render_data/colour_histogram.h"
 #include "sim_test_util.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 
@@ -124,7 +125,7 @@ TEST(ColourHistogram, BinsOfValues) {
 
 TEST(ColourHistogram, EqualsHostHistogramOnTheCpu_Liquid) {
   auto sim = make_simulation(test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01"}), Backend::Cpu);
-  for (int s = 0; s < 20; ++s) sim->step();  // moving fluid: a spread of speeds and pressures
+  test::step_n(*sim, 20);  // moving fluid: a spread of speeds and pressures
   expect_host_histograms(*sim, {{"velocity", -1}, {"velocity", 1}, {"density", -1}, {"pressure", -1}, {"id", -1}});
   // Walls (kind 1) are left out: the kind field has a single value over the fluid.
   const ColourHistogram k = sim->colour_histogram(RenderRequest{"kind", -1}, -0.5f, 9.5f);
@@ -135,10 +136,10 @@ TEST(ColourHistogram, EqualsHostHistogramOnTheCpu_Liquid) {
 
 TEST(ColourHistogram, EqualsHostHistogramOnTheCpu_GasAndSolid) {
   auto gas = make_simulation(test::shipped_scene("sod1d.ini"), Backend::Cpu);
-  for (int s = 0; s < 5; ++s) gas->step();
+  test::step_n(*gas, 5);
   expect_host_histograms(*gas, {{"density", -1}, {"pressure", -1}});
   auto solid = make_simulation(test::shipped_scene("plate2d.ini"), Backend::Cpu);
-  solid->step();
+  test::step_n(*solid, 1);
   expect_host_histograms(*solid, {{"position", 0}, {"position", 1}});
 }
 
@@ -156,7 +157,7 @@ TEST(ColourHistogram, CudaEqualsHostHistogramAndAgreesWithCpu) {
     EXPECT_EQ(g.max, c.max);
     EXPECT_EQ(g.counts, c.counts) << req.field;
   }
-  for (int s = 0; s < 20; ++s) gpu->step();
+  test::step_n(*gpu, 20);
   expect_host_histograms(*gpu, {{"velocity", 1}, {"density", -1}, {"pressure", -1}});
   // Magnitudes: the device may fuse the sum of squares (FMA), a last-bit difference that can move a
   // value across a bin edge; a handful of particles at most.

@@ -4,6 +4,7 @@
 #include "materials/material_keys.h"
 #include "material_test_data.h"
 #include "sim_test_util.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 
@@ -197,7 +198,7 @@ TEST(SolidStressInvariants, FollowsTheStressThroughSteps) {
   // After steps (and the per-step reordering) the field is sqrt(3 J2) of each particle's own stress.
   auto sim = make_simulation(test::shipped_scene("bar2d.ini", {"solid_block.1.dp=0.02", "solid_block.2.dp=0.02"}),
                              Backend::Cpu);
-  for (int i = 0; i < 15; ++i) sim->step();
+  test::step_n(*sim, 15);
   const FrameData f = sim->capture_frame({"deviatoric_stress", "von_mises_stress"});
   const std::vector<double> S = values_of(*f.find("deviatoric_stress"));
   const std::vector<double> vm = values_of(*f.find("von_mises_stress"));

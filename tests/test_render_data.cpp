@@ -2,6 +2,7 @@
 // downloaded particles, the colour range, input checks, live parameter changes, the collider sphere.
 #include "params/param_registry.h"
 #include "sim_test_util.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 
@@ -27,7 +28,7 @@ ParamSet small_hydrostatic(std::vector<std::string> extra = {}) {
 
 TEST(RenderData, PositionsKindsAndSpeedMatchTheDownload) {
   auto sim = make_simulation(test::shipped_scene("dambreak2d.ini", {"particles.dp=0.005"}), Backend::Cpu);
-  for (int s = 0; s < 20; ++s) sim->step();  // moving fluid, so speeds differ
+  test::step_n(*sim, 20);  // moving fluid, so speeds differ
   const std::size_t n = sim->particle_count();
   HostRenderBuffers buf(n);
   const RenderRange r = sim->fill_render_data(RenderRequest{"velocity", -1}, buf.view());
@@ -52,7 +53,7 @@ TEST(RenderData, PositionsKindsAndSpeedMatchTheDownload) {
 
 TEST(RenderData, ComponentsAndScalarsAndIntegerFields) {
   auto sim = make_simulation(small_hydrostatic(), Backend::Cpu);
-  sim->step();
+  test::step_n(*sim, 1);
   const std::size_t n = sim->particle_count();
   const HostParticles h = sim->download();
   HostRenderBuffers buf(n);
@@ -115,8 +116,8 @@ TEST(LiveParams, GravityChangeReachesTheAcceleration) {
   auto b = make_simulation(p, Backend::Cpu);
   p.set("physics.gravity", "1.5, -19.62, 0", "test");
   b->apply_params(p);
-  a->step();
-  b->step();
+  test::step_n(*a, 1);
+  test::step_n(*b, 1);
   const auto ma = mean_fluid_acceleration(*a), mb = mean_fluid_acceleration(*b);
   // One step later the pressure forces are the same to ~dt^2 g; the difference is the gravity change.
   EXPECT_NEAR(mb[0] - ma[0], 1.5, 0.02);
@@ -130,7 +131,7 @@ TEST(LiveParams, DtMaxActsOnTheNextStep) {
   p.set("time.dt_max", std::to_string(before / 4), "test");
   sim->apply_params(p);
   EXPECT_LE(sim->dt(), before / 4 * (1 + 1e-6));
-  sim->step();
+  test::step_n(*sim, 1);
   EXPECT_LE(sim->dt(), before / 4 * (1 + 1e-6));
 }
 
@@ -142,8 +143,8 @@ TEST(LiveParams, ViscosityChangeChangesTheRun) {
   p.set("fluid.xsph", "0.3", "test");  // switched on live: its field is created then
   b->apply_params(p);
   for (int s = 0; s < 30; ++s) {
-    a->step();
-    b->step();
+    test::step_n(*a, 1);
+    test::step_n(*b, 1);
   }
   EXPECT_LT(b->diagnostics().kinetic, a->diagnostics().kinetic) << "more viscosity dissipates more";
   bool has_xsph = false;
@@ -175,7 +176,7 @@ TEST(LiveParams, EveryLiveKeyIsAccepted) {
     p.set(d.key, d.default_value, "test");
     auto sim = make_simulation(base, Backend::Cpu);
     EXPECT_NO_THROW(sim->apply_params(p)) << d.key;
-    EXPECT_NO_THROW(sim->step()) << d.key;
+    EXPECT_NO_THROW(test::step_n(*sim, 1)) << d.key;
   }
 }
 
@@ -235,7 +236,7 @@ TEST(Collider, SetColliderMovesItAndChecksTheRadius) {
 TEST(RenderData, GasModelFillsInternalEnergyAndTakesLiveKeys) {
   // The viewer draws gas scenes through the same hook: Sod 1D coloured by internal energy.
   auto sim = make_simulation(test::shipped_scene("sod1d.ini"), Backend::Cpu);
-  for (int s = 0; s < 5; ++s) sim->step();
+  test::step_n(*sim, 5);
   const std::size_t n = sim->particle_count();
   HostRenderBuffers buf(n);
   const RenderRange r = sim->fill_render_data(RenderRequest{"internal_energy", -1}, buf.view());
@@ -259,8 +260,8 @@ TEST(RenderData, GasModelFillsInternalEnergyAndTakesLiveKeys) {
   ParamSet p = test::shipped_scene("sod1d.ini");
   p.set("time.dt_max", "1e-6", "test");
   sim->apply_params(p);
-  sim->step();
-  sim->step();
+  test::step_n(*sim, 1);
+  test::step_n(*sim, 1);
   EXPECT_LE(sim->dt(), 1e-6 * (1 + 1e-12));
 }
 

@@ -3,6 +3,7 @@
 // von Mises limit through the solver, restart N + N = 2N bit for bit, and a clear error for an unknown
 // material.
 #include "sim_test_util.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -196,7 +197,7 @@ TEST(SolidBar, StressBeyondY0EndsOnTheYieldSurface) {
   const double Y0 = 1e4;
   int on_surface_max = 0;
   for (int s = 0; s < 60; ++s) {
-    sim->step();
+    test::step_n(*sim, 1);
     const std::vector<double> S = doubles_of(sim->capture_frame({"deviatoric_stress"}).fields[0]);
     int on_surface = 0;
     for (std::size_t i = 0; i < S.size() / 3; ++i) {  // xx, yy, xy; plane strain: zz = -(xx + yy)

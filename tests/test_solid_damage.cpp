@@ -6,6 +6,7 @@
 // bad keys name file:line.
 #include "physics/principal_stress.h"
 #include "sim_test_util.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -242,7 +243,7 @@ void check_damage_bounds(const std::string& integrator, const FrameData* start, 
   long grew = 0, at_cap = 0, full = 0;
   const double t_end = 2.7e-3 / 0.2;  // to about 2.7 eps_1 at the nominal rate 0.2 /s
   for (long n = 0; n < max_steps && sim->time() < t_end; ++n) {
-    sim->step();
+    test::step_n(*sim, 1);
     auto f = by_id(*sim, {"damage", "active_flaws", "flaw_count"});
     for (std::size_t i = 0; i < prev.size(); ++i) {
       const double D = f["damage"][i];
@@ -278,7 +279,7 @@ TEST(SolidDamage, NeverDecreasesAndRespectsItsCaps_Rk23) {
 TEST(SolidDamage, TensionAndDeviatoricStressCarryOneMinusD) {
   const ParamSet p = test::shipped_scene("tension_bar2d.ini", {"time.integrator=predictor_corrector", "time.dt_fixed=1e-9"});
   auto sim = make_simulation(p, Backend::Cpu);
-  sim->step();
+  test::step_n(*sim, 1);
   const FrameData base = sim->capture_frame();
   std::map<double, std::map<std::string, std::vector<double>>> out;
   for (double d : {0.0, 0.5, 1.0}) {
@@ -294,7 +295,7 @@ TEST(SolidDamage, TensionAndDeviatoricStressCarryOneMinusD) {
       set_field(f, rate, [](std::size_t, int) { return 0.0; });
     auto s = make_simulation(p, Backend::Cpu);
     s->restore_frame(f);
-    s->step();
+    test::step_n(*s, 1);
     out[d] = by_id(*s, {"acceleration", "pressure"});
   }
   const std::vector<double>& a0 = out[0.0]["acceleration"];
@@ -616,7 +617,7 @@ TEST(SolidDamage, LundborgUsesTheDamagedBranch) {
   long damaged_on_surface = 0;
   double worst = 0;
   while (sim->time() < 2.7e-3 / 0.2) {
-    sim->step();
+    test::step_n(*sim, 1);
     auto f = by_id(*sim, {"damage", "density", "deviatoric_stress"});
     for (std::size_t i = 0; i < kBarN; ++i) {
       const double D = prev[i], p = kK0 * (f["density"][i] / kRho0 - 1), pd = p < 0 ? (1 - D) * p : p;

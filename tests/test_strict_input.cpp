@@ -9,6 +9,7 @@
 #include "scene/scene_builder.h"
 #include "sim_test_util.h"
 #include "viewer/binary_util.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -212,7 +213,7 @@ double component(const FieldData& f, std::size_t i) {
 // (the Sod tube's left end), else the largest last coordinate (the top of a tank's wall).
 std::string nan_blow_up(const ParamSet& p, Backend backend, const std::string& field, uint8_t kind) {
   auto sim = make_simulation(p, backend);
-  for (int i = 0; i < 3; ++i) sim->step();
+  test::step_n(*sim, 3);
   FrameData f = sim->capture_frame();
   const FieldData* kinds = f.find("kind");
   const FieldData* x = f.find("position");
@@ -234,7 +235,7 @@ std::string nan_blow_up(const ParamSet& p, Backend backend, const std::string& f
   }
   sim->restore_frame(f);
   try {
-    for (int s = 0; s < 3; ++s) sim->step();
+    test::step_n(*sim, 3);
   } catch (const BlowUpError& e) {
     return e.what();
   }

@@ -1,7 +1,8 @@
 #pragma once
 // THE step loop. The viewer (a few steps per frame), the headless run and the benchmark all advance a
 // Simulation through StepLoop, so stop conditions, observers and blow-up handling behave the same
-// everywhere. No other code loops over Simulation::step().
+// everywhere. No other code loops over Simulation::step(): the tests step through it too
+// (tests/step_util.h).
 #include "simulation.h"
 
 #include <limits>

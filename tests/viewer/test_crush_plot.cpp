@@ -8,6 +8,7 @@
 #include "viewer/material_panel_model.h"
 #include "viewer/render_observer.h"
 #include "viewer/viewer_state.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 
@@ -188,7 +189,7 @@ ParamSet palpha_planar() {
 TEST(CrushPlot, ViewerPlotOfAPorousImpactAndTheLivePanel) {
   viewer::ViewerState s;
   s.sim = make_simulation(palpha_planar(), Backend::Cpu);
-  for (int k = 0; k < 40; ++k) s.sim->step();
+  test::step_n(*s.sim, 40);
   s.crush_on = true;
   viewer::update_crush_plot(s);
   ASSERT_TRUE(s.crush_on) << s.message;
@@ -219,7 +220,7 @@ TEST(CrushPlot, ViewerPlotOfAPorousImpactAndTheLivePanel) {
   viewer::update_crush_plot(s);
   EXPECT_DOUBLE_EQ(s.crush_plot.series[0].x.back(), 1.25 * 4e8);
   EXPECT_TRUE(contains(s.crush_plot.series[0].x, 4e8));
-  s.sim->step();  // the edited material runs
+  test::step_n(*s.sim, 1);  // the edited material runs
 
   // Around a picked particle far in the target: its neighbours within the radius.
   const FrameData g = s.sim->capture_frame({"position"});

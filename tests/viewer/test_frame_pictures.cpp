@@ -10,6 +10,7 @@
 #include "viewer/legend.h"
 #include "viewer/legend_scale.h"
 #include "viewer/scene_look.h"
+#include "step_util.h"
 
 #include <glm/glm.hpp>
 
@@ -77,7 +78,7 @@ TEST(FramePictures, LegendUnitsStayClearOfTheColourBar) {
   EJECTA_NEED_GL();
   const ParamSet scene = coarse_default_scene();
   Frame f = make_frame(scene);
-  for (int k = 0; k < 20; ++k) f.sim->step();  // the column starts to fall: a range of speeds
+  test::step_n(*f.sim, 20);  // the column starts to fall: a range of speeds
   f.view->settings().walls = render::WallMode::Hidden;
   f.view->update();
   const int w = 640, h = 480;
@@ -190,7 +191,7 @@ TEST(FramePictures, SodTubeIsAProfilePlotNotABlankFrame) {
   EJECTA_NEED_GL();
   const ParamSet scene = test::shipped_scene("sod1d.ini");
   Frame f = make_frame(scene);
-  while (f.sim->time() < 0.005) f.sim->step();
+  test::step_until(*f.sim, 0.005);
   f.view->update();
   const int w = 800, h = 600;
   f.view->draw(w, h);

@@ -4,6 +4,7 @@
 #include "material_test_data.h"
 #include "sim_test_util.h"
 #include "viewer/material_panel_model.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 
@@ -75,8 +76,8 @@ TEST(MaterialPanel, ShearModulusEditReachesTheSolver) {
   EXPECT_EQ(sim->materials()[0].shear_modulus, 2e7);
   EXPECT_EQ(model.materials()[0].shear_modulus, 2e7);
   EXPECT_EQ(model.edited().count(0), 1u);
-  sim->step();
-  reference->step();
+  test::step_n(*sim, 1);
+  test::step_n(*reference, 1);
   const double c = max_of(*sim, "sound_speed"), c_ref = max_of(*reference, "sound_speed");
   EXPECT_NEAR(c_ref, 100, 2);
   EXPECT_NEAR(c, std::sqrt(3333.33 + 4.0 / 3.0 * 2e4), 4);
@@ -94,7 +95,7 @@ TEST(MaterialPanel, ShearModulusEditReachesTheSolver) {
   ASSERT_NE(model.find(0, "von_mises.Y0"), nullptr);
   model.set(0, "von_mises.Y0", "1000", sim.get());
   EXPECT_EQ(sim->materials()[0].yield, YieldKind::VonMises);
-  for (int i = 0; i < 10; ++i) sim->step();
+  test::step_n(*sim, 10);
   EXPECT_LT(max_of(*sim, "von_mises_stress"), 1000 * (1 + 1e-9)) << "the limit acts";
 
   // Tensile damage on and off from the panel: its keys appear and go, live.

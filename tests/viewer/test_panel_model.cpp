@@ -2,6 +2,7 @@
 #include "sim_test_util.h"
 #include "viewer/key_bindings.h"
 #include "viewer/panel_model.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 
@@ -113,8 +114,8 @@ TEST(PanelModel, LiveChangeReachesTheEngine) {
   auto reference = make_simulation(scene, Backend::Cpu);
   EXPECT_EQ(model.set("physics.gravity", "0, -29.43, 0", sim.get()), viewer::Applied::Live);
   EXPECT_TRUE(model.pending_reset().empty());
-  sim->step();
-  reference->step();
+  test::step_n(*sim, 1);
+  test::step_n(*reference, 1);
   // Pressure forces are the same one step in; the mean fluid acceleration differs by the change,
   // less what the walls (whose Adami pressure feels gravity too) push back.
   const double diff = mean_fluid_ay(*sim) - mean_fluid_ay(*reference);
@@ -129,7 +130,7 @@ TEST(PanelModel, RebuildKeysWaitForTheReset) {
   const std::size_t n = sim->particle_count();
   EXPECT_EQ(model.set("particles.dp", "0.004", sim.get()), viewer::Applied::OnReset);
   EXPECT_EQ(model.pending_reset(), std::set<std::string>{"particles.dp"});
-  sim->step();
+  test::step_n(*sim, 1);
   EXPECT_EQ(sim->particle_count(), n);
   auto rebuilt = make_simulation(model.params(), Backend::Cpu);
   EXPECT_GT(rebuilt->particle_count(), n);

@@ -5,6 +5,7 @@
 #include "render/colormap.h"
 #include "sim_test_util.h"
 #include "viewer/scene_view.h"
+#include "step_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -215,7 +216,7 @@ TEST(RenderFrames, CoolwarmAutoRangeIsSymmetricAboutZero) {
   EJECTA_NEED_GL();
   const ParamSet scene = coarse_default_scene();
   auto sim = make_simulation(scene, Backend::Cpu);
-  for (int i = 0; i < 10; ++i) sim->step();
+  test::step_n(*sim, 10);
   viewer::SceneView view(*sim, scene, false);
   view.colour().field = "pressure";
   view.settings().colormap = "coolwarm";

@@ -9,6 +9,7 @@
 #include "viewer/render_observer.h"
 #include "viewer/scene_look.h"
 #include "viewer/viewer_state.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 #include <stb_image.h>
@@ -363,7 +364,7 @@ TEST(SceneLook, HeadlessFrameOfASolidSceneThroughItsClipPlane) {
     o.overlay = false;
     viewer::RenderObserver obs(*sim, scene, o);
     obs.render_initial();
-    sim->step();
+    test::step_n(*sim, 1);
     obs.on_step(*sim);
     if (note) *note = obs.look_note();
     EXPECT_EQ(obs.frames(), 2u);
