@@ -98,6 +98,10 @@ class Simulation {
   virtual PairCounts pair_counts() const = 0;
   virtual std::size_t device_bytes() const = 0;  // bytes of device memory the engine holds
   virtual std::string device_name() const = 0;
+  // The stream the engine's kernels run on (a cudaStream_t, opaque here: the engine facade has no CUDA
+  // types), so that interop code maps and unmaps GL buffers in order with the engine's work instead
+  // of synchronising stream 0; nullptr on the CPU backend.
+  virtual void* device_stream() const { return nullptr; }
   // Wait for queued device work (for honest timings); a no-op on the CPU.
   virtual void synchronize() = 0;
 

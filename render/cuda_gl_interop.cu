@@ -49,9 +49,10 @@ class InteropUploader final : public ParticleUploader {
       if (!register_buffers(&why)) throw std::runtime_error(why);
     }
     cudaGraphicsResource_t res[2] = {pos_, col_};
-    check(cudaGraphicsMapResources(2, res, 0), "cudaGraphicsMapResources");
-    // The engine fills on its own stream: the mapping (queued on stream 0) must be complete first.
-    check(cudaStreamSynchronize(0), "cudaStreamSynchronize");
+    // Mapped and unmapped on the engine's own stream (Simulation::device_stream), so the mapping is
+    // ordered before the fill kernel and the unmap after it, with no synchronisation of stream 0.
+    const cudaStream_t stream = static_cast<cudaStream_t>(sim.device_stream());
+    check(cudaGraphicsMapResources(2, res, stream), "cudaGraphicsMapResources");
     RenderRange range;
     try {
       void* p = nullptr;
@@ -63,10 +64,10 @@ class InteropUploader final : public ParticleUploader {
       range = sim.fill_render_data(req, RenderBuffers{static_cast<float*>(p), static_cast<float*>(c),
                                                       std::min(pb / (4 * sizeof(float)), cb / sizeof(float)), true});
     } catch (...) {
-      cudaGraphicsUnmapResources(2, res, 0);
+      cudaGraphicsUnmapResources(2, res, stream);
       throw;
     }
-    check(cudaGraphicsUnmapResources(2, res, 0), "cudaGraphicsUnmapResources");
+    check(cudaGraphicsUnmapResources(2, res, stream), "cudaGraphicsUnmapResources");
     return range;
   }
   std::string path() const override { return "CUDA-GL interop"; }

@@ -99,6 +99,7 @@ class CpuExec {
   bool debug_sync() const { return false; }
   std::string device_name() const;
   std::size_t workspace_bytes() const { return histogram_.capacity() * sizeof(uint32_t); }
+  void* stream_handle() const { return nullptr; }  // no device stream (Simulation::device_stream)
 
  private:
   std::vector<uint32_t> histogram_;  // per-thread bucket counts for the counting sort

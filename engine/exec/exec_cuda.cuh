@@ -130,6 +130,7 @@ class CudaExec {
   std::string device_name() const;
   std::size_t workspace_bytes() const { return scratch_bytes_ + result_bytes_; }
   cudaStream_t stream() const { return stream_; }
+  void* stream_handle() const { return stream_; }  // Simulation::device_stream
 
  private:
   // Checks a kernel launch (always) and, in debug mode, its completion; errors name the functor.

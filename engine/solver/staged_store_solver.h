@@ -65,6 +65,7 @@ class StagedStoreSolver : public Simulation {
   PairCounts pair_counts() const override { return PairCounts{}; }
   std::size_t device_bytes() const override { return store_.bytes() + array_bytes_ + exec_.workspace_bytes(); }
   std::string device_name() const override { return exec_.device_name(); }
+  void* device_stream() const override { return exec_.stream_handle(); }
   void synchronize() override { exec_.synchronize(); }
   std::vector<FieldInfo> fields() const override { return store_.fields(); }
 

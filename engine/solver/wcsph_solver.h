@@ -138,6 +138,7 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     return store_.bytes() + array_bytes_ + exec_.workspace_bytes();
   }
   std::string device_name() const override { return exec_.device_name(); }
+  void* device_stream() const override { return exec_.stream_handle(); }
   void synchronize() override { exec_.synchronize(); }
 
   std::vector<FieldInfo> fields() const override { return store_.fields(); }
