@@ -81,6 +81,27 @@ TEST(FluidLayout, RebuiltSceneKeepsItsParticlesAndRuns) {
   }
 }
 
+// The same layouts on the CUDA backend: the same particles, at rest, and 50 steps that stay close to the
+// CPU's (the layout is computed on the host, the solvers differ only in the order of sums).
+TEST(FluidLayout, RebuiltSceneRunsOnCuda) {
+  if (!cuda_available()) GTEST_SKIP() << cuda_unavailable_reason();
+  ParamSet p = small_dambreak();
+  p.set("scene.precision", "double", "test");
+  for (FluidLayout l : {FluidLayout::Block, FluidLayout::Random}) {
+    auto cpu = make_simulation_with_layout(p, Backend::Cpu, l, 5);
+    auto gpu = make_simulation_with_layout(p, Backend::Cuda, l, 5);
+    ASSERT_EQ(gpu->backend(), Backend::Cuda);
+    EXPECT_EQ(gpu->fluid_count(), cpu->fluid_count());
+    StopRule rule;
+    rule.max_steps = 50;
+    StepLoop(*cpu, rule).run();
+    StepLoop(*gpu, rule).run();
+    const test::ParticleDifference d = test::max_difference_by_id(cpu->download(), gpu->download());
+    EXPECT_LT(d.position, 1e-9) << "layout " << int(l);
+    EXPECT_LT(d.velocity, 1e-6) << "layout " << int(l);
+  }
+}
+
 TEST(FluidLayout, RefusesWhatItCannotLayOut) {
   const ParamSet p = small_dambreak();
   EXPECT_THROW(fluid_layout_sites(p, 5000, FluidLayout::Block, 1), std::invalid_argument);  // 1200 sites
