@@ -406,6 +406,14 @@ CliParse parse_cli(int argc, const char* const* argv) {
   auto* shot = app.add_option("--screenshot", o.screenshot_path, "Write the last frame (with the GUI) as PNG")
                    ->type_name("FILE.png")
                    ->group(viewer_g);
+  auto* demo = app.add_flag("--demo", o.demo,
+                            "Cycle the showcase and teaching scenes, each reset on a timer; any key or mouse "
+                            "input stops the cycle. Headless: each scene runs --steps N steps in turn")
+                   ->group(viewer_g);
+  auto* demo_period = app.add_option("--demo-period", o.demo_period, "With --demo: seconds per scene (default 20)")
+                          ->type_name("S")
+                          ->check(real_from(1, false))
+                          ->group(viewer_g);
 
   const char* bench_g = "Benchmark";
   app.add_flag("--benchmark", o.benchmark,
@@ -447,6 +455,9 @@ CliParse parse_cli(int argc, const char* const* argv) {
                "Print the material library keys (Markdown, docs/materials.md) and exit")
       ->group(info_g);
   app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit")->group(info_g);
+  auto* teach = app.add_flag("--teach", o.teach,
+                             "List the teaching scenes (scenes/teaching/: each SPH pitfall with its fix) and exit")
+                    ->group(info_g);
   app.add_flag("--version", o.version, "Print the version, the backends built in and whether CUDA was found")
       ->group(info_g);
   // Made last so that it is listed with the Info group rather than first of all.
@@ -454,6 +465,21 @@ CliParse parse_cli(int argc, const char* const* argv) {
 
   if (!parse_app(app, argc, argv, &r)) return r;
   if (until->count() && steps->count()) return parse_error("--until and --steps exclude each other: give one");
+  if (demo_period->count() && !demo->count()) return parse_error("--demo-period needs --demo");
+  if (demo->count()) {
+    // The demo picks its own scenes and runs until stopped: options that name or steer one run would
+    // be silently ignored.
+    if (scene->count() || until->count() || restart_opt->count() || record->count() || o.benchmark ||
+        o.benchmark_render || teach->count())
+      return parse_error("--demo cycles its own scenes: it takes no SCENE, --until, --restart, --record, benchmark "
+                         "or --teach");
+    if (o.headless && !steps->count())
+      return parse_error("--demo needs a window (it cycles scenes on a wall-clock timer); headless, give --steps N "
+                         "to run each scene N steps in turn");
+    if (!o.headless && steps->count())
+      return parse_error("--steps with --demo is for the headless cycle: add --headless (the window uses "
+                         "--demo-period)");
+  }
   if ((model_opt->count() || markdown->count()) && !list->count())
     return parse_error(std::string(model_opt->count() ? "--model" : "--markdown") + " needs --list-params");
   if (model_opt->count() && markdown->count())

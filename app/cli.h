@@ -67,6 +67,10 @@ struct CliOptions {
   long viewer_frames = 0;           // --frames N: the viewer quits after N frames (scripts, tests); 0 = never
   std::string screenshot_path;      // --screenshot FILE: the window's last frame, GUI included, as PNG
   bool start_running = false;       // --run: the viewer starts running instead of paused
+  // Teaching and demo (issue 17; docs/teaching.md).
+  bool teach = false;               // --teach: list the teaching pairs (from scenes/teaching/) and exit
+  bool demo = false;                // --demo: cycle the showcase scenes (window; headless with --steps)
+  double demo_period = 20;          // --demo-period S: wall-clock seconds per scene in the window
 
   // Subcommands: "ejecta info FILE.h5", "ejecta export FILE.h5 --csv [--output OUT.csv]",
   // "ejecta export FILE.h5 --particles --format csv|vtk [--frame N|--all] [--output OUT]".

@@ -9,6 +9,8 @@
 #include "file_commands.h"
 #include "export_particles.h"
 #include "headless.h"
+#include "teaching.h"
+#include "run/step_loop.h"
 #include "omp_env.h"
 #include "exec/debug_sync.h"
 #include "io/frame_check.h"
@@ -78,8 +80,8 @@ std::string file_stem(const std::string& path) {
   return name;
 }
 
-#ifdef EJECTA_WITH_VIEWER
-// Where the viewer's scene selector looks: ./scenes when run from a source tree, else the build's.
+// Where the viewer's scene selector, --teach and --demo look: ./scenes when run from a source tree,
+// else the build's.
 std::string scenes_dir() {
   if (FILE* f = std::fopen("scenes/dambreak2d.ini", "r")) {
     std::fclose(f);
@@ -87,7 +89,31 @@ std::string scenes_dir() {
   }
   return EJECTA_SCENES_DIR;
 }
-#endif
+
+// --demo --headless --steps N: each scene of the cycle runs N steps in turn, one line each (the
+// window's timer has no meaning without a window; this checks that every scene of the cycle runs).
+int run_demo_headless(const CliOptions& o, Backend backend) {
+  const std::vector<std::string> scenes = demo_scenes(scenes_dir());
+  std::fprintf(stderr, "ejecta: --demo headless: %zu scenes, %ld steps each\n", scenes.size(), *o.steps);
+  for (std::size_t k = 0; k < scenes.size(); ++k) {
+    ParamSet scene = read_scene_file(scenes[k]);
+    for (const auto& s : o.sets) scene.apply_override(s);
+    if (!o.precision.empty()) scene.set("scene.precision", o.precision, "--precision");
+    auto sim = make_simulation(scene, backend);
+    StopRule rule;
+    rule.max_steps = *o.steps;
+    std::string outcome = "ok";
+    try {
+      StepLoop(*sim, rule).run();
+    } catch (const BlowUpError& e) {
+      outcome = std::string("blew up (") + e.what() + ")";  // the CFL pitfall is meant to
+    }
+    std::printf("demo %zu/%zu %s: %zu particles, %ld steps, t = %.6g s, %s\n", k + 1, scenes.size(), scenes[k].c_str(),
+                sim->particle_count(), sim->steps(), sim->time(), outcome.c_str());
+    std::fflush(stdout);
+  }
+  return 0;
+}
 
 int run(const CliOptions& o) {
   if (o.version) {
@@ -103,6 +129,11 @@ int run(const CliOptions& o) {
 #else
     throw ParamError("--list-keys: this build has no viewer (configure with -DEJECTA_VIEWER=ON)");
 #endif
+  }
+  if (o.teach) {
+    const std::string dir = scenes_dir() + "/teaching";
+    std::fputs(teach_listing(teaching_pairs(dir), dir).c_str(), stdout);
+    return 0;
   }
   if (o.list_material_keys) {
     std::fputs(material_keys_markdown().c_str(), stdout);
@@ -132,6 +163,7 @@ int run(const CliOptions& o) {
                  backend == Backend::Cuda ? "every CUDA launch is synchronised and checked (slower)"
                                           : "no effect on the CPU backend (its loops finish before returning)");
 
+  if (o.demo && o.headless) return run_demo_headless(o, backend);
   if (o.benchmark) {
     BenchmarkOptions b;
     b.backend = backend;
@@ -255,12 +287,22 @@ int run(const CliOptions& o) {
       v.colour_by = o.colour_by;
       v.colormap = o.colormap;
       v.look = viewer::LookOptions{o.walls, o.sprites, o.view, o.theme};
+      if (o.demo) {
+        v.demo_scenes = demo_scenes(scenes_dir());
+        v.demo_period = o.demo_period;
+      }
       std::string why;
       const int rc = viewer::run_viewer(v, &why);
       if (rc >= 0) return rc;
+      if (o.demo)
+        throw std::runtime_error("--demo needs a window (" + why +
+                                 "); headless, --demo --headless --steps N runs each scene N steps in turn");
       std::fprintf(stderr, "ejecta: cannot open a window (%s); running headless\n", why.c_str());
     }
 #else
+    if (o.demo)
+      throw ParamError("--demo: this build has no viewer (configure with -DEJECTA_VIEWER=ON); --demo --headless --steps N "
+                       "runs each scene N steps in turn");
     std::fprintf(stderr, "ejecta: this build has no viewer (configure with -DEJECTA_VIEWER=ON); running headless\n");
 #endif
   }

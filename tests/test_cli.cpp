@@ -303,3 +303,50 @@ TEST(CliBinary, OptionErrorsAndTheOmpDefault) {
 
 }  // namespace
 }  // namespace ejecta
+
+namespace ejecta {
+namespace {
+
+TEST(Cli, DemoAndTeachOptions) {
+  Parsed p = parse({"--demo"});
+  EXPECT_FALSE(p.parse.exit) << p.err;
+  EXPECT_TRUE(p.parse.options.demo);
+  EXPECT_EQ(p.parse.options.demo_period, 20);
+  p = parse({"--demo", "--demo-period", "7.5"});
+  EXPECT_EQ(p.parse.options.demo_period, 7.5);
+  p = parse({"--demo", "--headless", "--steps", "3"});
+  EXPECT_FALSE(p.parse.exit) << p.err;
+  p = parse({"--demo", "--headless"});
+  EXPECT_EQ(p.parse.exit_code, 2);
+  EXPECT_NE(p.err.find("--demo needs a window"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("--steps N"), std::string::npos) << p.err;
+  p = parse({"--demo-period", "5"});
+  EXPECT_NE(p.err.find("--demo-period needs --demo"), std::string::npos) << p.err;
+  p = parse({"--demo", "--demo-period", "0.5"});
+  EXPECT_EQ(p.parse.exit_code, 2) << "a period under 1 s";
+  p = parse({"--demo", "scenes/dambreak2d.ini"});
+  EXPECT_NE(p.err.find("--demo cycles its own scenes"), std::string::npos) << p.err;
+  p = parse({"--demo", "--steps", "3"});
+  EXPECT_NE(p.err.find("add --headless"), std::string::npos) << p.err;
+  p = parse({"--teach"});
+  EXPECT_FALSE(p.parse.exit) << p.err;
+  EXPECT_TRUE(p.parse.options.teach);
+}
+
+TEST(CliBinary, TeachListsThePairsAndTheDemoCyclesHeadless) {
+  if (access((std::string(EJECTA_BINARY_DIR) + "/ejecta").c_str(), X_OK) != 0) GTEST_SKIP() << "no ejecta binary";
+  Split s = run_split("--teach", "");
+  ASSERT_EQ(s.code, 0) << s.err;
+  for (const char* pair : {"density_jump:", "no_viscosity:", "small_c0:", "small_h:", "pairing:", "wall_layers:", "cfl:",
+                           "tensile:"})
+    EXPECT_NE(s.out.find(pair), std::string::npos) << pair << "\n" << s.out;
+  EXPECT_NE(s.out.find("8 pairs."), std::string::npos) << s.out;
+  s = run_split("--demo --headless --steps 1 --backend cpu", "OMP_NUM_THREADS=1");
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_NE(s.out.find("demo 1/21 "), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("demo 21/21 "), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("teaching/wall_layers_fix.ini"), std::string::npos) << s.out;
+}
+
+}  // namespace
+}  // namespace ejecta

@@ -8,6 +8,7 @@
 #include "viewer/legend.h"
 #include "viewer/profile_plot.h"
 #include "viewer/scene_look.h"
+#include "viewer/teach_panel.h"
 #include "viewer/view_model.h"
 
 #include <imgui.h>
@@ -116,16 +117,7 @@ void scene_controls(ViewerState& s) {
   if (!ImGui::CollapsingHeader("Scene file", ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (ImGui::BeginCombo("scene", s.opt.scene_name.c_str())) {
     for (const std::string& f : s.scene_files)
-      if (ImGui::Selectable(f.c_str())) {
-        try {
-          s.model = std::make_unique<ParamPanelModel>(read_scene_file(s.opt.scenes_dir + "/" + f));
-          s.opt.scene_name = f;
-          s.look_pending = true;
-          s.reset_requested = true;
-        } catch (const std::exception& e) {
-          s.message = e.what();
-        }
-      }
+      if (ImGui::Selectable(f.c_str())) load_scene(s, s.opt.scenes_dir + "/" + f, f);
     ImGui::EndCombo();
   }
   ImGui::InputText("##open", s.open_path, sizeof s.open_path);
@@ -218,6 +210,17 @@ void interaction_controls(ViewerState& s) {
   ImGui::PopItemWidth();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("0: four particle spacings");
   ImGui::TextUnformatted("D drops it at the cursor (liquid scenes, between steps)");
+  if (ImGui::Button("Add at view centre")) {
+    glm::vec3 c = 0.5f * (s.view->bounds().lo + s.view->bounds().hi);
+    if (s.sim->dim() < 3) c.z = 0.f;
+    drop_fluid(s, c);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset block")) reset_layout(s, FluidLayout::Block);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Key B: the scene's fluid as one block in the middle of the tank, at rest");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset random")) reset_layout(s, FluidLayout::Random);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Key N: the scene's fluid at random lattice sites of the tank, jittered, at rest");
   if (ImGui::Button("Save snapshot")) save_snapshot(s);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The current state (every field) as ejecta-<date>-snapshot.h5; ejecta --restart FILE continues it");
@@ -323,6 +326,23 @@ void draw_inspector(ViewerState& s) {
   if (ImGui::Button("Refresh")) inspect(s, s.picked);
   ImGui::End();
   if (!open) s.picked = -1;
+}
+
+void draw_teach(ViewerState& s) {
+  const TeachPanel t = teach_panel(s.model->params());
+  if (t.empty()) return;
+  // Top right, clear of the control panel (top left) and the legend (bottom right).
+  const ImVec2 screen = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(screen.x > 440 ? screen.x - 430 : 0, 40), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Teach");
+  if (!t.title.empty()) ImGui::TextUnformatted(t.title.c_str());
+  for (const auto& [label, text] : t.rows) {
+    ImGui::Separator();
+    ImGui::TextDisabled("%s", label.c_str());
+    ImGui::TextWrapped("%s", text.c_str());
+  }
+  ImGui::End();
 }
 
 void draw_help(ViewerState& s) {

@@ -13,6 +13,8 @@ void draw_legend(ViewerState& s, int win_w, int win_h);  // legend.h; 1D scenes:
 void draw_plots(ViewerState& s);
 void draw_inspector(ViewerState& s);
 void draw_help(ViewerState& s);
+// The Teach panel of a teaching scene ([teach] section; teach_panel.h); nothing for other scenes.
+void draw_teach(ViewerState& s);
 // The line profile (key L): the segment over the scene and its plot.
 void draw_profile(ViewerState& s, int win_w, int win_h);
 // After the windows are drawn: the part of the window clear of the control panel, the legend and the

@@ -19,6 +19,8 @@ ParamPanelModel::ParamPanelModel(ParamSet scene) : params_(std::move(scene)) {
   for (const ParamDesc& d : params_.registry().all()) {
     // Only what the scene's model reads: a liquid scene shows no Gas, Solid or Blast panel.
     if (!uses_model(d, model)) continue;
+    // The [teach] text is shown in its own panel (teach_panel.h), not as editable fields.
+    if (d.group == kTeachGroup) continue;
     std::vector<std::string> keys;
     const auto hash = d.key.find(".#.");
     if (hash == std::string::npos) {

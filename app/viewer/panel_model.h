@@ -14,6 +14,9 @@
 
 namespace ejecta::viewer {
 
+// The registry group of the [teach] keys (teaching scenes): drawn as the Teach panel, not as widgets.
+inline const char* const kTeachGroup = "Teach";
+
 struct Widget {
   std::string key;  // concrete: "viscosity.alpha", "tank.1.min"
   const ParamDesc* desc;

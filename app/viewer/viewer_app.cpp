@@ -48,6 +48,9 @@ std::vector<std::string> scene_files(const std::string& dir) {
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec))
     if (e.path().extension() == ".ini") out.push_back(e.path().filename().string());
+  // The teaching pairs (scenes/teaching/, docs/teaching.md) as teaching/NAME_pitfall.ini, ...
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(dir) / "teaching", ec))
+    if (e.path().extension() == ".ini") out.push_back("teaching/" + e.path().filename().string());
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -231,7 +234,17 @@ void handle_action(ViewerState& s, Action a, GLFWwindow* win, int w, int h) {
       }
       break;
     }
-    case Action::DropFluid: drop_fluid(s, world_under_cursor(s, win, w, h)); break;
+    case Action::DropFluid: {
+      double cx = -1, cy = -1;
+      glfwGetCursorPos(win, &cx, &cy);
+      int ww = 0, wh = 0;
+      glfwGetWindowSize(win, &ww, &wh);
+      const bool in_window = cx >= 0 && cy >= 0 && cx < ww && cy < wh;
+      drop_fluid(s, drop_centre(world_under_cursor(s, win, w, h), in_window, s.view->bounds(), s.sim->dim()));
+      break;
+    }
+    case Action::ResetBlock: reset_layout(s, FluidLayout::Block); break;
+    case Action::ResetRandom: reset_layout(s, FluidLayout::Random); break;
     case Action::SaveSnapshot: save_snapshot(s); break;
     case Action::ToggleProfile:
       s.profile_on = !s.profile_on;
@@ -258,6 +271,10 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
   s.model = std::make_unique<ParamPanelModel>(opt.scene);
   s.scene_files = scene_files(opt.scenes_dir);
   s.running = opt.start_running;
+  if (!opt.demo_scenes.empty()) {
+    s.demo = DemoCycle(opt.demo_scenes, opt.demo_period);
+    s.running = true;
+  }
   rebuild(s);  // applies the scene's [view] look; the command line's look options override it
   apply_command_line_look(*s.view, s.sim->fields(), opt.colour_by, opt.colormap, opt.look);
   {
@@ -290,6 +307,18 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
       glfwWaitEvents();  // minimised
       continue;
     }
+    if (s.demo.active()) {
+      if (input.touched) {
+        s.demo.stop();
+        s.message = "demo stopped: this scene stays; the viewer is yours";
+      } else {
+        const double now = std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
+        const std::string next = s.demo.tick(now);
+        if (!next.empty() && load_scene(s, next, next.substr(next.find_last_of('/') + 1))) s.running = true;
+        if (s.demo.active()) s.message = s.demo.status(now);
+      }
+    }
+    input.touched = false;
     while (!input.actions.empty()) {
       handle_action(s, input.actions.front(), win, w, h);
       input.actions.pop_front();
@@ -349,6 +378,7 @@ int run_viewer(const ViewerOptions& opt, std::string* why) {
     }
     draw_profile(s, w, h);
     draw_help(s);
+    draw_teach(s);
     draw_status_bar(s, w, h);
     // Fit-to-view (F, and the first fit of a scene) keeps the scene clear of the panels.
     s.view->set_fit_rect(panel_free_rect());

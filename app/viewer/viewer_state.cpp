@@ -106,6 +106,47 @@ void drop_fluid(ViewerState& s, const glm::vec3& at) {
   }
 }
 
+glm::vec3 drop_centre(const glm::vec3& under_cursor, bool cursor_in_window, const render::Bounds& b, int dim) {
+  bool over = cursor_in_window;
+  for (int k = 0; k < dim && k < 3; ++k) over = over && under_cursor[k] >= b.lo[k] && under_cursor[k] <= b.hi[k];
+  if (over) return under_cursor;
+  glm::vec3 c = 0.5f * (b.lo + b.hi);
+  if (dim < 3) c.z = 0.f;
+  return c;
+}
+
+void reset_layout(ViewerState& s, FluidLayout layout) {
+  const char* what = layout == FluidLayout::Block ? "reset block" : "reset random";
+  if (!scene_is_running_one(s, what)) return;
+  try {
+    std::unique_ptr<Simulation> fresh =
+        make_simulation_with_layout(s.model->params(), s.sim->backend(), layout, s.reset_seed++);
+    if (s.recorder) toggle_recording(s);  // a recording belongs to one simulation
+    s.loop = std::make_unique<StepLoop>(*fresh, StopRule{});
+    s.sim = std::move(fresh);
+    s.probes = make_probe_plots(*s.sim);
+    s.view->replace(*s.sim);
+    s.history.clear();
+    s.picked = -1;
+    s.message = std::string(what) + ": " + std::to_string(s.sim->fluid_count()) + " fluid particles laid out afresh";
+  } catch (const std::exception& e) {
+    s.message = std::string(what) + ": " + e.what();
+  }
+}
+
+bool load_scene(ViewerState& s, const std::string& path, const std::string& name) {
+  try {
+    s.model = std::make_unique<ParamPanelModel>(read_scene_file(path));
+    s.opt.scene_name = name;
+    s.look_pending = true;
+    s.reset_requested = true;
+    return true;
+  } catch (const std::exception& e) {
+    s.message = e.what();
+    return false;
+  }
+}
+
 void save_snapshot(ViewerState& s) {
   if (!scene_is_running_one(s, "snapshot")) return;
   const std::string path = dated_path(s.opt.record_dir, "snapshot", "h5");

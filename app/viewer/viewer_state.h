@@ -5,6 +5,8 @@
 #include "io/async_recorder.h"
 #include "render/video_writer.h"
 #include "run/step_loop.h"
+#include "scene/fluid_layout.h"
+#include "viewer/demo_cycle.h"
 #include "viewer/diag_history.h"
 #include "viewer/material_panel_model.h"
 #include "viewer/panel_model.h"
@@ -40,6 +42,9 @@ struct ViewerOptions {
   std::string colour_by;
   std::string colormap;
   LookOptions look;
+  // --demo: the scenes to cycle and the seconds per scene (demo_cycle.h); empty = no demo.
+  std::vector<std::string> demo_scenes;
+  double demo_period = 20;
 };
 
 struct ViewerState {
@@ -98,6 +103,8 @@ struct ViewerState {
   const Simulation* profiles_sim = nullptr;
   long profiles_step = -1;
   double profiles_at = -1e30;  // steady-clock seconds of the last copy
+  DemoCycle demo;  // --demo; stopped by the first key or mouse input
+  uint64_t reset_seed = 1;  // of the next "reset random" (each press draws a new layout)
   std::vector<std::string> scene_files;
   char save_path[256] = "scene.ini";
   char materials_path[256] = "materials-edited.ini";
@@ -120,6 +127,15 @@ void video_frame(ViewerState& s);
 // Adds a sphere or block of fluid (s.drop_block, s.drop_size) centred at `at` to the running liquid
 // scene between steps (engine/scene/fluid_drop.h); the view stays as it is. Errors go to s.message.
 void drop_fluid(ViewerState& s, const glm::vec3& at);
+// Where D drops fluid: the point under the cursor when the cursor is in the window and over the scene's
+// bounds (within dim axes), else the centre of the bounds (the view centre after a fit).
+glm::vec3 drop_centre(const glm::vec3& under_cursor, bool cursor_in_window, const render::Bounds& bounds, int dim);
+// "Reset block" / "reset random" (keys B, N): the scene rebuilt with its fluid laid out afresh
+// (engine/scene/fluid_layout.h), the look kept. Liquid scenes; errors go to s.message.
+void reset_layout(ViewerState& s, FluidLayout layout);
+// Loads the scene file `path` as the next one (the scene selector, the demo): panels, look, a reset.
+// Errors go to s.message; returns false then.
+bool load_scene(ViewerState& s, const std::string& path, const std::string& name);
 // Writes the current state as a restartable snapshot in s.opt.record_dir; the message names the file.
 void save_snapshot(ViewerState& s);
 // Recomputes the line profile's plot (the colour field along the drawn segment).

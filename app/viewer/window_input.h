@@ -13,6 +13,9 @@ namespace ejecta::viewer {
 struct WindowInput {
   std::deque<Action> actions;
   double scroll = 0;
+  // Any key, mouse button or wheel since the frame loop last cleared it (stops --demo), including
+  // input ImGui keeps for itself.
+  bool touched = false;
 };
 
 // Points the window's key and scroll callbacks at `input`, which must outlive the window's events.

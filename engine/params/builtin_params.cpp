@@ -299,9 +299,10 @@ ParamRegistry make_builtin() {
   t.group = "Boundary";
   t.add(rebuild(range(param("boundary.wall_layers", T::Int, "3", "", "Wall layers",
                             "Layers of fixed wall particles built outside each tank (Adami, Hu & "
-                            "Adams 2012); use at least 2 h/dp so that fluid next to a wall has a "
-                            "full kernel support."),
-                      3, 8)));
+                            "Adams 2012); use at least 2 h/dp (3 at h/dp = 1.5) so that fluid next "
+                            "to a wall has a full kernel support. 1 or 2 are allowed only to show "
+                            "the leak (scenes/teaching/wall_layers_pitfall.ini)."),
+                      1, 8)));
   t.add(choices(param("boundary.slip", T::Choice, "at_rest", "", "Wall slip",
                       "Tangential condition at walls: at_rest (the artificial viscosity acts "
                       "against the walls' zero velocity, a partial slip), free slip (no viscous "
@@ -420,6 +421,25 @@ ParamRegistry make_builtin() {
                       "Background and text of the window, headless frames and screenshots: dark, or light "
                       "(white background, dark text: figures for print). --theme overrides it."),
                 {"dark", "light"}));
+
+  // Teaching scenes (issue 17; scenes/teaching/, docs/teaching.md): the [teach] section is text the
+  // viewer shows in its Teach panel and `ejecta --teach` lists. It changes nothing in the physics, so
+  // every model accepts it; each key is one line of at most 150 characters.
+  t.group = "Teach";
+  t.add(param("teach.title", T::String, "", "", "Title",
+              "Teaching scenes: the title of the lesson, shown in the viewer's Teach panel and by ejecta --teach."));
+  t.add(param("teach.text", T::String, "", "", "Summary",
+              "Teaching scenes: one sentence on what this scene shows (the pitfall or its fix)."));
+  t.add(param("teach.look", T::String, "", "", "What to look at",
+              "Teaching scenes: what to look at in the viewer (the field to colour by, the place, the moment)."));
+  t.add(param("teach.why", T::String, "", "", "Why",
+              "Teaching scenes: why it happens."));
+  t.add(param("teach.fix", T::String, "", "", "The fix",
+              "Teaching scenes: the fix, as the keys that change (the partner scene NAME_fix.ini has it)."));
+  t.add(param("teach.paper", T::String, "", "", "Paper",
+              "Teaching scenes: the paper that explains it (authors, year, journal)."));
+  t.add(param("teach.measure", T::String, "", "", "Measured",
+              "Teaching scenes: the figure the test measures in this scene, and where (tests/test_teaching.cpp)."));
 
   // Numbered sections: any number of [tank.N], [block.N], [obstacle.N], N = 1, 2, ...
   t.group = "Geometry";

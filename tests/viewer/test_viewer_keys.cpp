@@ -112,6 +112,55 @@ TEST(ViewerKeys, PKeyWritesAScreenshotWithTheLegendUnderAUniquePrintedName) {
   fs::remove_all(dir);
 }
 
+// B and N pressed in a real window go through the key table to "reset block" / "reset random": the
+// liquid is rebuilt with the same particles, laid out afresh at rest; any key marks the input as
+// touched (what stops --demo), even one the table does not bind.
+TEST(ViewerKeys, BAndNResetTheFluidAndAnyKeyStopsTheDemo) {
+  EJECTA_NEED_DISPLAY();
+  EJECTA_NEED_GL();
+  if (!glfwInit()) GTEST_SKIP() << "GLFW cannot start";
+  glfwDefaultWindowHints();
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  GLFWwindow* win = glfwCreateWindow(480, 400, "ejecta test: reset keys", nullptr, nullptr);
+  ASSERT_NE(win, nullptr);
+  {
+    viewer::ViewerState s;
+    s.opt.scene = test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01"});
+    s.opt.interop = false;
+    s.model = std::make_unique<viewer::ParamPanelModel>(s.opt.scene);
+    viewer::rebuild(s);
+    s.loop->advance(5);
+    const std::size_t n = s.sim->particle_count(), fluid = s.sim->fluid_count();
+    viewer::WindowInput input;
+    viewer::attach_window_input(win, &input);
+    const GLFWkeyfun key = glfwSetKeyCallback(win, nullptr);
+    glfwSetKeyCallback(win, key);
+    key(win, GLFW_KEY_B, 0, GLFW_PRESS, 0);
+    key(win, GLFW_KEY_N, 0, GLFW_PRESS, 0);
+    ASSERT_EQ(input.actions.size(), 2u);
+    EXPECT_TRUE(input.touched);
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(win, &w, &h);
+    for (const char* what : {"reset block", "reset random"}) {
+      viewer::handle_action(s, input.actions.front(), win, w, h);
+      input.actions.pop_front();
+      EXPECT_EQ(s.message.rfind(what, 0), 0u) << s.message;
+      EXPECT_EQ(s.sim->steps(), 0) << what << ": a fresh start";
+      EXPECT_EQ(s.sim->particle_count(), n);
+      EXPECT_EQ(s.sim->fluid_count(), fluid);
+      EXPECT_EQ(s.sim->diagnostics().max_speed, 0.0) << what << ": at rest";
+      s.loop->advance(5);  // and it runs
+      s.view->update();
+    }
+    input.touched = false;
+    key(win, GLFW_KEY_F12, 0, GLFW_PRESS, 0);  // unbound
+    EXPECT_TRUE(input.touched);
+    EXPECT_TRUE(input.actions.empty());
+  }
+  glfwDestroyWindow(win);
+}
+
 // Share of the pixels of rows [y0, y1) whose mean channel is above 200 (light) and below 60 (dark).
 std::pair<double, double> light_dark(const render::Image& img, int y0, int y1) {
   std::size_t light = 0, dark = 0, n = 0;
