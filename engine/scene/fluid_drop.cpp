@@ -37,16 +37,6 @@ InitialParticles particles_of(const ParamSet& params, const FrameData& f) {
   return ip;
 }
 
-std::unique_ptr<Simulation> make_solver(const ParamSet& params, Backend backend, Precision precision,
-                                        const InitialParticles& ip) {
-  if (backend == Backend::Cpu) return make_cpu_solver(params, ip, precision);
-#ifdef EJECTA_WITH_CUDA
-  return precision == Precision::Float ? make_cuda_solver_float(params, ip) : make_cuda_solver_double(params, ip);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
-}
-
 long cell_of(double x, double dp) { return long(std::floor(x / dp)); }
 
 uint64_t hash_cell(const long* k) {
@@ -56,6 +46,16 @@ uint64_t hash_cell(const long* k) {
 }
 
 }  // namespace
+
+std::unique_ptr<Simulation> make_liquid_solver(const ParamSet& params, Backend backend, Precision precision,
+                                               const InitialParticles& ip) {
+  if (backend == Backend::Cpu) return make_cpu_solver(params, ip, precision);
+#ifdef EJECTA_WITH_CUDA
+  return precision == Precision::Float ? make_cuda_solver_float(params, ip) : make_cuda_solver_double(params, ip);
+#else
+  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
+#endif
+}
 
 std::vector<double> drop_sites(const ParamSet& params, const FluidDrop& drop, const std::vector<double>& existing) {
   const int dim = int(params.integer("scene.dim"));
@@ -161,7 +161,7 @@ std::unique_ptr<Simulation> add_fluid(const Simulation& sim, const ParamSet& par
   }
   // The solver's own initialisation gives the new particles every field (predicted values, rates of
   // a force evaluation with all particles present); the old ones then get back their exact state.
-  auto fresh = make_solver(params, sim.backend(), sim.precision(), ip);
+  auto fresh = make_liquid_solver(params, sim.backend(), sim.precision(), ip);
   const FrameData made = fresh->capture_frame();
   const std::vector<double> made_id = field_values(need(made, "id"));
   std::vector<std::size_t> row_of_new(k);  // the row of new particle j in `made` (its id is n_old + j)
@@ -191,7 +191,7 @@ std::unique_ptr<Simulation> make_simulation_from_frame(const ParamSet& params, B
   const Backend b = sim->backend();
   const Precision p = sim->precision();
   sim.reset();
-  auto grown = make_solver(params, b, p, particles_of(params, frame));
+  auto grown = make_liquid_solver(params, b, p, particles_of(params, frame));
   grown->restore_frame(frame);
   return grown;
 }

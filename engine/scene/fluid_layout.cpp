@@ -130,12 +130,7 @@ std::unique_ptr<Simulation> make_simulation_with_layout(const ParamSet& params, 
     ++j;
   }
   const Precision precision = params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
-  if (backend == Backend::Cpu) return make_cpu_solver(params, ip, precision);
-#ifdef EJECTA_WITH_CUDA
-  return precision == Precision::Float ? make_cuda_solver_float(params, ip) : make_cuda_solver_double(params, ip);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
+  return make_liquid_solver(params, backend, precision, ip);
 }
 
 }  // namespace ejecta

@@ -12,6 +12,10 @@ namespace ejecta {
 
 std::unique_ptr<Simulation> make_cpu_solver(const ParamSet& params, const InitialParticles& init,
                                             Precision precision);
+// The liquid solver on either backend from a built particle set (engine/scene/fluid_drop.cpp): what
+// the viewer's drop, the fluid resets and the restart from a frame rebuild.
+std::unique_ptr<Simulation> make_liquid_solver(const ParamSet& params, Backend backend, Precision precision,
+                                               const InitialParticles& init);
 // The gas model (physics.model = gas), engine/solver/gas_solver.h.
 std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const GasInitial& init,
                                                 Precision precision);
