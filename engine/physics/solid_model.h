@@ -157,7 +157,13 @@ struct SolidView {
   T* eps_p;        // accumulated equivalent plastic strain
   T* eps_p_step;   // its value at the start of the current step
   PorousView<T> por;  // the porosity term's fields (all nullptr without a porous material)
+  // Mixed scenes (solver/mixed_solver.h): the model of each particle (kPhaseSolid for solids); the
+  // solid's pair sums skip every other neighbour, which the coupling terms handle. nullptr: all solid.
+  const uint8_t* phase = nullptr;
 };
+
+// The model of a particle in a mixed scene's one store (MixedSolver's `phase` field).
+enum ParticlePhase : uint8_t { kPhaseLiquid = 0, kPhaseWall = 1, kPhaseSolid = 2 };
 
 // The weakening of a damaged particle (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2): the stress
 // carried is (1 - D) S and, for tension (p < 0), (1 - D) p. The stored S is the undamaged one.
@@ -216,7 +222,7 @@ struct SolidCorrection {
     for (int a = 0; a < D; ++a)
       for (int b = 0; b < D; ++b) M[a][b] = T(0);
     grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
-      if (j == i) return;
+      if (j == i || (pv.phase && pv.phase[j] != kPhaseSolid)) return;
       const T hij = T(0.5) * (hi + pv.h[j]);
       if (r2 >= T(4) * hij * hij) return;
       const T F = model.kernel.at(hij).F(sqrt(r2));
@@ -298,7 +304,7 @@ struct SolidForces {
       for (int b = 0; b < D; ++b) grad[a][b] = T(0);
     T work = 0, visc = 0, art = 0, vsig_max = T(2) * ci;
     grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
-      if (j == i) return;
+      if (j == i || (pv.phase && pv.phase[j] != kPhaseSolid)) return;
       const T hj = pv.h[j];
       const T hij = T(0.5) * (hi + hj);
       if (r2 >= T(4) * hij * hij) return;
