@@ -61,8 +61,8 @@ Bodies measure(const Simulation& sim) {
 // (about 26 m/s) does not make the time step much smaller than the liquid's (c0 = 25 m/s).
 std::string write_library(const test::TempDir& dir) {
   const std::string path = dir / "meet_materials.ini";
-  std::ofstream(path) << "[float500]\neos = murnaghan\nrho0 = 500\nmurnaghan.K0 = 2e5\nmurnaghan.n = 1\n"
-                         "shear_modulus = 1e5\nyield = elastic\n"
+  std::ofstream(path) << "[float500]\neos = murnaghan\nrho0 = 500\nmurnaghan.K0 = 1e5\nmurnaghan.n = 1\n"
+                         "shear_modulus = 5e4\nyield = elastic\n"
                          "[sink2000]\neos = murnaghan\nrho0 = 2000\nmurnaghan.K0 = 8e5\nmurnaghan.n = 1\n"
                          "shear_modulus = 4e5\nyield = elastic\n"
                          "[soft1000]\neos = murnaghan\nrho0 = 1000\nmurnaghan.K0 = 4e5\nmurnaghan.n = 1\n"
@@ -72,7 +72,7 @@ std::string write_library(const test::TempDir& dir) {
 
 // A 2D tank of water (0.8 m wide) with one solid block of side `side`, lower-left corner (x0, y0).
 std::string tank_scene(const std::string& lib, const std::string& material, double depth, double x0, double y0,
-                       double side, double dp) {
+                       double side, double dp, double alpha = 0.05) {
   char buf[2048];
   std::snprintf(buf, sizeof buf, R"(
 [scene]
@@ -86,7 +86,7 @@ dp = %g
 [fluid]
 c0 = 25
 [viscosity]
-alpha = 0.05
+alpha = %g
 [boundary]
 slip = at_rest
 [solid]
@@ -105,25 +105,26 @@ max = %g, %g
 dp = %g
 material = %s
 )",
-                dp, lib.c_str(), depth + 0.25, depth, x0, y0, x0 + side, y0 + side, dp, material.c_str());
+                dp, alpha, lib.c_str(), depth + 0.25, depth, x0, y0, x0 + side, y0 + side, dp, material.c_str());
   return buf;
 }
 
 // Archimedes: a block of density 500 in water of 1000 floats with half its height submerged. It
-// starts with 30% submerged and settles; the draft is the flat free surface h_s (from the liquid's
-// volume: W h_s = A_liquid + b (h_s - bottom)) less the block's bottom (its centre of mass less half
-// its side), averaged over the last 0.6 s of 1.8 s.
-TEST(MaterialsMeet, FloatingBlockHalfSubmerged) {
+// starts with 40% (then 60%) submerged and settles; the draft is the flat free surface h_s (from the
+// liquid's volume: W h_s = A_liquid + b (h_s - bottom)) less the block's bottom (its centre of mass
+// less half its side), averaged over t = 1.2 .. 2.4 s (two heave periods and one sloshing period of
+// the tank). 2D, 10 particles per side of the block.
+double floating_fraction(double start_fraction) {
   test::TempDir dir("meet");
   const double side = 0.16, W = 0.8, depth = 0.16;
-  const double bottom0 = depth - 0.3 * side;
-  ParamSet p = read_scene_string(tank_scene(write_library(dir), "float500", depth, 0.32, bottom0, side, 0.01),
-                                 "<floating block>");
+  const double bottom0 = depth - start_fraction * side;
+  ParamSet p = read_scene_string(
+      tank_scene(write_library(dir), "float500", depth, 0.32, bottom0, side, 0.016, 0.1), "<floating block>");
   auto sim = make_simulation(p, Backend::Cpu);
   double sum = 0, lo = 1e9, hi = -1e9;
   int samples = 0;
   StopRule rule;
-  rule.until_time = 1.8;
+  rule.until_time = 2.4;
   double next = 1.2;
   struct Sampler : StepObserver {
     std::function<void(const Simulation&)> f;
@@ -140,11 +141,16 @@ TEST(MaterialsMeet, FloatingBlockHalfSubmerged) {
     lo = std::min(lo, frac), hi = std::max(hi, frac);
   };
   StepLoop(*sim, rule).run(&obs);
-  ASSERT_GT(samples, 40);
-  const double mean = sum / samples;
-  std::printf("  submerged fraction %.4f (range %.4f .. %.4f over %d samples; Archimedes 0.5)\n", mean, lo, hi,
-              samples);
-  EXPECT_NEAR(mean, 0.5, 0.03 * 0.5);
+  EXPECT_GT(samples, 100);
+  const double mean = sum / std::max(samples, 1);
+  std::printf("  from %.2f: submerged fraction %.4f (range %.4f .. %.4f over %d samples; Archimedes 0.5)\n",
+              start_fraction, mean, lo, hi, samples);
+  return mean;
+}
+
+TEST(MaterialsMeet, FloatingBlockHalfSubmerged) {
+  EXPECT_NEAR(floating_fraction(0.4), 0.5, 0.03 * 0.5);
+  EXPECT_NEAR(floating_fraction(0.6), 0.5, 0.03 * 0.5);
 }
 
 // A block of density 2000 released from rest under water: before the liquid around it has responded
@@ -173,10 +179,13 @@ TEST(MaterialsMeet, SinkingBlockDragFreeAcceleration) {
   std::printf("  mean acceleration over 0 .. %.3g s: %.4f m/s^2\n", sim->time(), -b2.v[1] / sim->time());
 }
 
-// A solid disc (density 1000, c_l = 26 m/s) flies into a liquid block in empty space (no gravity, no walls): every force between
-// liquid and solid is an equal and opposite pair, so momentum is conserved to round-off; kinetic plus
-// internal energy (the liquid's Tait compression energy, the solid's u) within 1%, the tolerance of
-// the solid conservation tests (test_solid.cpp).
+// A solid disc (density 1000, c_l = 26 m/s) flies into a liquid block in empty space (no gravity,
+// no walls): every force between liquid and solid is an equal and opposite pair, so momentum is
+// conserved to round-off; kinetic plus internal energy (the liquid's Tait compression energy, the
+// solid's u, which takes the boundary share of the pair work) within 1%, the tolerance of the solid
+// conservation tests (test_solid.cpp). The liquid's own dissipation (viscosity, delta-SPH) is off:
+// WCSPH has no heat for it to go into (with alpha = 0.02 and delta = 0.1 the total falls 14% over
+// this impact).
 TEST(MaterialsMeet, DroppedBodyConservesMomentumAndEnergy) {
   test::TempDir dir("meet");
   const std::string ini = R"(
