@@ -271,7 +271,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
         t.run = [this, phase] { exec_.for_each(n_, OnPhase<SolidEosPass<T, D>>{{solid_, pv_.s}, phase, kPhaseSolid}); };
       else if (name == "correction")
         t.run = [this, phase] {
-          exec_.for_each_balanced(n_, OnPhase<SolidCorrection<T, D>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
+          exec_.for_each_balanced(n_, OnPhase<SolidCorrection<T, D, true>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
         };
       else if (name == "boundary_adami2012")
         t.run = [this] { exec_.for_each_balanced(n_, MixedBoundary_Adami2012<T, D>{liquid_, grid_, pv_}); };
@@ -279,7 +279,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
         t.run = [this] { exec_.for_each_balanced(n_, MixedLiquidForces<T, D>{liquid_, grid_, pv_}); };
       else if (name == "forces_solid")
         t.run = [this, phase] {
-          exec_.for_each_balanced(n_, OnPhase<SolidForces<T, D>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
+          exec_.for_each_balanced(n_, OnPhase<SolidForces<T, D, true>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
         };
       else if (name == "coupling_reaction")
         t.run = [this] { exec_.for_each_balanced(n_, MixedCouplingReaction<T, D>{liquid_, grid_, pv_}); };
