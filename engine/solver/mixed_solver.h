@@ -41,7 +41,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   using Sym = SymTensor<T, D>;
 
   MixedSolver(const ParamSet& params, const MixedInitial& init) : Base(init.size()) {
-    n_liquid_ = init.count(kPhaseLiquid);
+    n_moving_ = init.count(kPhaseLiquid) + init.count(kPhaseSolid);
     configure(params, init);
     allocate();
     upload(init);
@@ -84,7 +84,8 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     return std::min(dt, dt_max_);
   }
 
-  std::size_t fluid_count() const override { return n_liquid_; }
+  // Particles that move (liquid and solid; as SolidSolver counts all its particles): all but tank walls.
+  std::size_t fluid_count() const override { return n_moving_; }
 
   Diagnostics diagnostics() const override {
     MeasureMixedSums<T, D> m{pv_.s, {0, 0, 0}, double(liquid_.eos.rho0), double(liquid_.eos.gamma),
@@ -300,7 +301,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   T* von_mises_ = nullptr;
   std::vector<Material> materials_;
   std::vector<Term> terms_;
-  std::size_t n_liquid_ = 0;
+  std::size_t n_moving_ = 0;
   bool any_yield_ = false, art_on_ = false;
 };
 
