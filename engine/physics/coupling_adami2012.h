@@ -120,7 +120,12 @@ struct MixedBoundary_Adami2012 {
   MixedView<T, D> pv;
   EJ_INLINE void operator()(std::size_t i) const {
     const uint8_t ph = pv.s.phase[i];
-    if (ph == kPhaseLiquid) return;
+    if (ph == kPhaseLiquid) {  // not a boundary: defined values for output only
+      pv.pb[i] = T(0);
+      pv.rhob[i] = T(0);
+      pv.vb[i] = Vec<T, D>::zero();
+      return;
+    }
     const Vec<T, D> xi = pv.s.x[i];
     const T hi = pv.s.h[i];
     T sum_w = 0, sum_pw = 0;
@@ -150,6 +155,7 @@ struct MixedBoundary_Adami2012 {
       pv.rhob[i] = lm.eos.rho0;
       pv.vb[i] = vw;
     }
+    if (ph == kPhaseWall) pv.s.p[i] = pv.pb[i];  // a tank wall's pressure is the extrapolated one
   }
 };
 
