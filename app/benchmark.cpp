@@ -5,6 +5,7 @@
 #include "progress.h"
 #include "run/step_loop.h"
 #include "scene/gas_scene.h"
+#include "scene/mixed_scene.h"
 #include "scene/scene_builder.h"
 #include "scene/solid_scene.h"
 #include "simulation.h"
@@ -85,7 +86,9 @@ BaseScene base_scene(const BenchmarkOptions& opt) {
   }
   for (const auto& s : opt.sets) b.params.apply_override(s);
   const std::string model = b.params.text("physics.model");
-  const char* blocks = model == "solid" ? "solid_block" : model == "gas" ? "gas_block" : nullptr;
+  const char* blocks = model == "solid" || model == "mixed" ? "solid_block" : model == "gas" ? "gas_block" : nullptr;
+  // A mixed scene's liquid spacing first (when it has a liquid), then its solid bodies'.
+  if (model == "mixed" && !b.params.indices("block").empty()) b.dp_keys.push_back("particles.dp");
   if (blocks && !opt.scene_path.empty())
     for (int k : b.params.indices(blocks)) b.dp_keys.push_back(std::string(blocks) + "." + std::to_string(k) + ".dp");
   if (b.dp_keys.empty()) b.dp_keys.push_back("particles.dp");
@@ -107,6 +110,7 @@ std::size_t scene_size(const ParamSet& p) {
   const std::string model = p.text("physics.model");
   if (model == "solid") return build_solid_scene(p).size();
   if (model == "gas") return build_gas_scene(p).size();
+  if (model == "mixed") return build_mixed_scene(p).size();
   return build_scene(p).size();
 }
 

@@ -66,15 +66,30 @@ std::unique_ptr<Simulation> make_solid_simulation(const ParamSet& params, Backen
 #endif
 }
 
+std::unique_ptr<Simulation> make_mixed_simulation(const ParamSet& params, Backend backend, Precision precision,
+                                                  const SizeCheck& check) {
+  const MixedInitial init = build_mixed_scene(params, check);
+  if (backend == Backend::Cpu) return make_cpu_mixed_solver(params, init, precision);
+#ifdef EJECTA_WITH_CUDA
+  const std::string problem = cuda_device_problem();
+  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
+  return precision == Precision::Float ? make_cuda_mixed_solver_float(params, init)
+                                       : make_cuda_mixed_solver_double(params, init);
+#else
+  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
+#endif
+}
+
 std::unique_ptr<Simulation> build_simulation(const ParamSet& params, Backend backend, const SizeCheck& check) {
   const Precision precision =
       params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
   check_model_keys(params);  // a key the model does not read would be silently ignored
   if (params.text("physics.model") == "gas") return make_gas_simulation(params, backend, precision, check);
   if (params.text("physics.model") == "solid") return make_solid_simulation(params, backend, precision, check);
+  if (params.text("physics.model") == "mixed") return make_mixed_simulation(params, backend, precision, check);
   if (params.text("time.integrator") != "leapfrog")
     throw ParamError(params.where("time.integrator") + ": time.integrator = " + params.text("time.integrator") +
-                     " is available for physics.model = gas and solid only; the wcsph model uses leapfrog");
+                     " is available for physics.model = gas, solid and mixed only; the wcsph model uses leapfrog");
   const InitialParticles init = build_scene(params, check);
   if (backend == Backend::Cpu) return make_cpu_solver(params, init, precision);
 #ifdef EJECTA_WITH_CUDA

@@ -53,7 +53,7 @@ TEST(Cli, HelpIsGroupedWithoutCli11Annotations) {
     EXPECT_EQ(p.out.find(noise), std::string::npos) << noise << " in:\n" << p.out;
   for (const char* text : {"--backend cpu|cuda", "--threads N", "--colour-by,--color-by FIELD[.c]",
                            "ejecta info FILE.h5", "export FILE.h5 --particles", "--omp-spin", "--list-params",
-                           "--model wcsph|gas|solid"})
+                           "--model wcsph|gas|solid|mixed"})
     EXPECT_NE(p.out.find(text), std::string::npos) << text << " missing in:\n" << p.out;
   // Every option is in a group: nothing is left under CLI11's default "Options" heading.
   EXPECT_EQ(p.out.find("\nOptions:\n"), std::string::npos) << p.out;
@@ -102,7 +102,7 @@ TEST(Cli, ListParamsModelFilter) {
   EXPECT_EQ(p.parse.exit_code, 2);
   EXPECT_NE(p.err.find("--model needs --list-params"), std::string::npos) << p.err;
   p = parse({"--list-params", "--model", "liquid"});
-  EXPECT_NE(p.err.find("'liquid' is not one of wcsph, gas, solid"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("'liquid' is not one of wcsph, gas, solid, mixed"), std::string::npos) << p.err;
 }
 
 TEST(Cli, ExportParticleOptions) {

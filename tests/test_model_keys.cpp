@@ -32,7 +32,7 @@ TEST(ModelKeys, GasKeyOnTheLiquidIsAnErrorNamingTheModel) {
     make_simulation(p, Backend::Cpu);
     FAIL() << "time.dt_fixed accepted on the liquid";
   } catch (const ParamError& err) {
-    EXPECT_NE(std::string(err.what()).find("time.dt_fixed is read by the gas and solid models only"),
+    EXPECT_NE(std::string(err.what()).find("time.dt_fixed is read by the gas, solid and mixed models only"),
               std::string::npos)
         << err.what();
   }
@@ -78,14 +78,14 @@ TEST(ModelKeys, ListingFiltersByModel) {
   EXPECT_EQ(gas.find("fluid.rho0"), std::string::npos);
   EXPECT_EQ(gas.find("solid_block.#.material"), std::string::npos);
   EXPECT_NE(all.find("fluid.rho0"), std::string::npos);
-  EXPECT_NE(all.find("[gas and solid]"), std::string::npos) << "the unfiltered listing names each key's models";
+  EXPECT_NE(all.find("[gas, solid and mixed]"), std::string::npos) << "the unfiltered listing names each key's models";
   const std::string wcsph = reg.listing("wcsph");
   EXPECT_EQ(wcsph.find("time.dt_fixed"), std::string::npos);
   EXPECT_NE(wcsph.find("tank.#.min"), std::string::npos);
   // The docs page is grouped by model: every-model keys first, then one heading per model set.
   const std::string md = reg.markdown();
   const auto every = md.find("\n## Every model\n"), liquid = md.find("\n## The wcsph model (physics.model = wcsph)\n"),
-             both = md.find("\n## The gas and solid models (physics.model = gas or solid)\n");
+             both = md.find("\n## The gas, solid and mixed models (physics.model = gas or solid or mixed)\n");
   ASSERT_NE(every, std::string::npos);
   ASSERT_NE(liquid, std::string::npos);
   ASSERT_NE(both, std::string::npos);

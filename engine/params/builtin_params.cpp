@@ -176,8 +176,11 @@ ParamRegistry make_builtin() {
                               "(Tait EOS, [tank.N]/[block.N] geometry), or gas, the ideal gas with an "
                               "energy equation and a smoothing length per particle ([gas_block.N] "
                               "geometry, [gas] keys), or solid, elastic(-plastic) bodies with a "
-                              "deviatoric stress ([solid_block.N] geometry, [solid] keys)."),
-                        {"wcsph", "gas", "solid"})));
+                              "deviatoric stress ([solid_block.N] geometry, [solid] keys), or mixed, "
+                              "liquid and solid bodies in one store with two-way coupling ([tank.N], "
+                              "[block.N] liquid with the wcsph keys, [solid_block.N] bodies with the solid "
+                              "keys; docs/architecture.md, \"One particle engine\")."),
+                        {"wcsph", "gas", "solid", "mixed"})));
 
   t.group = "Gas";
   t.add(rebuild(range(param("gas.gamma", T::Real, "1.6666666666666667", "", "Adiabatic index",
@@ -317,21 +320,21 @@ ParamRegistry make_builtin() {
                       "kick-drift-kick, one force evaluation per step), predictor_corrector "
                       "(second-order midpoint, two) or rk23 (adaptive third-order "
                       "Bogacki-Shampine with an error estimate, three); predictor_corrector and "
-                      "rk23 need physics.model = gas or solid."),
+                      "rk23 need physics.model = gas, solid or mixed."),
                 {"leapfrog", "predictor_corrector", "rk23"})));
   t.add(only(range(param("time.rtol", T::Real, "1e-4", "", "Relative tolerance",
                   "rk23: relative tolerance of the embedded error estimate per step."),
-              1e-12, 1), {"gas", "solid"}));
+              1e-12, 1), {"gas", "solid", "mixed"}));
   t.add(only(range(param("time.atol", T::Real, "1e-6", "", "Absolute tolerance",
                   "rk23: absolute tolerance of the error estimate (state units: m, m/s, J/kg)."),
-              1e-15, 1), {"gas", "solid"}));
+              1e-15, 1), {"gas", "solid", "mixed"}));
   t.add(only(range(param("time.growth_max", T::Real, "2", "", "Step growth limit",
                     "rk23: largest factor by which dt may grow from one step to the next."),
-              1.01, 10), {"gas", "solid"}));
+              1.01, 10), {"gas", "solid", "mixed"}));
   t.add(only(range(param("time.dt_fixed", T::Real, "0", "s", "Fixed dt",
                     "Gas and solid models: a fixed time step instead of the adaptive one (rk23 then runs "
                     "without error control); 0 = adaptive. For convergence studies."),
-              0, 1e3), {"gas", "solid"}));
+              0, 1e3), {"gas", "solid", "mixed"}));
   t.add(range(param("time.cfl", T::Real, "0.2", "", "CFL number",
                     "Courant number of the acoustic time step limit dt <= cfl h / (c0 + "
                     "|v|max)."),

@@ -201,6 +201,9 @@ const std::vector<std::string>& physics_models() {
 }
 
 bool uses_model(const ParamDesc& d, const std::string& model) {
+  auto has = [&](const char* m) { return std::find(d.models.begin(), d.models.end(), m) != d.models.end(); };
+  // A mixed scene runs the wcsph recipe for its liquid and the solid recipe for its solid bodies.
+  if (model == "mixed" && (has("wcsph") || has("solid"))) return true;
   return d.models.empty() || std::find(d.models.begin(), d.models.end(), model) != d.models.end();
 }
 

@@ -157,7 +157,15 @@ struct SolidView {
   T* eps_p;        // accumulated equivalent plastic strain
   T* eps_p_step;   // its value at the start of the current step
   PorousView<T> por;  // the porosity term's fields (all nullptr without a porous material)
+  // Mixed scenes (solver/mixed_solver.h): the model of each particle (kPhaseSolid for solids); the
+  // pair sums of SolidCorrection and SolidForces with Phased = true skip every other neighbour (the
+  // coupling terms handle those pairs). nullptr in the solid solver, whose functors (Phased = false)
+  // compile exactly as before.
+  const uint8_t* phase = nullptr;
 };
+
+// The model of a particle in a mixed scene's one store (MixedSolver's `phase` field).
+enum ParticlePhase : uint8_t { kPhaseLiquid = 0, kPhaseWall = 1, kPhaseSolid = 2 };
 
 // The weakening of a damaged particle (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2): the stress
 // carried is (1 - D) S and, for tension (p < 0), (1 - D) p. The stored S is the undamaged one.
@@ -204,7 +212,7 @@ struct SolidEosPass {
 // 97): M_i^ab = sum_j (m_j/rho_j) (x_j - x_i)^a grad_i^b W_ij, and the velocity gradient uses
 // M_i^-T grad_i W_ij, which makes it exact for a linear velocity field, also at free surfaces.
 // A singular M (det below 1e-6 of its scale, e.g. a particle with too few neighbours) keeps I.
-template <class T, int D>
+template <class T, int D, bool Phased = false>
 struct SolidCorrection {
   SolidModel<T, D> model;
   LevelGrid<T, D> grid;
@@ -217,6 +225,9 @@ struct SolidCorrection {
       for (int b = 0; b < D; ++b) M[a][b] = T(0);
     grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
       if (j == i) return;
+      if constexpr (Phased) {
+        if (pv.phase[j] != kPhaseSolid) return;  // a mixed store: other models' pairs are the coupling's
+      }
       const T hij = T(0.5) * (hi + pv.h[j]);
       if (r2 >= T(4) * hij * hij) return;
       const T F = model.kernel.at(hij).F(sqrt(r2));
@@ -272,7 +283,7 @@ EJ_INLINE Vec<T, D> solid_corrected_dir(const Vec<T, D * D>& L, const Vec<T, D>&
   return g;
 }
 
-template <class T, int D>
+template <class T, int D, bool Phased = false>
 struct SolidForces {
   SolidModel<T, D> model;
   LevelGrid<T, D> grid;
@@ -299,6 +310,9 @@ struct SolidForces {
     T work = 0, visc = 0, art = 0, vsig_max = T(2) * ci;
     grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
       if (j == i) return;
+      if constexpr (Phased) {
+        if (pv.phase[j] != kPhaseSolid) return;  // a mixed store: other models' pairs are the coupling's
+      }
       const T hj = pv.h[j];
       const T hij = T(0.5) * (hi + hj);
       if (r2 >= T(4) * hij * hij) return;

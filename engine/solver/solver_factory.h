@@ -2,6 +2,7 @@
 // Backend entry points; each is compiled in its own translation unit (g++ with OpenMP, or nvcc).
 #include "params/param_set.h"
 #include "scene/gas_scene.h"
+#include "scene/mixed_scene.h"
 #include "scene/scene_builder.h"
 #include "scene/solid_scene.h"
 #include "simulation.h"
@@ -22,7 +23,12 @@ std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const Ga
 // The solid model (physics.model = solid), engine/solver/solid_solver.h.
 std::unique_ptr<Simulation> make_cpu_solid_solver(const ParamSet& params, const SolidInitial& init,
                                                   Precision precision);
+// Mixed materials in one store (physics.model = mixed), engine/solver/mixed_solver.h.
+std::unique_ptr<Simulation> make_cpu_mixed_solver(const ParamSet& params, const MixedInitial& init,
+                                                  Precision precision);
 #ifdef EJECTA_WITH_CUDA
+std::unique_ptr<Simulation> make_cuda_mixed_solver_float(const ParamSet& params, const MixedInitial& init);
+std::unique_ptr<Simulation> make_cuda_mixed_solver_double(const ParamSet& params, const MixedInitial& init);
 std::unique_ptr<Simulation> make_cuda_solid_solver_float(const ParamSet& params, const SolidInitial& init);
 std::unique_ptr<Simulation> make_cuda_solid_solver_double(const ParamSet& params, const SolidInitial& init);
 std::unique_ptr<Simulation> make_cuda_gas_solver_float(const ParamSet& params, const GasInitial& init);

@@ -26,7 +26,7 @@ ParamSet scene_with_every_section(const std::string& model) {
 
 TEST(PanelModel, EveryParameterOfTheModelYieldsAWidgetAndNoOther) {
   const ParamRegistry& reg = ParamRegistry::builtin();
-  ASSERT_EQ(physics_models(), (std::vector<std::string>{"wcsph", "gas", "solid"}));
+  ASSERT_EQ(physics_models(), (std::vector<std::string>{"wcsph", "gas", "solid", "mixed"}));
   for (const std::string& m : physics_models()) {
     const viewer::ParamPanelModel model(scene_with_every_section(m));
     std::size_t used = 0;

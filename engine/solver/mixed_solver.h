@@ -1,0 +1,317 @@
+#pragma once
+// The mixed-material solver (physics.model = mixed; docs/architecture.md, "One particle engine"):
+// one particle store for every body of the scene, each particle with a phase (the model of its
+// material: liquid, tank wall, solid) and a material index; one evaluation of the rates is the sort
+// followed by a list of terms (mixed_terms.h), each a pass over the store that declares the fields it
+// reads and writes, the keys it reads and the model it belongs to. A model is a recipe of terms:
+//   liquid: eos_tait, forces_liquid          (physics/coupling_adami2012.h; Monaghan 1992, Tait)
+//   solid:  eos_solid, [correction], forces_solid, after every stage yield_limit (physics/solid_model.h)
+//   coupling (liquid with walls and solids): boundary_adami2012, coupling_reaction
+// driven by the staged integrators of StagedStoreSolver (leapfrog KDK, predictor-corrector, RK23):
+// the state is position, velocity, density, internal energy and deviatoric stress of every particle
+// (the liquid's u and S and the walls' rates stay zero).
+#include "physics/coupling_adami2012.h"
+#include "physics/solid_invariants.h"
+#include "physics/solid_model.h"
+#include "render_data/fill_from_store.h"
+#include "scene/mixed_scene.h"
+#include "solver/mixed_terms.h"
+#include "solver/solid_material_convert.h"
+#include "solver/staged_store_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ejecta {
+
+template <class T, int D, class Exec>
+class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D, Exec> {
+  using Base = StagedStoreSolver<MixedSolver<T, D, Exec>, T, D, Exec>;
+  friend Base;
+  using Base::exec_, Base::n_, Base::store_, Base::array_bytes_, Base::cells_, Base::settings_, Base::dt_max_,
+      Base::cfl_, Base::force_factor_, Base::max_speed_, Base::times_, Base::phase_timing_;
+
+ public:
+  using Sym = SymTensor<T, D>;
+
+  MixedSolver(const ParamSet& params, const MixedInitial& init) : Base(init.size()) {
+    n_moving_ = init.count(kPhaseLiquid) + init.count(kPhaseSolid);
+    configure(params, init);
+    allocate();
+    upload(init);
+    make_terms(params);
+    this->start();
+  }
+
+  const std::vector<Term>& terms() const { return terms_; }
+
+  void after_stage() {
+    if (any_yield_) exec_.for_each(n_, OnPhase<SolidYieldLimit<T, D>>{{solid_, pv_.s}, pv_.s.phase, kPhaseSolid});
+    update_invariants();
+  }
+
+  double evaluate() {
+    using clock = std::chrono::steady_clock;
+    auto mark = [&] {
+      if (phase_timing_) exec_.synchronize();
+      return clock::now();
+    };
+    const auto t0 = mark();
+    cells_->build(pv_.s.x, const_cast<T*>(pv_.s.h));
+    store_.reorder(cells_->permutation());
+    cells_->set_level_hmax(const_cast<T*>(pv_.s.h));
+    grid_ = cells_->grid();
+    update_invariants();  // non-persistent: again after the sort
+    const auto t1 = mark();
+    for (const Term& t : terms_) t.run();
+    const SolidExtremes<T> e = exec_.transform_reduce(n_, MeasureSolidExtremes<T, D>::none(),
+                                                      MeasureSolidExtremes<T, D>{pv_.s}, CombineSolidExtremes<T>{});
+    const auto t2 = clock::now();
+    times_.sort += std::chrono::duration<double>(t1 - t0).count();
+    times_.forces += std::chrono::duration<double>(t2 - t1).count();
+    if (e.bad_index != 0xffffffffu)
+      this->report_bad_particle(e, "mixed-scene",
+                                ", which is not finite (or a density <= 0); try a smaller time.cfl or a larger fluid.c0");
+    max_speed_ = std::sqrt(double(e.max_v2));
+    double dt = cfl_ * double(e.min_h_vsig);
+    dt = std::min(dt, force_factor_ * std::sqrt(double(e.min_h_a)));
+    return std::min(dt, dt_max_);
+  }
+
+  // Particles that move (liquid and solid; as SolidSolver counts all its particles): all but tank walls.
+  std::size_t fluid_count() const override { return n_moving_; }
+
+  Diagnostics diagnostics() const override {
+    MeasureMixedSums<T, D> m{pv_.s, {0, 0, 0}, double(liquid_.eos.rho0), double(liquid_.eos.gamma),
+                             double(liquid_.eos.B)};
+    for (int d = 0; d < D; ++d) m.gravity[d] = double(liquid_.gravity[d]);
+    const DiagnosticSums zero{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
+    const DiagnosticSums s = exec_.transform_reduce(n_, zero, m, CombineDiagnosticSums{});
+    return diagnostics_from_sums(s, D, this->time_, this->steps_, double(this->dt_), n_, s.max_density_error);
+  }
+
+  RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
+    return fill_render_data_from_store<T, D>(exec_, store_, pv_.s.x, pv_.s.kind, n_, true, req, out);
+  }
+  ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
+    return colour_histogram_from_store(exec_, store_, pv_.s.kind, n_, true, req, lo, hi);
+  }
+  void apply_params(const ParamSet& params) override { configure_live(params); }
+  std::vector<Material> materials() const override { return materials_; }
+
+  void restore_frame(const FrameData& frame) override {
+    Base::restore_frame(frame);
+    update_invariants();
+  }
+
+ private:
+  void update_invariants() { exec_.for_each(n_, SolidVonMisesStress<T, D>{pv_.s.S, nullptr, von_mises_}); }
+
+  void configure(const ParamSet& params, const MixedInitial& init) {
+    refuse_unsupported(params);
+    const KernelType kt =
+        params.text("particles.kernel") == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2;
+    solid_.kernel = VarKernel<T, D>::make(kt);
+    liquid_.kernel = solid_.kernel;
+    liquid_.eos = TaitEos<T>::make(init.rho0, init.has_liquid ? init.c0 : 1.0, init.gamma);
+    solid_.h_over_dp = T(params.real("solid.h_over_dp"));
+    solid_.n_materials = int(init.materials.size());
+    materials_ = init.materials;
+    for (std::size_t k = 0; k < init.materials.size(); ++k) {
+      solid_.mat[k] = to_solid_material<T>(init.materials[k]);
+      if (solid_.mat[k].yield != kSolidNoLimit) any_yield_ = true;
+    }
+    settings_.scheme = scheme_from_name(params.text("time.integrator"));
+    art_on_ = params.real("solid.artificial_stress") > 0;
+    solid_.correct = params.flag("solid.gradient_correction");
+    solid_.correct_force = params.flag("solid.corrected_force");
+    solid_.plane_stress = params.text("solid.plane") == "stress";
+    if (solid_.plane_stress && D != 2)
+      throw ParamError(params.where("solid.plane") + ": solid.plane = stress needs scene.dim = 2");
+    if (solid_.correct_force && !solid_.correct)
+      throw ParamError(params.where("solid.corrected_force") +
+                       ": solid.corrected_force = true needs solid.gradient_correction = true");
+    configure_live(params);
+    double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, hmin = std::numeric_limits<double>::max(), hmax = 0;
+    for (int d = 0; d < D; ++d) lo[d] = std::numeric_limits<double>::max(), hi[d] = -lo[d];
+    for (std::size_t i = 0; i < n_; ++i) {
+      for (int d = 0; d < D; ++d) {
+        lo[d] = std::min(lo[d], init.position[i * D + d]);
+        hi[d] = std::max(hi[d], init.position[i * D + d]);
+      }
+      hmin = std::min(hmin, init.h[i]);
+      hmax = std::max(hmax, init.h[i]);
+    }
+    grid_ = make_level_grid<T, D>(lo, hi, hmin, hmax, n_);
+  }
+
+  // Liquid options of the wcsph solver that the liquid recipe here does not have yet: refused with
+  // the key, not silently ignored.
+  static void refuse_unsupported(const ParamSet& ps) {
+    auto refuse = [&](const std::string& key, const std::string& what, const std::string& value) {
+      throw ParamError(ps.where(key) + ": " + key + " = " + value + " is not available for the liquid of a "
+                       "mixed scene yet (" + what + "); remove it or run the liquid alone with physics.model = wcsph");
+    };
+    if (ps.real("fluid.xsph") != 0) refuse("fluid.xsph", "XSPH", format_number(ps.real("fluid.xsph")));
+    if (ps.real("fluid.shifting") != 0) refuse("fluid.shifting", "particle shifting", format_number(ps.real("fluid.shifting")));
+    if (ps.text("fluid.density") != "continuity") refuse("fluid.density", "summation density", ps.text("fluid.density"));
+    if (ps.text("fluid.pressure_term") != "monaghan1992") refuse("fluid.pressure_term", "the Zhang 2017 pair pressure", ps.text("fluid.pressure_term"));
+    if (ps.flag("collider.enabled")) refuse("collider.enabled", "the collider sphere", "true");
+    if (!ps.indices("obstacle").empty())
+      throw ParamError(ps.where("obstacle." + std::to_string(ps.indices("obstacle")[0]) + ".min") +
+                       ": [obstacle.N] is not available in mixed scenes yet; make the obstacle a "
+                       "[solid_block.N] with motion = prescribed");
+  }
+
+  void configure_live(const ParamSet& params) {
+    const auto g = params.vec3("physics.gravity");
+    for (int d = 0; d < D; ++d) solid_.gravity[d] = liquid_.gravity[d] = T(g[d]);
+    solid_.alpha = T(params.real("solid.alpha"));
+    solid_.beta = T(params.real("solid.beta"));
+    solid_.art_eps = art_on_ ? T(params.real("solid.artificial_stress")) : T(0);
+    solid_.T_ref = T(params.real("solid.reference_temperature"));
+    liquid_.alpha = T(params.real("viscosity.alpha"));
+    liquid_.beta = T(params.real("viscosity.beta"));
+    liquid_.wall_visc = T(params.real("viscosity.wall_factor"));
+    liquid_.delta = T(params.real("fluid.delta_sph"));
+    liquid_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
+    const std::string slip = params.text("boundary.slip");
+    liquid_.slip = slip == "no_slip" ? kSlipNoSlip : slip == "at_rest" ? kSlipAtRest : kSlipFree;
+    this->configure_time(params);
+  }
+
+  void allocate() {
+    using V = Vec<T, D>;
+    SolidView<T, D>& s = pv_.s;
+    s.x = this->template field<V>("position", "m", "particle position", true);
+    s.v = this->template field<V>("velocity", "m/s", "particle velocity", true);
+    s.u = this->template field<T>("internal_energy", "J/kg", "specific internal energy (solids)", true);
+    s.rho = this->template field<T>("density", "kg/m^3", "mass density (continuity; tank walls: rho0)", true);
+    s.S = this->template field<Sym>("deviatoric_stress", "Pa", "deviatoric stress (solids)", true);
+    s.h = this->template field<T>("smoothing_length", "m", "smoothing length h (fixed)", true);
+    s.m = this->template field<T>("mass", "kg", "particle mass", true);
+    s.mat = this->template field<uint8_t>("material", "", "solid material index (order of first use)", true);
+    s.kind = this->template field<uint8_t>("kind", "", "0 free, 1 fixed (tank walls, prescribed solids)", true);
+    s.phase = this->template field<uint8_t>("phase", "", "model of the particle: 0 liquid, 1 tank wall, 2 solid", true);
+    id_ = this->template field<uint32_t>("id", "", "particle number in the initial layout", true);
+    s.p = this->template field<T>("pressure", "Pa", "pressure (liquid: Tait; solid: its EOS; walls: Adami)", false);
+    s.c = this->template field<T>("sound_speed", "m/s", "sound speed (solids: longitudinal)", false);
+    s.a = this->template field<V>("acceleration", "m/s^2", "total acceleration", false);
+    s.du = this->template field<T>("energy_rate", "W/kg", "du/dt", false);
+    s.drho = this->template field<T>("density_rate", "kg/(m^3 s)", "drho/dt", false);
+    s.dS = this->template field<Sym>("stress_rate", "Pa/s", "dS/dt (Hooke with the Jaumann rate)", false);
+    s.R = art_on_ ? this->template field<Sym>("artificial_stress", "m^5/(kg s^2)", "artificial stress R/rho^2", false)
+                  : nullptr;
+    s.L = solid_.correct ? this->template field<Vec<T, D * D>>("gradient_correction", "", "M^-1 (row-major)", false)
+                         : nullptr;
+    s.vsig = this->template field<T>("signal_speed", "m/s", "signal speed for the CFL limit", false);
+    s.eps_p = this->template field<T>("plastic_strain", "", "accumulated equivalent plastic strain", true);
+    s.eps_p_step = this->template field<T>("plastic_strain_step_start", "", "plastic_strain at the step start", true);
+    pv_.pb = this->template field<T>("boundary_pressure", "Pa", "pressure the liquid sees at a wall or solid (Adami 2012)", false);
+    pv_.rhob = this->template field<T>("boundary_density", "kg/m^3", "density the liquid sees at a wall or solid", false);
+    pv_.vb = this->template field<V>("boundary_velocity", "m/s", "velocity of a wall or solid in the liquid's viscosity", false);
+    von_mises_ = this->template field<T>("von_mises_stress", "Pa", "von Mises equivalent stress sqrt(3 J2)", false);
+    this->add_ode_var("position", s.x, s.v, true);
+    this->add_ode_var("velocity", s.v, s.a, false);
+    this->add_ode_var("internal_energy", s.u, s.du, false);
+    this->add_ode_var("density", s.rho, s.drho, false);
+    this->add_ode_var("deviatoric_stress", s.S, s.dS, false);
+    cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
+    grid_ = cells_->grid();
+  }
+
+  void upload(const MixedInitial& init) {
+    std::vector<Vec<T, D>> x(n_), v(n_);
+    std::vector<T> rho(n_), m(n_), h(n_);
+    std::vector<uint32_t> id(n_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      for (int d = 0; d < D; ++d) {
+        x[i][d] = T(init.position[i * D + d]);
+        v[i][d] = T(init.velocity[i * D + d]);
+      }
+      rho[i] = T(init.density[i]);
+      m[i] = T(init.mass[i]);
+      h[i] = T(init.h[i]);
+      id[i] = uint32_t(i);
+    }
+    for (const FieldInfo& f : store_.fields())
+      store_.upload_raw(f.name, std::vector<unsigned char>(
+                                    (f.scalar == ScalarType::UInt8 ? 1 : f.scalar == ScalarType::Float64 ? 8 : 4) *
+                                        std::size_t(f.components) * n_,
+                                    0));
+    const std::size_t vb = sizeof(Vec<T, D>) * n_, sb = sizeof(T) * n_;
+    SolidView<T, D>& s = pv_.s;
+    exec_.upload(s.x, x.data(), vb);
+    exec_.upload(s.v, v.data(), vb);
+    exec_.upload(s.rho, rho.data(), sb);
+    exec_.upload(const_cast<T*>(s.h), h.data(), sb);
+    exec_.upload(const_cast<T*>(s.m), m.data(), sb);
+    exec_.upload(const_cast<uint8_t*>(s.mat), init.material.data(), n_);
+    exec_.upload(const_cast<uint8_t*>(s.kind), init.kind.data(), n_);
+    exec_.upload(const_cast<uint8_t*>(s.phase), init.phase.data(), n_);
+    exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
+  }
+
+  // The step's list of terms, in order (mixed_terms.h describes each; the descriptions are checked
+  // against the store: a term cannot read a field no model registered).
+  void make_terms(const ParamSet& params) {
+    const uint8_t* phase = pv_.s.phase;
+    const std::vector<TermInfo> recipe = mixed_recipe(solid_.correct);
+    for (const TermInfo& info : recipe) {
+      Term t{info, {}};
+      const std::string name = info.name;
+      if (name == "eos_tait")
+        t.run = [this] { exec_.for_each(n_, MixedLiquidEos<T, D>{liquid_, pv_}); };
+      else if (name == "eos_solid")
+        t.run = [this, phase] { exec_.for_each(n_, OnPhase<SolidEosPass<T, D>>{{solid_, pv_.s}, phase, kPhaseSolid}); };
+      else if (name == "correction")
+        t.run = [this, phase] {
+          exec_.for_each_balanced(n_, OnPhase<SolidCorrection<T, D, true>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
+        };
+      else if (name == "boundary_adami2012")
+        t.run = [this] { exec_.for_each_balanced(n_, MixedBoundary_Adami2012<T, D>{liquid_, grid_, pv_}); };
+      else if (name == "forces_liquid")
+        t.run = [this] { exec_.for_each_balanced(n_, MixedLiquidForces<T, D>{liquid_, grid_, pv_}); };
+      else if (name == "forces_solid")
+        t.run = [this, phase] {
+          exec_.for_each_balanced(n_, OnPhase<SolidForces<T, D, true>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
+        };
+      else if (name == "coupling_reaction")
+        t.run = [this] { exec_.for_each_balanced(n_, MixedCouplingReaction<T, D>{liquid_, grid_, pv_}); };
+      else
+        throw std::logic_error("mixed solver: no evaluate for term " + name);
+      check_term_fields(info, store_);
+      for (const std::string& key : info.params)
+        if (!params.registry().find(key)) throw std::logic_error("term " + name + " reads unknown key " + key);
+      terms_.push_back(std::move(t));
+    }
+  }
+
+  SolidModel<T, D> solid_{};
+  LiquidModel<T, D> liquid_{};
+  LevelGrid<T, D> grid_{};
+  MixedView<T, D> pv_{};
+  uint32_t* id_ = nullptr;
+  T* von_mises_ = nullptr;
+  std::vector<Material> materials_;
+  std::vector<Term> terms_;
+  std::size_t n_moving_ = 0;
+  bool any_yield_ = false, art_on_ = false;
+};
+
+template <class T, class Exec>
+std::unique_ptr<Simulation> make_mixed_solver(const ParamSet& params, const MixedInitial& init) {
+  switch (init.dim) {
+    case 1: return std::make_unique<MixedSolver<T, 1, Exec>>(params, init);
+    case 2: return std::make_unique<MixedSolver<T, 2, Exec>>(params, init);
+    default: return std::make_unique<MixedSolver<T, 3, Exec>>(params, init);
+  }
+}
+
+}  // namespace ejecta
