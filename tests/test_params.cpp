@@ -138,7 +138,7 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // fields, diameter, normal, interval, reference, reference_column; [gauge.N]: position, top, name,
   // interval, reference, reference_column), 4 of the WCSPH options of issue 12 (fluid.density_diffusion,
   // fluid.pressure_term, viscosity.wall_factor, fluid.shifting), 1 of the pictures (view.theme).
-  EXPECT_EQ(reg.all().size(), 120u);
+  EXPECT_EQ(reg.all().size(), 124u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);
