@@ -190,7 +190,8 @@ struct GravityWriteChildren {
 };
 
 // What the traversal reads of a node: centre of mass, mass, traceless quadrupole, the squared
-// opening radius and the radius of the sphere about the centre of mass that holds its particles.
+// opening radius, the radius of the sphere about the centre of mass that holds its particles and the
+// largest softening length of its particles.
 template <class T>
 struct GravityNode {
   T com[3];
@@ -198,6 +199,7 @@ struct GravityNode {
   T q[6];
   T r_open2;
   T rad;
+  T eps;
 };
 
 // The Morton key's coordinates back (the inverse of morton_spread3 / morton_spread2).
@@ -238,8 +240,7 @@ EJ_INLINE void morton_decode(uint64_t key, uint32_t* c) {
 // level, done before). The opening radius is the Barnes-Hut l / theta (l the cell side) plus the
 // offset of the centre of mass from the cell's centre (Barnes 1994, in "Computational Astrophysics",
 // p. 33; the remedy of Salmon & Warren 1994, J. Comput. Phys. 111, 136, for cells whose mass sits in
-// a corner), and at least 2 eps_max + rad, so that no particle of an accepted cell is within the
-// softening length of a target (the multipole is unsoftened).
+// a corner). The softening is the walk's business (octree_walk.h).
 template <class T, int D>
 struct GravityMoments {
   const uint64_t* keys;
@@ -248,7 +249,6 @@ struct GravityMoments {
   const GravityLink* links;
   const uint32_t* nchild;
   GravityNode<T>* nodes;
-  T* node_eps;  // largest softening length in the node
   uint32_t level_start;
   int level;
   T lo[3], side0, inv_theta;
@@ -270,7 +270,7 @@ struct GravityMoments {
         const GravityNode<T>& ch = nodes[j];
         M += ch.m;
         for (int a = 0; a < 3; ++a) c[a] += ch.m * ch.com[a];
-        if (node_eps[j] > emax) emax = node_eps[j];
+        if (ch.eps > emax) emax = ch.eps;
       }
     }
     // The cell's geometry from the key of its first particle.
@@ -303,30 +303,25 @@ struct GravityMoments {
     const T off = sqrt(off2);
     const T geo = T(0.5) * sqrt(T(D)) * side + off;  // the cell's corners seen from the centre of mass
     if (geo < rad) rad = geo;
-    T r_open = side * inv_theta + off;
-    const T r_soft = T(2) * emax + rad;
-    if (r_soft > r_open) r_open = r_soft;
+    const T r_open = side * inv_theta + off;
     for (int a = 0; a < 3; ++a) nd.com[a] = c[a];
     nd.m = M;
     nd.r_open2 = r_open * r_open;
     nd.rad = rad;
+    nd.eps = emax;
     nodes[me] = nd;
-    node_eps[me] = emax;
   }
 };
 
-// The bounding box of each group of kGravityGroup consecutive sorted particles, and its largest
-// softening length (in lo/hi[3]... stored apart).
+// The bounding box of each group of kGravityGroup consecutive sorted particles.
 template <class T>
 struct GravityGroup {
   T lo[3], hi[3];
-  T eps;
 };
 
 template <class T>
 struct GravityGroupBounds {
   const GravityBody<T>* body;
-  const T* eps;
   GravityGroup<T>* groups;
   std::size_t n;
   EJ_INLINE void operator()(std::size_t g) const {
@@ -334,14 +329,12 @@ struct GravityGroupBounds {
     const std::size_t e = b + kGravityGroup < n ? b + kGravityGroup : n;
     GravityGroup<T> out;
     for (int a = 0; a < 3; ++a) out.lo[a] = out.hi[a] = body[b].x[a];
-    out.eps = eps[b];
     for (std::size_t j = b + 1; j < e; ++j) {
       for (int a = 0; a < 3; ++a) {
         const T v = body[j].x[a];
         if (v < out.lo[a]) out.lo[a] = v;
         if (v > out.hi[a]) out.hi[a] = v;
       }
-      if (eps[j] > out.eps) out.eps = eps[j];
     }
     groups[g] = out;
   }

@@ -5,10 +5,12 @@
 // group walk of Barnes 1990, J. Comput. Phys. 87, 161), so all threads of a warp take the same path
 // through the tree; the box is at least as close to a cell as any of its particles, so the test is
 // only stricter than the per-particle one. A cell is accepted when the box is outside its opening
-// radius (octree_build.h, GravityMoments) and, for the target's own softening, outside
-// 2 eps_group + rad; then its monopole + quadrupole field is added (multipole.h). A leaf that is not
-// accepted is summed particle by particle with the spline softening (gravity_softening.h) of
-// eps_ij = max(eps_i, eps_j). The walk follows the skip pointers: no stack.
+// radius (octree_build.h, GravityMoments). Its field is then its monopole + quadrupole (multipole.h)
+// when the target is farther than 2 max(eps_i, eps_cell) + rad from its centre of mass (no particle
+// of the cell is within the softening), else its softened monopole with eps = max(eps_i, eps_cell),
+// as GADGET-2 does for cells near the softening scale (Springel 2005, MNRAS 364, 1105, sec. 3.1).
+// A leaf that is not accepted is summed particle by particle with the spline softening
+// (gravity_softening.h) of eps_ij = max(eps_i, eps_j). The walk follows the skip pointers: no stack.
 #include "core/hd.h"
 #include "core/vec.h"
 #include "gravity/gravity_softening.h"
@@ -45,14 +47,19 @@ struct GravityWalk {
         const T dd = x < grp.lo[c] ? grp.lo[c] - x : (x > grp.hi[c] ? x - grp.hi[c] : T(0));
         d2 += dd * dd;
       }
-      bool accept = d2 > nd.r_open2;
-      if (accept) {
-        const T lim = T(2) * grp.eps + nd.rad;
-        accept = d2 > lim * lim;
-      }
-      if (accept) {
+      if (d2 > nd.r_open2) {
         const T r[3] = {me.x[0] - nd.com[0], me.x[1] - nd.com[1], me.x[2] - nd.com[2]};
-        add_cell_field(r, r[0] * r[0] + r[1] * r[1] + r[2] * r[2], nd.m, nd.q, acc, pot);
+        const T r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+        const T e = nd.eps > ei ? nd.eps : ei;
+        const T lim = T(2) * e + nd.rad;
+        if (r2 > lim * lim) {
+          add_cell_field(r, r2, nd.m, nd.q, acc, pot);
+        } else {
+          T g, f;
+          spline_softened(r2, e, g, f);
+          for (int c = 0; c < 3; ++c) acc[c] -= nd.m * g * r[c];
+          pot -= nd.m * f;
+        }
         node = l.next;
       } else if (l.first < 0) {
         for (uint32_t j = l.begin; j < l.end; ++j) {

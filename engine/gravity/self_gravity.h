@@ -66,7 +66,6 @@ class SelfGravity {
     links_.resize(exec_, cap, tally_);
     nchild_.resize(exec_, cap, tally_);
     nodes_.resize(exec_, cap, tally_);
-    node_eps_.resize(exec_, cap, tally_);
     count_.resize(exec_, cap, tally_);
     offset_.resize(exec_, cap + 1, tally_);
   }
@@ -94,11 +93,11 @@ class SelfGravity {
     // Multipoles, bottom-up.
     for (int l = int(level_start_.size()) - 2; l >= 0; --l) {
       GravityMoments<T, D> mo{keys_.data(), body_.data(), eps_.data(), links_.data(), nchild_.data(),
-                              nodes_.data(), node_eps_.data(), level_start_[l], l,
+                              nodes_.data(), level_start_[l], l,
                               {keys.lo[0], keys.lo[1], keys.lo[2]}, side, T(1.0 / settings_.theta)};
       exec_.for_each(level_start_[l + 1] - level_start_[l], mo);
     }
-    exec_.for_each((n_ + kGravityGroup - 1) / kGravityGroup, GravityGroupBounds<T>{body_.data(), eps_.data(), groups_.data(), n_});
+    exec_.for_each((n_ + kGravityGroup - 1) / kGravityGroup, GravityGroupBounds<T>{body_.data(), groups_.data(), n_});
   }
 
   // level_start_ gets the first node of each level and, last, the node count. False when the node
@@ -139,7 +138,6 @@ class SelfGravity {
   DeviceArray<GravityLink, Exec> links_;
   DeviceArray<uint32_t, Exec> nchild_;
   DeviceArray<GravityNode<T>, Exec> nodes_;
-  DeviceArray<T, Exec> node_eps_;
   DeviceArray<uint32_t, Exec> count_, offset_;
 };
 

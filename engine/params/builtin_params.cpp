@@ -510,7 +510,7 @@ ParamRegistry make_builtin() {
   t.add(rebuild(range(param("solid_block.#.dp", T::Real, "0.01", "m", "Solid spacing",
                             "Lattice spacing of this solid box; mass = rho0 dp^dim, h = "
                             "solid.h_over_dp dp."),
-                      1e-9, 100)));
+                      1e-9, 1e6)));  // up to 1000 km: self-gravitating planets (issue 16)
   t.add(rebuild(param("solid_block.#.material", T::String, "basalt", "", "Material",
                       "Name of the material in the library (solid.materials).")));
   t.add(rebuild(param("solid_block.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Solid velocity",
