@@ -101,9 +101,10 @@ double poly_mass(double r) { return (std::sin(M_PI * r) - M_PI * r * std::cos(M_
 // within 2%. Radius: that of 90% of the mass (analytic 0.7459, from poly_mass), and the density
 // compared in radial shells of the mass-weighted SPH density inside r < 0.75 (where the profile
 // is resolved by more than two smoothing lengths from the surface).
-void run_polytrope(double dp, double t_relax, double t_free, int zero_every) {
+void run_polytrope(double dp, double t_relax, double t_free, int zero_every, bool viscosity_switch = false) {
   ParamSet p = read_scene_string(kGasSphere, "<polytrope>");
   p.set("gas.gamma", "2", "test");
+  if (viscosity_switch) p.set("gas.switch", "morris_monaghan", "test");
   const GasInitial init = stretched_sphere(dp, 2.0, poly_mass, poly_density, [](double rho) { return kPolyK * rho; });
   auto sim = make_cpu_gas_solver(p, init, Precision::Double);
   const std::size_t n = init.size();
@@ -181,9 +182,11 @@ void run_polytrope(double dp, double t_relax, double t_free, int zero_every) {
 }
 
 // CI: lattice dp = 0.12 (2440 particles), relaxed for 5, free for 3 time units. The longer run
-// below: dp = 0.1 (4224 particles), 6 + 4.
-TEST(GravityPolytrope, RelaxedN1StaysInEquilibrium) { run_polytrope(0.12, 5, 3, 3); }
-TEST(GravityPolytrope, DISABLED_RelaxedN1StaysInEquilibriumFine) { run_polytrope(0.1, 6, 4, 3); }
+// below: dp = 0.1 (4224 particles), 6 + 4. Both with the Morris & Monaghan viscosity switch: with
+// alpha = 1 throughout, the longer run's envelope is heated by the viscosity after the release and
+// r90 grows to +2.9% (measured; with the switch +1.8%).
+TEST(GravityPolytrope, RelaxedN1StaysInEquilibrium) { run_polytrope(0.12, 5, 3, 3, true); }
+TEST(GravityPolytrope, DISABLED_RelaxedN1StaysInEquilibriumFine) { run_polytrope(0.1, 6, 4, 3, true); }
 
 // Evrard's collapse: rho = 1 / (2 pi r) (r = r0^(3/2) from the lattice), u = 0.05, gamma = 5/3; spline
 // softening eps = 0.02. Initial energies: W = -2/3 (analytic for rho ~ 1/r), U = 0.05; goal of issue
