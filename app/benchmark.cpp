@@ -370,6 +370,7 @@ void print_json(const RungResult& r) {
       .add("ms_density", r.ms_per_step(r.phases.density))
       .add("ms_forces", r.ms_per_step(r.phases.forces))
       .add("ms_integrate", r.ms_per_step(r.phases.integrate))
+      .add("ms_gravity", r.ms_per_step(r.phases.gravity))
       .add("bytes_per_particle", r.particles ? double(r.device_bytes) / double(r.particles) : 0.0);
   if (r.record_seconds > 0) {
     const double per_frame_ms = r.record.frames ? 1e3 / double(r.record.frames) : 0;
@@ -389,14 +390,14 @@ void print_json(const RungResult& r) {
   std::printf("%s\n", j.str().c_str());
 }
 
-constexpr const char* kRowFormat = "%10s %9s %8s %8s %12s %12s %12s %8s %8s %8s %8s %8s";
+constexpr const char* kRowFormat = "%10s %9s %8s %8s %12s %12s %12s %8s %8s %8s %8s %8s %8s";
 constexpr const char* kRecordColumnFormat = " %8s";  // the record overhead, with --benchmark-record
 
 void print_table_header(const BenchmarkOptions& opt, const RungResult& r, bool record) {
   std::printf("ejecta benchmark: %s, backend %s, device %s, precision %s\n", base_scene(opt).title.c_str(),
               to_string(r.backend), r.device.c_str(), to_string(r.precision));
   std::printf(kRowFormat, "particles", "fluid", "steps", "steps/s", "part-steps/s", "real pairs/s", "cand pairs/s",
-              "sort ms", "dens ms", "force ms", "integ ms", "B/part");
+              "sort ms", "dens ms", "force ms", "integ ms", "grav ms", "B/part");
   if (record) std::printf(kRecordColumnFormat, "rec +%");
   std::printf("\n");
 }
@@ -417,6 +418,7 @@ void print_table_row(const RungResult& r, bool record) {
               fixed(sps, sps < 100 ? 2 : 1).c_str(), si(sps * double(r.particles)).c_str(),
               si(r.pairs.real * sps).c_str(), si(r.pairs.candidate * sps).c_str(), ms(r.phases.sort).c_str(),
               ms(r.phases.density).c_str(), ms(r.phases.forces).c_str(), ms(r.phases.integrate).c_str(),
+              ms(r.phases.gravity).c_str(),
               fixed(r.particles ? double(r.device_bytes) / double(r.particles) : 0.0, 0).c_str());
   if (record) std::printf(kRecordColumnFormat, fixed(r.record_overhead_percent(), 1).c_str());
   std::printf("\n");

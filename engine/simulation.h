@@ -29,7 +29,8 @@ struct HostParticles {
   std::vector<uint32_t> id;      // n
 };
 
-// Sums over all particles (walls have no kinetic energy; potential energy is -m g.x).
+// Sums over all particles (walls have no kinetic energy; potential energy is -m g.x plus, with
+// gravity.self = on, the self-gravity energy 1/2 sum m_i phi_i).
 struct Diagnostics {
   double time = 0;
   long step = 0;
@@ -37,16 +38,18 @@ struct Diagnostics {
   std::size_t particles = 0;
   double mass = 0;
   double kinetic = 0, potential = 0, internal = 0, total = 0;
+  double self_gravity = 0;  // the self-gravity part of `potential`, 1/2 sum m_i phi_i (0 when off)
   double max_speed = 0;
   double max_density_error = 0;  // max |rho/rho0 - 1| over fluid particles
   double momentum[3] = {0, 0, 0};          // sum m v over the fluid
   double angular_momentum[3] = {0, 0, 0};  // sum m x cross v over the fluid (2D: z only)
 };
 
-// Accumulated wall-clock seconds per phase, for the benchmark.
+// Accumulated wall-clock seconds per phase, for the benchmark. gravity: the self-gravity tree build
+// and walk (gravity.self = on).
 struct PhaseTimes {
-  double sort = 0, density = 0, forces = 0, integrate = 0;
-  double total() const { return sort + density + forces + integrate; }
+  double sort = 0, density = 0, forces = 0, integrate = 0, gravity = 0;
+  double total() const { return sort + density + forces + integrate + gravity; }
 };
 
 // Neighbour statistics of the last force evaluation (only when counting is enabled).

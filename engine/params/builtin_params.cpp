@@ -299,6 +299,33 @@ ParamRegistry make_builtin() {
                             "0 = 2 eta dp of the first gas block."),
                       0, 1e6)));
 
+  // Self-gravity (issue 16; engine/gravity/, docs/physics.md "Self-gravity").
+  t.group = "Gravity";
+  t.add(only(rebuild(choices(param("gravity.self", T::Choice, "off", "", "Self-gravity",
+                                   "Newtonian self-gravity of the particles by a Barnes-Hut octree rebuilt "
+                                   "every evaluation (engine/gravity), added to the uniform "
+                                   "physics.gravity; its potential energy joins the diagnostics."),
+                             {"off", "on"})),
+             {"gas", "solid"}));
+  t.add(only(range(param("gravity.G", T::Real, "6.674e-11", "m^3/(kg s^2)", "G",
+                         "Gravitational constant of the self-gravity (a scene in scaled units sets "
+                         "its own, e.g. G = 1)."),
+                   0, 1e30),
+             {"gas", "solid"}));
+  t.add(only(range(param("gravity.theta", T::Real, "0.5", "", "Opening angle",
+                         "Barnes-Hut opening angle: a cell of side l is used as a whole (monopole + "
+                         "quadrupole) when its centre of mass is farther than l / theta plus its "
+                         "offset from the cell centre; smaller is more accurate and slower (median "
+                         "force error of a Plummer sphere 2e-5, 9e-5, 4e-4 at 0.3, 0.5, 0.7)."),
+                   0.05, 1),
+             {"gas", "solid"}));
+  t.add(only(range(param("gravity.softening", T::Real, "0", "m", "Softening",
+                         "Spline (cubic-spline kernel) softening length eps of the self-gravity: "
+                         "Newtonian beyond 2 eps (Hernquist & Katz 1989; Price & Monaghan 2007); "
+                         "a pair uses the larger eps of the two. 0: each particle's smoothing length h."),
+                   0, 1e30),
+             {"gas", "solid"}));
+
   t.group = "Boundary";
   t.add(rebuild(range(param("boundary.wall_layers", T::Int, "3", "", "Wall layers",
                             "Layers of fixed wall particles built outside each tank (Adami, Hu & "
@@ -506,7 +533,7 @@ ParamRegistry make_builtin() {
   t.add(rebuild(range(param("solid_block.#.dp", T::Real, "0.01", "m", "Solid spacing",
                             "Lattice spacing of this solid box; mass = rho0 dp^dim, h = "
                             "solid.h_over_dp dp."),
-                      1e-9, 100)));
+                      1e-9, 1e6)));  // up to 1000 km: self-gravitating planets (issue 16)
   t.add(rebuild(param("solid_block.#.material", T::String, "basalt", "", "Material",
                       "Name of the material in the library (solid.materials).")));
   t.add(rebuild(param("solid_block.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Solid velocity",

@@ -12,6 +12,7 @@ struct DiagnosticSums {
   double mass, kinetic, potential, internal;
   double momentum[3], angular[3];
   double max_v2, max_density_error;
+  double self_potential;  // 1/2 m phi of the self-gravity (0 without it)
 };
 
 struct CombineDiagnosticSums {
@@ -27,6 +28,7 @@ struct CombineDiagnosticSums {
     }
     r.max_v2 = a.max_v2 > b.max_v2 ? a.max_v2 : b.max_v2;
     r.max_density_error = a.max_density_error > b.max_density_error ? a.max_density_error : b.max_density_error;
+    r.self_potential = a.self_potential + b.self_potential;
     return r;
   }
 };
@@ -39,7 +41,7 @@ struct MeasureDiagnosticSums {
   bool clip_below_rho0;  // summation density: no stored energy below rho0 (pressure clipped at 0)
 
   EJ_INLINE static DiagnosticSums zero() {
-    return DiagnosticSums{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
+    return DiagnosticSums{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0, 0};
   }
   EJ_INLINE DiagnosticSums operator()(std::size_t i) const {
     DiagnosticSums s = zero();
@@ -70,13 +72,15 @@ struct MeasureDiagnosticSums {
 
 // The sums of one particle of a model whose view has x, v, m and a specific internal energy u
 // (the gas and the solids): mass, momentum, angular momentum, kinetic, potential (-m g.x) and
-// internal energy, and v^2 for the largest speed.
+// internal energy, and v^2 for the largest speed. With self-gravity (phi, G included, from the last
+// evaluation) the pair energy -G m_i m_j f(r_ij) counted once: 1/2 m_i phi_i.
 template <class T, int D, class View>
 struct MeasureMotionEnergySums {
   View pv;
   double gravity[3];
+  const T* phi = nullptr;
   EJ_INLINE DiagnosticSums operator()(std::size_t i) const {
-    DiagnosticSums s{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
+    DiagnosticSums s{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0, 0};
     const double m = double(pv.m[i]);
     s.mass = m;
     double x[3] = {0, 0, 0}, v[3] = {0, 0, 0}, v2 = 0;
@@ -93,6 +97,7 @@ struct MeasureMotionEnergySums {
     s.angular[1] = m * (x[2] * v[0] - x[0] * v[2]);
     s.angular[2] = m * (x[0] * v[1] - x[1] * v[0]);
     s.max_v2 = v2;
+    if (phi) s.self_potential = 0.5 * m * double(phi[i]);
     return s;
   }
 };

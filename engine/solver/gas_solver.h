@@ -5,9 +5,11 @@
 // dimension like WcsphSolver, with which it shares the particle store, the neighbour grid, the
 // blow-up reporting style and the Simulation facade. One evaluation of the rates:
 //   sort by bucket and reorder -> h and summation density (Newton per particle) + EOS -> forces ->
+//   self-gravity (gravity.self = on: the octree of engine/gravity adds G a and writes phi) ->
 //   one reduction (dt limits, first bad particle).
 // The time integrator (leapfrog, predictor-corrector, RK23) is generic (staged_integrators.h) and
 // calls evaluate() once, twice or three times per step.
+#include "gravity/gravity_params.h"
 #include "physics/density_gradh_price2012.h"
 #include "physics/forces_gas_gradh.h"
 #include "physics/gas_diagnostics.h"
@@ -38,6 +40,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
       : Base(init.size()), n_fluid_(std::size_t(std::count(init.kind.begin(), init.kind.end(), uint8_t(kFluid)))) {
     configure(params, init);
     allocate();
+    allocate_gravity(params);
     upload(init);
     this->start();
   }
@@ -60,13 +63,17 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     grid_ = cells_->grid();
     const auto t2 = mark();
     exec_.for_each_balanced(n_, Forces_Gas_GradH<T, D>{model_, grid_, pv_});
+    const auto t2g = mark();
+    if (gravity_) gravity_->accumulate(pv_.x, pv_.m, pv_.h, pv_.a, phi_);
+    const auto t3g = mark();
     const GasExtremes<T> e = exec_.transform_reduce(n_, MeasureGasExtremes<T, D>::none(),
                                                     MeasureGasExtremes<T, D>{pv_}, CombineGasExtremes<T>{});
     const auto t3 = clock::now();
     auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
     times_.sort += sec(t0, t1);
     times_.density += sec(t1, t2);
-    times_.forces += sec(t2, t3);
+    times_.forces += sec(t2, t3) - sec(t2g, t3g);
+    times_.gravity += sec(t2g, t3g);
     if (e.bad_index != 0xffffffffu) report_bad(e);
     max_speed_ = std::sqrt(double(e.max_v2));
     double dt = cfl_ * double(e.min_h_vsig);
@@ -78,7 +85,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   std::size_t fluid_count() const override { return n_fluid_; }
 
   Diagnostics diagnostics() const override {  // no rest density for a gas
-    return this->diagnostics_with(MeasureGasSums<T, D>{pv_, {0, 0, 0}}, model_.gravity);
+    return this->diagnostics_with(MeasureGasSums<T, D>{pv_, {0, 0, 0}, phi_}, model_.gravity);
   }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
@@ -136,6 +143,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     model_.switch_decay = T(params.real("gas.switch_decay"));
     const auto g = params.vec3("physics.gravity");
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
+    if (gravity_) gravity_->set(gravity_settings_from(params));
     this->configure_time(params);
   }
 
@@ -168,6 +176,14 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     if (model_.switch_on) this->add_ode_var("viscosity_alpha", pv_.alpha, pv_.dalpha, false);
     cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     grid_ = cells_->grid();
+  }
+
+  // Self-gravity (gravity.self = on): the tree's arrays and the potential field.
+  void allocate_gravity(const ParamSet& params) {
+    if (!self_gravity_enabled(params)) return;
+    phi_ = this->template field<T>("gravitational_potential", "J/kg", "self-gravity potential phi (octree)", false);
+    gravity_ = std::make_unique<SelfGravity<T, D, Exec>>(exec_, n_, &array_bytes_);
+    gravity_->set(gravity_settings_from(params));
   }
 
   void upload(const GasInitial& init) {
@@ -218,6 +234,8 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   LevelGrid<T, D> grid_{};
   GasView<T, D> pv_{};
   uint32_t* id_ = nullptr;
+  std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
+  T* phi_ = nullptr;
 };
 
 template <class T, class Exec>

@@ -11,6 +11,7 @@
 // The Weibull flaws sit in a flat array by initial id (never reordered, no per-particle cap).
 // Equations and references: physics/solid_model.h and docs/physics.md ("Solids: the elastic model").
 #include "exec/device_array.h"
+#include "gravity/gravity_params.h"
 #include "physics/solid_damage.h"
 #include "physics/solid_invariants.h"
 #include "physics/solid_model.h"
@@ -44,6 +45,11 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   SolidSolver(const ParamSet& params, const SolidInitial& init) : Base(init.size()) {
     configure(params, init);
     allocate(init);
+    if (self_gravity_enabled(params)) {  // the octree's arrays and the potential field
+      phi_ = this->template field<T>("gravitational_potential", "J/kg", "self-gravity potential phi (octree)", false);
+      gravity_ = std::make_unique<SelfGravity<T, D, Exec>>(exec_, n_, &array_bytes_);
+      gravity_->set(gravity_settings_from(params));
+    }
     upload(init);
     this->start();
   }
@@ -71,13 +77,17 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     if (pv_.L) exec_.for_each_balanced(n_, SolidCorrection<T, D>{model_, grid_, pv_});
     const auto t2 = mark();
     exec_.for_each_balanced(n_, SolidForces<T, D>{model_, grid_, pv_});
+    const auto t2g = mark();
+    if (gravity_) gravity_->accumulate(pv_.x, pv_.m, pv_.h, pv_.a, phi_);  // gravity.self = on
+    const auto t3g = mark();
     const SolidExtremes<T> e = exec_.transform_reduce(n_, MeasureSolidExtremes<T, D>::none(),
                                                       MeasureSolidExtremes<T, D>{pv_}, CombineSolidExtremes<T>{});
     const auto t3 = clock::now();
     auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
     times_.sort += sec(t0, t1);
     times_.density += sec(t1, t2);
-    times_.forces += sec(t2, t3);
+    times_.forces += sec(t2, t3) - sec(t2g, t3g);
+    times_.gravity += sec(t2g, t3g);
     if (e.bad_index != 0xffffffffu) report_bad(e);
     max_speed_ = std::sqrt(double(e.max_v2));
     double dt = cfl_ * double(e.min_h_vsig);
@@ -97,7 +107,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   std::size_t fluid_count() const override { return n_; }
 
   Diagnostics diagnostics() const override {  // no density error measure for solids yet
-    return this->diagnostics_with(MeasureSolidSums<T, D>{pv_, {0, 0, 0}}, model_.gravity);
+    return this->diagnostics_with(MeasureSolidSums<T, D>{pv_, {0, 0, 0}, phi_}, model_.gravity);
   }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
@@ -187,6 +197,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     model_.T_ref = T(params.real("solid.reference_temperature"));
     const auto g = params.vec3("physics.gravity");
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
+    if (gravity_) gravity_->set(gravity_settings_from(params));
     this->configure_time(params);
   }
 
@@ -327,6 +338,8 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   T* von_mises_ = nullptr;
   std::vector<Material> materials_;
   bool any_yield_ = false, art_on_ = false;
+  std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
+  T* phi_ = nullptr;
 };
 
 template <class T, class Exec>

@@ -183,7 +183,7 @@ class StagedStoreSolver : public Simulation {
   template <class Measure>
   Diagnostics diagnostics_with(Measure measure, const Vec<T, D>& gravity) const {
     for (int d = 0; d < D; ++d) measure.gravity[d] = double(gravity[d]);
-    const DiagnosticSums zero{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0};
+    const DiagnosticSums zero{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0, 0};
     const DiagnosticSums s = exec_.transform_reduce(n_, zero, measure, CombineDiagnosticSums{});
     return diagnostics_from_sums(s, D, time_, steps_, double(dt_), n_, 0);
   }

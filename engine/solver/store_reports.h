@@ -35,9 +35,10 @@ inline Diagnostics diagnostics_from_sums(const DiagnosticSums& s, int dim, doubl
   dg.particles = n;
   dg.mass = s.mass;
   dg.kinetic = s.kinetic;
-  dg.potential = s.potential;
+  dg.potential = s.potential + s.self_potential;
+  dg.self_gravity = s.self_potential;
   dg.internal = s.internal;
-  dg.total = s.kinetic + s.potential + s.internal;
+  dg.total = s.kinetic + dg.potential + s.internal;
   for (int d = 0; d < 3; ++d) {
     dg.momentum[d] = s.momentum[d];
     // In 2D the only component is the one about z; 1D has none.

@@ -1,0 +1,18 @@
+#pragma once
+// The gravity.* keys (engine/params/builtin_params.cpp) as the solvers read them.
+#include "gravity/self_gravity.h"
+#include "params/param_set.h"
+
+namespace ejecta {
+
+inline bool self_gravity_enabled(const ParamSet& params) { return params.text("gravity.self") == "on"; }
+
+inline GravitySettings gravity_settings_from(const ParamSet& params) {
+  GravitySettings s;
+  s.G = params.real("gravity.G");
+  s.theta = params.real("gravity.theta");
+  s.softening = params.real("gravity.softening");
+  return s;
+}
+
+}  // namespace ejecta

@@ -1,0 +1,87 @@
+#pragma once
+// The Barnes-Hut walk (Barnes & Hut 1986, Nature 324, 446) of the threaded octree (octree_build.h):
+// one thread per sorted particle. The opening test is made against the bounding box of the
+// particle's group of kGravityGroup consecutive sorted particles rather than the particle itself (the
+// group walk of Barnes 1990, J. Comput. Phys. 87, 161), so all threads of a warp take the same path
+// through the tree; the box is at least as close to a cell as any of its particles, so the test is
+// only stricter than the per-particle one. A cell is accepted when the box is outside its opening
+// radius (octree_build.h, GravityMoments). Its field is then its monopole + quadrupole (multipole.h)
+// when the target is farther than 2 max(eps_i, eps_cell) + rad from its centre of mass (no particle
+// of the cell is within the softening), else its softened monopole with eps = max(eps_i, eps_cell),
+// as GADGET-2 does for cells near the softening scale (Springel 2005, MNRAS 364, 1105, sec. 3.1).
+// A leaf that is not accepted is summed particle by particle with the spline softening
+// (gravity_softening.h) of eps_ij = max(eps_i, eps_j). The walk follows the skip pointers: no stack.
+#include "core/hd.h"
+#include "core/vec.h"
+#include "gravity/gravity_softening.h"
+#include "gravity/multipole.h"
+#include "gravity/octree_build.h"
+
+#include <cstdint>
+
+namespace ejecta {
+
+template <class T, int D>
+struct GravityWalk {
+  const GravityLink* links;
+  const GravityNode<T>* nodes;
+  const GravityBody<T>* body;
+  const T* eps;
+  const GravityGroup<T>* groups;
+  const uint32_t* perm;
+  Vec<T, D>* a;  // += G * acceleration (store order)
+  T* phi;        // = G * potential (store order); may be null
+  T G;
+  EJ_INLINE void operator()(std::size_t k) const {
+    const GravityGroup<T> grp = groups[k / kGravityGroup];
+    const GravityBody<T> me = body[k];
+    const T ei = eps[k];
+    T acc[3] = {T(0), T(0), T(0)}, pot = T(0);
+    uint32_t node = 0;
+    while (node != kGravityEnd) {
+      const GravityNode<T> nd = nodes[node];
+      const GravityLink l = links[node];
+      T d2 = T(0);
+      for (int c = 0; c < 3; ++c) {
+        const T x = nd.com[c];
+        const T dd = x < grp.lo[c] ? grp.lo[c] - x : (x > grp.hi[c] ? x - grp.hi[c] : T(0));
+        d2 += dd * dd;
+      }
+      if (d2 > nd.r_open2) {
+        const T r[3] = {me.x[0] - nd.com[0], me.x[1] - nd.com[1], me.x[2] - nd.com[2]};
+        const T r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+        const T e = nd.eps > ei ? nd.eps : ei;
+        const T lim = T(2) * e + nd.rad;
+        if (r2 > lim * lim) {
+          add_cell_field(r, r2, nd.m, nd.q, acc, pot);
+        } else {
+          T g, f;
+          spline_softened(r2, e, g, f);
+          for (int c = 0; c < 3; ++c) acc[c] -= nd.m * g * r[c];
+          pot -= nd.m * f;
+        }
+        node = l.next;
+      } else if (l.first < 0) {
+        for (uint32_t j = l.begin; j < l.end; ++j) {
+          if (j == uint32_t(k)) continue;
+          const GravityBody<T> b = body[j];
+          const T r[3] = {me.x[0] - b.x[0], me.x[1] - b.x[1], me.x[2] - b.x[2]};
+          const T r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+          const T e = eps[j] > ei ? eps[j] : ei;
+          T g, f;
+          spline_softened(r2, e, g, f);
+          for (int c = 0; c < 3; ++c) acc[c] -= b.m * g * r[c];
+          pot -= b.m * f;
+        }
+        node = l.next;
+      } else {
+        node = uint32_t(l.first);
+      }
+    }
+    const uint32_t p = perm[k];
+    for (int c = 0; c < D; ++c) a[p][c] += G * acc[c];
+    if (phi) phi[p] = G * pot;
+  }
+};
+
+}  // namespace ejecta

@@ -1,0 +1,144 @@
+#pragma once
+// Self-gravity by a Barnes-Hut octree, rebuilt at every call, on either backend (one source):
+//   bounding box (one reduction) -> 64-bit Morton keys -> sort_pairs64 with the permutation ->
+//   gather positions, masses, softening lengths in key order -> the tree level by level (count,
+//   exclusive_scan, write; octree_build.h) -> multipoles bottom-up -> group boxes -> the walk
+//   (octree_walk.h), which adds G a to the caller's acceleration and writes G phi, in the caller's order.
+// Cost O(N log N): the sort and the build are linear per level, the walk visits O(log N) cells per
+// particle at a fixed opening angle. The particles themselves are not reordered: the tree works on
+// its own sorted copies (20 bytes per particle in float) and scatters its results back.
+// Host round trips: the bounding box, and one integer per tree level (the next level's size).
+#include "exec/device_array.h"
+#include "gravity/octree_build.h"
+#include "gravity/octree_walk.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace ejecta {
+
+struct GravitySettings {
+  double G = 6.674e-11;  // m^3 / (kg s^2)
+  double theta = 0.5;    // Barnes-Hut opening angle
+  double softening = 0;  // spline softening length (m); 0: each particle's smoothing length h
+};
+
+struct GravityTreeStats {
+  std::size_t nodes = 0;
+  int levels = 0;  // levels below the root that have nodes
+};
+
+template <class T, int D, class Exec>
+class SelfGravity {
+ public:
+  SelfGravity(Exec& exec, std::size_t n, std::size_t* tally) : exec_(exec), n_(n), tally_(tally) {
+    keys_.resize(exec, n, tally);
+    keys_alt_.resize(exec, n, tally);
+    perm_.resize(exec, n, tally);
+    perm_alt_.resize(exec, n, tally);
+    body_.resize(exec, n, tally);
+    eps_.resize(exec, n, tally);
+    groups_.resize(exec, (n + kGravityGroup - 1) / kGravityGroup, tally);
+    reserve_nodes(n / 2 + 64);
+  }
+
+  void set(const GravitySettings& s) { settings_ = s; }
+  const GravitySettings& settings() const { return settings_; }
+  const GravityTreeStats& stats() const { return stats_; }
+
+  // a[i] += G sum_j ...; phi[i] = G phi_i (phi may be null). h: smoothing lengths, read when
+  // settings().softening == 0.
+  void accumulate(const Vec<T, D>* x, const T* m, const T* h, Vec<T, D>* a, T* phi) {
+    if (n_ == 0) return;
+    build(x, m, h);
+    exec_.for_each_balanced(n_, GravityWalk<T, D>{links_.data(), nodes_.data(), body_.data(), eps_.data(),
+                                                  groups_.data(), perm_.data(), a, phi, T(settings_.G)});
+  }
+
+ private:
+  void reserve_nodes(std::size_t cap) {
+    cap_ = cap;
+    links_.resize(exec_, cap, tally_);
+    nchild_.resize(exec_, cap, tally_);
+    nodes_.resize(exec_, cap, tally_);
+    count_.resize(exec_, cap, tally_);
+    offset_.resize(exec_, cap + 1, tally_);
+  }
+
+  void build(const Vec<T, D>* x, const T* m, const T* h) {
+    GravityBox<T> none;
+    for (int d = 0; d < 3; ++d) {
+      none.lo[d] = std::numeric_limits<T>::max();
+      none.hi[d] = -std::numeric_limits<T>::max();
+    }
+    const GravityBox<T> box = exec_.transform_reduce(n_, none, MeasureGravityBox<T, D>{x}, CombineGravityBox<T>{});
+    T side = T(0);
+    for (int d = 0; d < D; ++d) side = std::max(side, box.hi[d] - box.lo[d]);
+    if (!(side > T(0)) || !std::isfinite(double(side))) side = T(1);  // one point, or NaN (reported later)
+    side *= T(1) + T(16) * std::numeric_limits<T>::epsilon();
+    const T cells = T(double(uint64_t(1) << gravity_levels<D>()));
+    GravityKeys<T, D> keys{x, keys_.data(), perm_.data(), {box.lo[0], box.lo[1], box.lo[2]}, cells / side};
+    for (int d = D; d < 3; ++d) keys.lo[d] = T(0);
+    exec_.for_each(n_, keys);
+    exec_.sort_pairs64(keys_.ptr(), perm_.ptr(), keys_alt_.ptr(), perm_alt_.ptr(), n_);
+    exec_.for_each(n_, GravityGather<T, D>{x, m, h, perm_.data(), body_.data(), eps_.data(), T(settings_.softening)});
+
+    // Levels, top-down; a too small node array is enlarged and the levels built again.
+    while (!build_levels()) reserve_nodes(cap_ * 2);
+    // Multipoles, bottom-up.
+    for (int l = int(level_start_.size()) - 2; l >= 0; --l) {
+      GravityMoments<T, D> mo{keys_.data(), body_.data(), eps_.data(), links_.data(), nchild_.data(),
+                              nodes_.data(), level_start_[l], l,
+                              {keys.lo[0], keys.lo[1], keys.lo[2]}, side, T(1.0 / settings_.theta)};
+      exec_.for_each(level_start_[l + 1] - level_start_[l], mo);
+    }
+    exec_.for_each((n_ + kGravityGroup - 1) / kGravityGroup, GravityGroupBounds<T>{body_.data(), groups_.data(), n_});
+  }
+
+  // level_start_ gets the first node of each level and, last, the node count. False when the node
+  // array is too small.
+  bool build_levels() {
+    const GravityLink root{-1, kGravityEnd, 0, uint32_t(n_)};
+    exec_.upload(links_.data(), &root, sizeof root);
+    level_start_.assign({0u, 1u});
+    for (int l = 0; l <= gravity_levels<D>(); ++l) {
+      const uint32_t s = level_start_[l], e = level_start_[l + 1], cnt = e - s;
+      exec_.for_each(cnt, GravityCountChildren<D>{keys_.data(), links_.data() + s, count_.data(), l});
+      exec_.exclusive_scan(count_.data(), offset_.data(), cnt);
+      uint32_t total = 0;
+      exec_.download(&total, offset_.data() + cnt, sizeof total);
+      if (std::size_t(e) + total > cap_) return false;
+      exec_.for_each(cnt, GravityWriteChildren<D>{keys_.data(), links_.data(), nchild_.data(), count_.data(),
+                                                  offset_.data(), s, e, l});
+      if (total == 0) break;
+      level_start_.push_back(e + total);
+    }
+    stats_.nodes = level_start_.back();
+    stats_.levels = int(level_start_.size()) - 2;
+    return true;
+  }
+
+  Exec& exec_;
+  std::size_t n_;
+  std::size_t* tally_;
+  GravitySettings settings_;
+  GravityTreeStats stats_;
+  std::size_t cap_ = 0;
+  std::vector<uint32_t> level_start_;
+  DeviceArray<uint64_t, Exec> keys_, keys_alt_;
+  DeviceArray<uint32_t, Exec> perm_, perm_alt_;
+  DeviceArray<GravityBody<T>, Exec> body_;
+  DeviceArray<T, Exec> eps_;
+  DeviceArray<GravityGroup<T>, Exec> groups_;
+  DeviceArray<GravityLink, Exec> links_;
+  DeviceArray<uint32_t, Exec> nchild_;
+  DeviceArray<GravityNode<T>, Exec> nodes_;
+  DeviceArray<uint32_t, Exec> count_, offset_;
+};
+
+}  // namespace ejecta
