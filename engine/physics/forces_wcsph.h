@@ -66,12 +66,8 @@ struct Forces_WCSPH_Monaghan1992 {
       T pij;
       if (model.pressure == kPressureZhang2017) {
         // U_i - U_j = (v_i - v_j) . e_ij = -v_ij . x_ij / r (positive when approaching).
-        // Against a wall particle no dissipation: Zhang et al. pose the wall's Riemann problem along
-        // the wall normal (mirrored velocity), so flow along a wall is not damped; along e_ij the
-        // limiter max(U_i - U_j, 0) would act on every wall particle a tangential flow approaches and
-        // on none it leaves, a drag (measured: the SPHERIC 2 front 15-23 ms late, docs/physics.md).
         const T du = r > T(0) ? -vx / r : T(0);
-        const T beta = fluid_j ? fmin(T(3) * fmax(du, T(0)), model.eos.c0) : T(0);
+        const T beta = fmin(T(3) * fmax(du, T(0)), model.eos.c0);
         const T pstar = (rhoj * pv.p[i] + rhoi * pv.p[j] + rhoi * rhoj * beta * du) / (rhoi + rhoj);
         pij = T(2) * pstar / (rhoi * rhoj);
       } else {
