@@ -82,6 +82,53 @@ inline Spheric2Figures spheric2_figures(const Spheric2Series& s) {
   return f;
 }
 
+// The experiment's clock (docs/physics.md, "The release and the experiment's clock"): its series start
+// after the water began to move (tests/test_spheric2_release.cpp: the measured H4 falls faster in its
+// first 20 ms than water released from rest can), so a run released at t = 0 is late on every arrival
+// by the time between the release and the series' t = 0. Evidence at dp = 0.01: DualSPHysics 5.0 is late
+// by 29 ms on the front at x = 1.488 and its H4 fits the measurement shifted by 24 ms; Ejecta's H4 fits
+// with 31-35 ms (four settings). The goal table is checked on the experiment's clock with this one
+// fixed offset, the same for every run (not fitted per run, so that a slower model is not excused), and
+// the raw figures are printed beside it.
+constexpr double kSpheric2ClockOffset = 0.030;
+
+// For the record: the s in 0-60 ms (steps of 0.5 ms) that best fits a run's reservoir level H4(t + s)
+// to the measured H4(t) over 0.1-0.5 s (least squares; the run's series linearly interpolated). It
+// compares absolute levels, so a gauge's reading at rest (at dp = 0.03 the run's H4 reads 10 mm below
+// the fill level at t = 0) moves it by about 4 ms per mm: informative at dp = 0.01, not a test figure.
+// Returns -1 when the run ends before 0.56 s.
+inline double spheric2_h4_clock_offset(const Spheric2Series& run, const Spheric2Series& exp) {
+  if (run.t.size() < 2 || run.t.back() < 0.56) return -1;
+  auto interp = [](const std::vector<double>& t, const std::vector<double>& y, double x) {
+    std::size_t lo = 0, hi = t.size() - 1;
+    if (x <= t[lo]) return y[lo];
+    if (x >= t[hi]) return y[hi];
+    while (hi - lo > 1) {
+      const std::size_t mid = (lo + hi) / 2;
+      (t[mid] <= x ? lo : hi) = mid;
+    }
+    return y[lo] + (y[hi] - y[lo]) * (x - t[lo]) / (t[hi] - t[lo]);
+  };
+  double best = -1, best_err = 1e300;
+  for (int k = 0; k <= 120; ++k) {
+    const double s = 0.0005 * k;
+    double err = 0;
+    for (std::size_t i = 0; i < exp.t.size(); ++i)
+      if (exp.t[i] >= 0.1 && exp.t[i] <= 0.5) {
+        const double d = interp(run.t, run.h[3], exp.t[i] + s) - exp.h[3][i];
+        err += d * d;
+      }
+    if (err < best_err) best_err = err, best = s;
+  }
+  return best;
+}
+
+// The series with its clock moved back by s (t -> t - s).
+inline Spheric2Series spheric2_shifted(Spheric2Series s, double shift) {
+  for (double& t : s.t) t -= shift;
+  return s;
+}
+
 inline void print_figures(const char* label, const Spheric2Figures& f) {
   std::printf("  %-10s P1 arrival %.4f s, peak(5ms) %.0f Pa, min 0.43-0.50 %.0f Pa, mean 1.0-1.5 %.0f Pa, "
               "H3 arrival %.4f s, H2 %.3f/%.3f/%.3f m, H4 %.3f/%.3f/%.3f m\n",

@@ -27,6 +27,11 @@ void check_hydrostatic(const std::vector<std::string>& overrides, double speed_b
   // The bottom pressure carries a small acoustic oscillation (period 4 H / c0 = 0.05 s): average it
   // over the last 0.3 s, many periods, of a 1 s run.
   double p_sum = 0, p_expected = 0, p_linear = 0, vmax = 0, xmax = 0, ymax = 0;
+  // Interior pressure gradient: least-squares slope of p against y over the particles at least 4 dp
+  // from the floor, the surface and the side walls (full kernel supports), against the exact
+  // hydrostatic gradient -rho g averaged over the same particles.
+  double sy = 0, sp = 0, syy = 0, syp = 0, srho = 0;
+  long ngrad = 0;
   int count = 0, samples = 0;
   std::size_t leaked = 0;
   long step = 0;
@@ -40,6 +45,10 @@ void check_hydrostatic(const std::vector<std::string>& overrides, double speed_b
       const double speed = std::hypot(h.velocity[2 * i], h.velocity[2 * i + 1]);
       if (speed > vmax) vmax = speed, xmax = x, ymax = y;
       if (x < 0 || y < 0 || x > 0.5) ++leaked;
+      if (y > 4 * dp && y < H - 4 * dp && x > 4 * dp && x < 0.5 - 4 * dp) {
+        sy += y, sp += h.pressure[i], syy += y * y, syp += y * h.pressure[i], srho += h.density[i];
+        ++ngrad;
+      }
       if (y < dp && x > 3 * dp && x < 0.5 - 3 * dp) {  // the bottom layer, away from the corners
         p_sum += h.pressure[i];
         p_expected += test::tait_hydrostatic_pressure(rho0, sim_c0, gamma, g * (H - y));
@@ -53,7 +62,11 @@ void check_hydrostatic(const std::vector<std::string>& overrides, double speed_b
   const double ratio = p_sum / p_expected;
   std::printf("  bottom pressure / weight above = %.4f (/ rho0 g (H - y) = %.4f) over %d particle samples (%d times), max speed %.3g m/s at (%.3f, %.3f)\n",
               ratio, p_sum / p_linear, count, samples, vmax, xmax, ymax);
+  const double slope = (ngrad * syp - sy * sp) / (ngrad * syy - sy * sy);
+  const double grad_ratio = slope / (-(srho / ngrad) * g);
+  std::printf("  interior pressure gradient / (-rho g) = %.4f over %ld particle samples\n", grad_ratio, ngrad);
   EXPECT_NEAR(ratio, 1.0, tolerance);
+  EXPECT_NEAR(grad_ratio, 1.0, tolerance) << "interior pressure gradient against -rho g";
   EXPECT_LT(vmax, speed_band * std::sqrt(g * H)) << "the water should be at rest";
   EXPECT_EQ(leaked, 0u);
   EXPECT_EQ(sim->diagnostics().mass, mass0);
