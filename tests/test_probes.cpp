@@ -169,7 +169,8 @@ top = 0.5
 // The CSV beside the run: the header carries the units, a row per sample, empty cells when not due.
 TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {
   auto sim = make_simulation(still_tank_2d(), Backend::Cpu);
-  const std::string path = std::string(EJECTA_BINARY_DIR) + "/test_probes_series.csv";
+  const test::TempDir tmp_dir("ejecta_probes");  // writable wherever the tests run (GPU hosts too)
+  const std::string path = tmp_dir / "test_probes_series.csv";
   {
     ProbeObserver probes(*sim);
     probes.write_csv(path);
@@ -197,7 +198,8 @@ TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {
 // a recording without probes says so.
 TEST(Probes, SeriesRoundTripsThroughTheRecording) {
   const ParamSet p = still_tank_2d();
-  const std::string path = std::string(EJECTA_BINARY_DIR) + "/test_probes_series.h5";
+  const test::TempDir tmp_dir("ejecta_probes");  // writable wherever the tests run (GPU hosts too)
+  const std::string path = tmp_dir / "test_probes_series.h5";
   test::record_steps(path, p, 3, 3);
   ProbeSeries none;
   EXPECT_FALSE(read_probe_series_h5(path, &none));
@@ -297,7 +299,8 @@ TEST(Probes, BatchedDownloadsGiveTheSameCsvAsOneDownloadPerSample) {
                                                                "probe.3.position=0.25, 0.25", "probe.3.fields=velocity",
                                                                "probe.3.interval=0.003", "gauge.1.position=0.25, 0",
                                                                "gauge.1.top=0.5", "gauge.1.interval=0.002"});
-  const std::string base = std::string(EJECTA_BINARY_DIR) + "/test_probes_batch";
+  const test::TempDir tmp_dir("ejecta_probes");  // writable wherever the tests run (GPU hosts too)
+  const std::string base = tmp_dir / "test_probes_batch";
   const std::string one = probe_csv_of_run(p, Backend::Cpu, 1, 40, base + "1.csv");
   EXPECT_GT(std::count(one.begin(), one.end(), '\n'), 40) << one;
   EXPECT_EQ(probe_csv_of_run(p, Backend::Cpu, 7, 40, base + "7.csv"), one);
@@ -355,7 +358,8 @@ TEST(Probes, CpuAndCudaSampleTheSameValues) {
 TEST(Probes, CudaBatchedDownloadsGiveTheSameCsvAsOneDownloadPerSample) {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
   const ParamSet p = still_tank_2d();
-  const std::string base = std::string(EJECTA_BINARY_DIR) + "/test_probes_cuda_batch";
+  const test::TempDir tmp_dir("ejecta_probes");  // writable wherever the tests run (GPU hosts too)
+  const std::string base = tmp_dir / "test_probes_cuda_batch";
   const std::string one = probe_csv_of_run(p, Backend::Cuda, 1, 300, base + "1.csv");
   EXPECT_GT(std::count(one.begin(), one.end(), '\n'), 300);
   EXPECT_EQ(probe_csv_of_run(p, Backend::Cuda, 7, 300, base + "7.csv"), one);
