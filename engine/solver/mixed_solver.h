@@ -1,8 +1,8 @@
 #pragma once
 // The mixed-material solver (physics.model = mixed; docs/architecture.md, "One particle engine"):
 // one particle store for every body of the scene, each particle with a phase (the model of its
-// material: liquid, tank wall, solid) and a material index; one evaluation of the rates is the sort
-// followed by a list of terms (mixed_terms.h), each a pass over the store that declares the fields it
+// material: liquid, tank wall, solid, DEM grain) and a material index; one evaluation of the rates
+// is the sort followed by a list of terms (mixed_terms.h), each a pass over the store that declares the fields it
 // reads and writes, the keys it reads and the model it belongs to. A model is a recipe of terms:
 //   liquid: eos_tait, forces_liquid          (physics/coupling_adami2012.h; Monaghan 1992, Tait)
 //   solid:  eos_solid, [correction], forces_solid, after every stage yield_limit (physics/solid_model.h)
@@ -224,7 +224,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     s.m = this->template field<T>("mass", "kg", "particle mass", true);
     s.mat = this->template field<uint8_t>("material", "", "solid material index (order of first use)", true);
     s.kind = this->template field<uint8_t>("kind", "", "0 free, 1 fixed (tank walls, prescribed solids)", true);
-    s.phase = this->template field<uint8_t>("phase", "", "model of the particle: 0 liquid, 1 tank wall, 2 solid", true);
+    s.phase = this->template field<uint8_t>("phase", "", "model of the particle: 0 liquid, 1 tank wall, 2 solid, 3 DEM grain", true);
     id_ = this->template field<uint32_t>("id", "", "particle number in the initial layout", true);
     s.p = this->template field<T>("pressure", "Pa", "pressure (liquid: Tait; solid: its EOS; walls: Adami)", false);
     s.c = this->template field<T>("sound_speed", "m/s", "sound speed (solids: longitudinal)", false);
