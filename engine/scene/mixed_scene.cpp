@@ -230,13 +230,14 @@ MixedInitial build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
   g.kind.insert(g.kind.end(), S.kind.begin(), S.kind.end());
   g.phase.insert(g.phase.end(), S.size(), kPhaseSolid);
   g.radius.insert(g.radius.end(), S.size(), 0.0);
-  // Grains: h = particles.h_over_dp 2 r (a particle of spacing 2 r to the liquid's kernel sums).
-  const double hod_grain = ps.real("particles.h_over_dp");
+  // Grains: h = particles.h_over_dp 2 r with a liquid (a particle of spacing 2 r to the liquid's
+  // kernel sums); without one h only sizes the grid's cells (2 h): h = r, cells of one diameter.
+  const double hod_grain = liquid ? 2 * ps.real("particles.h_over_dp") : 1.0;
   g.position.insert(g.position.end(), G.position.begin(), G.position.end());
   g.velocity.insert(g.velocity.end(), G.velocity.begin(), G.velocity.end());
   g.density.insert(g.density.end(), G.density.begin(), G.density.end());
   g.mass.insert(g.mass.end(), G.mass.begin(), G.mass.end());
-  for (double r : G.radius) g.h.push_back(hod_grain * 2 * r);
+  for (double r : G.radius) g.h.push_back(hod_grain * r);
   g.material.insert(g.material.end(), G.size(), 0);
   g.kind.insert(g.kind.end(), G.size(), 0);
   g.phase.insert(g.phase.end(), G.size(), kPhaseGrain);
