@@ -2,8 +2,8 @@
 // collision of two grains run through the engine against the damped oscillator (restitution
 // e = exp(-pi zeta / sqrt(1 - zeta^2)) within 1%, contact time pi / omega_d within 2%, as
 // test_dem_contact.cpp checks the bare law), a pile that falls and settles in its box, grains in a
-// liquid pushed by its pressure (Adami coupling), bit-exact restart, the shipped grain scenes running
-// and the per-material key check.
+// liquid pushed by its pressure (Adami coupling), bit-exact restart, the shipped grain scenes running,
+// the per-material key check, and CPU/CUDA agreement.
 #include "sim_test_util.h"
 
 #include "physics/solid_model.h"
@@ -229,6 +229,29 @@ TEST(Grains, ShippedGrainScenesRun) {
                 sim->steps(), sim->time(), d.max_speed);
     EXPECT_EQ(sim->steps(), steps);
     EXPECT_TRUE(std::isfinite(d.kinetic));
+  }
+}
+
+// The CUDA backend runs the same grains: a pile in contact on the floor and grains in water, 100
+// steps, against the CPU (double).
+TEST(GrainsGpu, CudaAgreesWithCpu) {
+  if (!cuda_available()) GTEST_SKIP() << cuda_unavailable_reason();
+  ParamSet pile_p = read_scene_string(pile(2), "<agreement>");
+  pile_p.set("grains.1.min", "0.005, 0.005, 0.0003", "test");
+  for (const ParamSet& p : {pile_p, read_scene_string(grains_in_tank(2600), "<agreement>")}) {
+    auto cpu = make_simulation(p, Backend::Cpu);
+    auto gpu = make_simulation(p, Backend::Cuda);
+    StopRule rule;
+    rule.max_steps = 100;
+    StepLoop(*cpu, rule).run();
+    StepLoop(*gpu, rule).run();
+    const Diagnostics dc = cpu->diagnostics(), dg = gpu->diagnostics();
+    std::printf("  kinetic cpu %.12g, cuda %.12g; potential cpu %.12g, cuda %.12g\n", dc.kinetic, dg.kinetic,
+                dc.potential, dg.potential);
+    EXPECT_NEAR(cpu->time(), gpu->time(), 1e-9 * cpu->time());
+    EXPECT_NEAR(dc.kinetic, dg.kinetic, 1e-6 * dc.kinetic + 1e-15);
+    EXPECT_NEAR(dc.potential, dg.potential, 1e-9 * std::fabs(dc.potential));
+    EXPECT_NEAR(dc.total, dg.total, 1e-8 * std::fabs(dc.total));
   }
 }
 
