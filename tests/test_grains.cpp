@@ -196,6 +196,10 @@ TEST(Grains, TermListHasTheContactTermAndKeysAreCheckedPerMaterial) {
   std::string e = test::scene_error(solid_only + "[dem]\nspring = 10\n");
   EXPECT_NE(e.find("dem.spring is read by the dem model only"), std::string::npos) << e;
   EXPECT_NE(e.find("add a [grains.N] block"), std::string::npos) << e;
+  // Grains and solid bodies do not touch yet: refused, not silently passing through each other.
+  e = test::scene_error(solid_only + "[grains.1]\nmin = 0.2, 0\nmax = 0.3, 0.1\nradius = 0.01\n"
+                                     "[dem]\nbox_min = 0, 0\nbox_max = 1, 1\n");
+  EXPECT_NE(e.find("grains do not touch solid bodies yet"), std::string::npos) << e;
   // In a liquid scene: set physics.model = mixed.
   e = test::scene_error("[scene]\ndim = 2\n[dem]\nspring = 10\n");
   EXPECT_NE(e.find("physics.model = mixed"), std::string::npos) << e;

@@ -132,6 +132,10 @@ MixedInitial build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
                      ": physics.model = mixed but the scene has no bodies: add [block.N] (liquid, inside a "
                      "[tank.N]), [solid_block.N] sections (solid bodies of a library material) and/or "
                      "[grains.N] (DEM grains)");
+  if (solid && grains)
+    throw ParamError(ps.where("grains." + std::to_string(ps.indices("grains")[0]) + ".min") +
+                     ": [grains.N] and [solid_block.N] in one scene: grains do not touch solid bodies yet (they "
+                     "would pass through them); remove one of them, or give the grains a liquid to move in");
 
   InitialParticles L;
   if (liquid) L = build_scene(ps, {});
