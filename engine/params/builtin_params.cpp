@@ -598,6 +598,69 @@ ParamRegistry make_builtin() {
   t.add(range(param("gauge.#.reference_column", T::Int, "2", "", "Reference column",
                     "Column of the reference file holding this gauge's heights (1 is the time)."),
               2, 1000));
+
+  // DEM grains, a material of physics.model = mixed (physics/dem_grains.h; docs/physics.md, "DEM
+  // grains"): the block geometry [grains.N] and the contact law [dem] (the cuda-samples `particles`
+  // model, physics/dem_contact_linear.h). Model "dem": read when the mixed scene has a [grains.N].
+  t.group = "DEM grains";
+  const std::vector<std::string> dem{"dem"};
+  t.add(only(rebuild(param("grains.#.min", T::Vec3, "0, 0, 0", "m", "Grains min",
+                           "Lower corner of a block of DEM grains (physics.model = mixed).")), dem));
+  t.add(only(rebuild(param("grains.#.max", T::Vec3, "0.1, 0.1, 0.1", "m", "Grains max",
+                           "Upper corner of a block of DEM grains; the block holds as many grains of the "
+                           "lattice (first centre at min + radius) as fit inside.")), dem));
+  t.add(only(rebuild(range(param("grains.#.radius", T::Real, "0.005", "m", "Grain radius",
+                                 "Radius of the grains of this block (spheres in 3D, discs in 2D); mass = "
+                                 "density times the sphere's volume (2D: pi r^2, per unit thickness)."),
+                           1e-9, 1e3)), dem));
+  t.add(only(rebuild(range(param("grains.#.spacing", T::Real, "0", "m", "Grain spacing",
+                                 "Lattice spacing of the grain centres; 0 = 2 radius (touching). Must be at "
+                                 "least 2 radius (1 + jitter)."),
+                           0, 1e3)), dem));
+  t.add(only(rebuild(range(param("grains.#.jitter", T::Real, "0", "", "Grain jitter",
+                                 "Each grain centre moves by up to jitter * radius along each axis (a fixed "
+                                 "hash of its lattice index: the same every run), so that the lattice does "
+                                 "not stack in columns."),
+                           0, 1)), dem));
+  t.add(only(rebuild(range(param("grains.#.density", T::Real, "2600", "kg/m^3", "Grain density",
+                                 "Density of the grains' material (2600: quartz sand, granite gravel)."),
+                           1e-6, 1e6)), dem));
+  t.add(only(rebuild(param("grains.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Grain velocity",
+                           "Initial velocity of the grains of this block.")), dem));
+  t.add(only(range(param("dem.spring", T::Real, "1000", "N/m", "Contact spring",
+                         "Normal spring k of the linear contact, between grains and between a grain and "
+                         "a wall plane: F = k delta, delta the overlap. The time step resolves a contact: "
+                         "dt <= pi sqrt(m / k) / dem.steps_per_contact."),
+                   0, 1e15), dem));
+  t.add(only(range(param("dem.damping", T::Real, "0", "N s/m", "Contact damping",
+                         "Normal dashpot c between grains, on the normal relative velocity; with the "
+                         "reduced mass m* of a pair, zeta = c / (2 sqrt(k m*)) and the restitution is "
+                         "e = exp(-pi zeta / sqrt(1 - zeta^2))."),
+                   0, 1e15), dem));
+  t.add(only(range(param("dem.shear", T::Real, "0", "N s/m", "Contact shear",
+                         "Tangential viscous friction k_s on the relative tangential velocity of two "
+                         "grains in contact, and of a grain on a wall plane."),
+                   0, 1e15), dem));
+  t.add(only(range(param("dem.attraction", T::Real, "0", "N/m", "Contact attraction",
+                         "Cohesion a pulling the centres of two touching grains together, a (x_B - x_A)."),
+                   0, 1e15), dem));
+  t.add(only(range(param("dem.boundary_damping", T::Real, "0", "N s/m", "Wall damping",
+                         "Normal dashpot c_w of a grain on a wall plane (the plane is a grain of infinite "
+                         "mass at rest: zeta = c_w / (2 sqrt(k m)))."),
+                   0, 1e15), dem));
+  t.add(only(range(param("dem.global_damping", T::Real, "0", "1/s", "Global damping",
+                         "Drag rate gamma on every grain, dv/dt = -gamma v (the cuda-samples demo's "
+                         "per-step velocity factor, as a rate); 0 = none."),
+                   0, 1e9), dem));
+  t.add(only(rebuild(param("dem.box_min", T::Vec3, "-1, -1, -1", "m", "Grain box min",
+                           "Lower corner of the box whose planes are the grains' walls (the liquid's "
+                           "walls are its [tank.N]; give the grains the tank's inner box).")), dem));
+  t.add(only(rebuild(param("dem.box_max", T::Vec3, "1, 1, 1", "m", "Grain box max",
+                           "Upper corner of the box whose planes are the grains' walls.")), dem));
+  t.add(only(range(param("dem.steps_per_contact", T::Real, "50", "", "Steps per contact",
+                         "The time step is at most t_c / steps_per_contact, t_c = pi sqrt(m / k) the "
+                         "undamped contact time of the lightest grain on a wall."),
+                   4, 1e6), dem));
   return reg;
 }
 

@@ -54,13 +54,17 @@ void check_model_keys(const ParamSet& ps) {
     std::string used;
     for (const auto& m : mixed_scene_models(ps)) used += (used.empty() ? "" : ", ") + m.first + " (" + m.second + ")";
     const std::string& want = d.models.front();
-    const std::string bring = want == "wcsph" ? "a liquid [block.N]" : want == "solid" ? "a [solid_block.N] body"
-                                                                                       : "physics.model = " + want;
+    const std::string bring = want == "wcsph"   ? "a liquid [block.N]"
+                              : want == "solid" ? "a [solid_block.N] body"
+                              : want == "dem"   ? "a [grains.N] block"
+                                                : "physics.model = " + want;
     throw ParamError(prefix + ", and no material of this mixed scene uses that model (its bodies use " +
                      (used.empty() ? std::string("none") : used) + "); remove it or add " + bring);
   }
   std::string fix = "remove it";
-  if (d.models.size() == 1) fix += " or set physics.model = " + d.models.front();
+  if (d.models.size() == 1)
+    fix += d.models.front() == "dem" ? " or set physics.model = mixed (grains are a material of mixed scenes)"
+                                     : " or set physics.model = " + d.models.front();
   throw ParamError(prefix + ", and this scene's physics.model is " + model + " (" + ps.where("physics.model") +
                    "); " + fix);
 }

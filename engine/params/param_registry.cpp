@@ -143,6 +143,7 @@ std::string join_models(const std::vector<std::string>& models, const char* sep)
 
 std::string model_set_title(const std::vector<std::string>& models) {
   if (models.empty()) return "Every model";
+  if (models == std::vector<std::string>{"dem"}) return "The dem model (DEM grains of physics.model = mixed)";
   std::string t = models.size() == 1 ? "The " + models[0] + " model" : "The " + join_models(models, ", ") + " models";
   t += " (physics.model = ";
   for (std::size_t i = 0; i < models.size(); ++i) t += (i ? " or " : "") + models[i];
@@ -203,7 +204,8 @@ const std::vector<std::string>& physics_models() {
 bool uses_model(const ParamDesc& d, const std::string& model) {
   auto has = [&](const char* m) { return std::find(d.models.begin(), d.models.end(), m) != d.models.end(); };
   // A mixed scene runs the wcsph recipe for its liquid and the solid recipe for its solid bodies.
-  if (model == "mixed" && (has("wcsph") || has("solid"))) return true;
+  // And the dem recipe for its grains ([grains.N]: the dem keys belong to no physics.model of their own).
+  if (model == "mixed" && (has("wcsph") || has("solid") || has("dem"))) return true;
   return d.models.empty() || std::find(d.models.begin(), d.models.end(), model) != d.models.end();
 }
 

@@ -78,6 +78,9 @@ EJ_INLINE T boundary_volume(const SolidView<T, D>& s, std::size_t b) {
   return s.m[b] / s.rho[b];
 }
 
+// Solids and DEM grains (physics/dem_grains.h) are moving walls to the liquid and feel its reaction.
+EJ_INLINE bool is_moving_boundary(uint8_t phase) { return phase == kPhaseSolid || phase == kPhaseGrain; }
+
 // Runs `f` on the particles of one model only (a term's mask).
 template <class F>
 struct OnPhase {
@@ -97,7 +100,7 @@ struct MixedLiquidEos {
   MixedView<T, D> pv;
   EJ_INLINE void operator()(std::size_t i) const {
     const uint8_t ph = pv.s.phase[i];
-    if (ph == kPhaseSolid) return;
+    if (is_moving_boundary(ph)) return;  // their own terms set their rates
     pv.s.du[i] = T(0);
     pv.s.dS[i] = SymTensor<T, D>::zero();
     if (ph == kPhaseLiquid) {
@@ -140,10 +143,10 @@ struct MixedBoundary_Adami2012 {
       sum_rho_r += r * (pv.s.rho[j] * w);
       sum_vw += pv.s.v[j] * w;
     });
-    const Vec<T, D> vw = ph == kPhaseSolid ? pv.s.v[i] : Vec<T, D>::zero();
+    const Vec<T, D> vw = is_moving_boundary(ph) ? pv.s.v[i] : Vec<T, D>::zero();
     // The wall's acceleration: a solid's from the last evaluation (its state moves with it), none for
     // tank walls and prescribed solids.
-    const Vec<T, D> aw = (ph == kPhaseSolid && !pv.s.kind[i]) ? pv.s.a[i] : Vec<T, D>::zero();
+    const Vec<T, D> aw = (is_moving_boundary(ph) && !pv.s.kind[i]) ? pv.s.a[i] : Vec<T, D>::zero();
     if (sum_w > T(0)) {
       T pw = (sum_pw + dot(lm.gravity - aw, sum_rho_r)) / sum_w;
       if (pw < T(0)) pw = T(0);
@@ -220,7 +223,7 @@ struct MixedCouplingReaction {
   MixedView<T, D> pv;
   EJ_INLINE void operator()(std::size_t b) const {
     const SolidView<T, D>& s = pv.s;
-    if (s.phase[b] != kPhaseSolid || s.kind[b]) return;
+    if (!is_moving_boundary(s.phase[b]) || s.kind[b]) return;
     const Vec<T, D> xb = s.x[b];
     const T hb = s.h[b], mb = s.m[b], pb = pv.pb[b], rhob = pv.rhob[b];
     const Vec<T, D> vbb = pv.vb[b];

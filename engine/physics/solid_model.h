@@ -165,7 +165,8 @@ struct SolidView {
 };
 
 // The model of a particle in a mixed scene's one store (MixedSolver's `phase` field).
-enum ParticlePhase : uint8_t { kPhaseLiquid = 0, kPhaseWall = 1, kPhaseSolid = 2 };
+// kPhaseGrain: a DEM grain (physics/dem_grains.h), a moving wall to the liquid.
+enum ParticlePhase : uint8_t { kPhaseLiquid = 0, kPhaseWall = 1, kPhaseSolid = 2, kPhaseGrain = 3 };
 
 // The weakening of a damaged particle (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2): the stress
 // carried is (1 - D) S and, for tension (p < 0), (1 - D) p. The stored S is the undamaged one.

@@ -6,6 +6,8 @@
 //   [solid_block.N]      a body of a library material (solid.materials) with the solid model
 //                        (elastic-plastic, its own EOS; a strengthless material such as the library's
 //                        Tillotson water is a fluid of that model), laid out as in a solid scene.
+//   [grains.N]           DEM grains (physics/dem_grains.h, the [dem] keys): spheres (discs in 2D)
+//                        of one radius on a lattice of spacing (default 2 radius) filling min..max.
 // Liquid sites closer than 0.9 (dp_liquid + dp_solid) / 2 to a solid particle are removed: the solid
 // displaces the liquid it starts in. Everything in double; the solver converts.
 #include "materials/material_library.h"
@@ -31,7 +33,8 @@ struct MixedInitial {
   std::vector<double> h;                  // n (liquid: particles.h_over_dp dp; solid: solid.h_over_dp dp)
   std::vector<uint8_t> material;          // n, index into materials (0 for liquid and walls)
   std::vector<uint8_t> kind;              // n, 0 free, 1 fixed (tank walls, prescribed solids)
-  std::vector<uint8_t> phase;             // n, ParticlePhase: 0 liquid, 1 tank wall, 2 solid
+  std::vector<uint8_t> phase;             // n, ParticlePhase: 0 liquid, 1 tank wall, 2 solid, 3 grain
+  std::vector<double> radius;             // n, a grain's radius (0 for the other phases)
   std::size_t size() const { return mass.size(); }
   std::size_t count(uint8_t ph) const;
 };
@@ -40,7 +43,7 @@ struct MixedInitial {
 MixedInitial build_mixed_scene(const ParamSet& params, const SizeCheck& check = {});
 
 // The models the bodies of a mixed scene use ("wcsph" for [block.N]/[tank.N], "solid" for
-// [solid_block.N]), with the section that brings each in (for the model-key check).
+// [solid_block.N], "dem" for [grains.N]), with the section that brings each in (for the model-key check).
 std::vector<std::pair<std::string, std::string>> mixed_scene_models(const ParamSet& params);
 
 }  // namespace ejecta

@@ -1,16 +1,18 @@
 #pragma once
 // The mixed-material solver (physics.model = mixed; docs/architecture.md, "One particle engine"):
 // one particle store for every body of the scene, each particle with a phase (the model of its
-// material: liquid, tank wall, solid) and a material index; one evaluation of the rates is the sort
-// followed by a list of terms (mixed_terms.h), each a pass over the store that declares the fields it
+// material: liquid, tank wall, solid, DEM grain) and a material index; one evaluation of the rates
+// is the sort followed by a list of terms (mixed_terms.h), each a pass over the store that declares the fields it
 // reads and writes, the keys it reads and the model it belongs to. A model is a recipe of terms:
 //   liquid: eos_tait, forces_liquid          (physics/coupling_adami2012.h; Monaghan 1992, Tait)
 //   solid:  eos_solid, [correction], forces_solid, after every stage yield_limit (physics/solid_model.h)
-//   coupling (liquid with walls and solids): boundary_adami2012, coupling_reaction
+//   dem (grains):  contact_dem_linear                (physics/dem_grains.h; cuda-samples particles)
+//   coupling (liquid with walls, solids and grains): boundary_adami2012, coupling_reaction
 // driven by the staged integrators of StagedStoreSolver (leapfrog KDK, predictor-corrector, RK23):
 // the state is position, velocity, density, internal energy and deviatoric stress of every particle
 // (the liquid's u and S and the walls' rates stay zero).
 #include "physics/coupling_adami2012.h"
+#include "physics/dem_grains.h"
 #include "physics/solid_invariants.h"
 #include "physics/solid_model.h"
 #include "render_data/fill_from_store.h"
@@ -41,7 +43,8 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   using Sym = SymTensor<T, D>;
 
   MixedSolver(const ParamSet& params, const MixedInitial& init) : Base(init.size()) {
-    n_moving_ = init.count(kPhaseLiquid) + init.count(kPhaseSolid);
+    n_moving_ = init.count(kPhaseLiquid) + init.count(kPhaseSolid) + init.count(kPhaseGrain);
+    n_grains_ = init.count(kPhaseGrain);
     configure(params, init);
     allocate();
     upload(init);
@@ -81,6 +84,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     max_speed_ = std::sqrt(double(e.max_v2));
     double dt = cfl_ * double(e.min_h_vsig);
     dt = std::min(dt, force_factor_ * std::sqrt(double(e.min_h_a)));
+    dt = std::min(dt, dt_grain_);
     return std::min(dt, dt_max_);
   }
 
@@ -137,6 +141,15 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     if (solid_.correct_force && !solid_.correct)
       throw ParamError(params.where("solid.corrected_force") +
                        ": solid.corrected_force = true needs solid.gradient_correction = true");
+    if (n_grains_) {
+      double rmax = 0, mmin = std::numeric_limits<double>::max();
+      for (std::size_t i = 0; i < n_; ++i)
+        if (init.phase[i] == kPhaseGrain) rmax = std::max(rmax, init.radius[i]), mmin = std::min(mmin, init.mass[i]);
+      grains_.r_max = T(rmax);
+      grain_mass_min_ = mmin;
+      const auto lo = params.vec3("dem.box_min"), hi = params.vec3("dem.box_max");
+      for (int d = 0; d < D; ++d) grains_.box_lo[d] = T(lo[d]), grains_.box_hi[d] = T(hi[d]);
+    }
     configure_live(params);
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, hmin = std::numeric_limits<double>::max(), hmax = 0;
     for (int d = 0; d < D; ++d) lo[d] = std::numeric_limits<double>::max(), hi[d] = -lo[d];
@@ -171,7 +184,20 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
 
   void configure_live(const ParamSet& params) {
     const auto g = params.vec3("physics.gravity");
-    for (int d = 0; d < D; ++d) solid_.gravity[d] = liquid_.gravity[d] = T(g[d]);
+    for (int d = 0; d < D; ++d) solid_.gravity[d] = liquid_.gravity[d] = grains_.gravity[d] = T(g[d]);
+    if (n_grains_) {
+      const double k = params.real("dem.spring");
+      grains_.contact.spring = T(k);
+      grains_.contact.damping = T(params.real("dem.damping"));
+      grains_.contact.shear = T(params.real("dem.shear"));
+      grains_.contact.attraction = T(params.real("dem.attraction"));
+      grains_.wall_damping = T(params.real("dem.boundary_damping"));
+      grains_.global_damping = T(params.real("dem.global_damping"));
+      // A contact lasts pi sqrt(m* / k); the lightest grain on a wall (m* = m) is the shortest bound
+      // that holds for every pair too (m* = m / 2 gives t_c / sqrt 2: resolved by 0.7 of the steps).
+      dt_grain_ = k > 0 ? 3.14159265358979323846 * std::sqrt(grain_mass_min_ / k) / params.real("dem.steps_per_contact")
+                        : std::numeric_limits<double>::max();
+    }
     solid_.alpha = T(params.real("solid.alpha"));
     solid_.beta = T(params.real("solid.beta"));
     solid_.art_eps = art_on_ ? T(params.real("solid.artificial_stress")) : T(0);
@@ -198,7 +224,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     s.m = this->template field<T>("mass", "kg", "particle mass", true);
     s.mat = this->template field<uint8_t>("material", "", "solid material index (order of first use)", true);
     s.kind = this->template field<uint8_t>("kind", "", "0 free, 1 fixed (tank walls, prescribed solids)", true);
-    s.phase = this->template field<uint8_t>("phase", "", "model of the particle: 0 liquid, 1 tank wall, 2 solid", true);
+    s.phase = this->template field<uint8_t>("phase", "", "model of the particle: 0 liquid, 1 tank wall, 2 solid, 3 DEM grain", true);
     id_ = this->template field<uint32_t>("id", "", "particle number in the initial layout", true);
     s.p = this->template field<T>("pressure", "Pa", "pressure (liquid: Tait; solid: its EOS; walls: Adami)", false);
     s.c = this->template field<T>("sound_speed", "m/s", "sound speed (solids: longitudinal)", false);
@@ -217,6 +243,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     pv_.rhob = this->template field<T>("boundary_density", "kg/m^3", "density the liquid sees at a wall or solid", false);
     pv_.vb = this->template field<V>("boundary_velocity", "m/s", "velocity of a wall or solid in the liquid's viscosity", false);
     von_mises_ = this->template field<T>("von_mises_stress", "Pa", "von Mises equivalent stress sqrt(3 J2)", false);
+    if (n_grains_) grain_radius_ = this->template field<T>("grain_radius", "m", "radius of a DEM grain (0: not a grain)", true);
     this->add_ode_var("position", s.x, s.v, true);
     this->add_ode_var("velocity", s.v, s.a, false);
     this->add_ode_var("internal_energy", s.u, s.du, false);
@@ -256,13 +283,18 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     exec_.upload(const_cast<uint8_t*>(s.kind), init.kind.data(), n_);
     exec_.upload(const_cast<uint8_t*>(s.phase), init.phase.data(), n_);
     exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
+    if (grain_radius_) {
+      std::vector<T> r(n_);
+      for (std::size_t i = 0; i < n_; ++i) r[i] = T(init.radius[i]);
+      exec_.upload(grain_radius_, r.data(), sb);
+    }
   }
 
   // The step's list of terms, in order (mixed_terms.h describes each; the descriptions are checked
   // against the store: a term cannot read a field no model registered).
   void make_terms(const ParamSet& params) {
     const uint8_t* phase = pv_.s.phase;
-    const std::vector<TermInfo> recipe = mixed_recipe(solid_.correct);
+    const std::vector<TermInfo> recipe = mixed_recipe(solid_.correct, n_grains_ > 0);
     for (const TermInfo& info : recipe) {
       Term t{info, {}};
       const std::string name = info.name;
@@ -282,6 +314,10 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
         t.run = [this, phase] {
           exec_.for_each_balanced(n_, OnPhase<SolidForces<T, D, true>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
         };
+      else if (name == "contact_dem_linear")
+        t.run = [this] {
+          exec_.for_each_balanced(n_, GrainContacts_Linear<T, D>{grains_, grid_, pv_.s, grain_radius_});
+        };
       else if (name == "coupling_reaction")
         t.run = [this] { exec_.for_each_balanced(n_, MixedCouplingReaction<T, D>{liquid_, grid_, pv_}); };
       else
@@ -295,6 +331,10 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
 
   SolidModel<T, D> solid_{};
   LiquidModel<T, D> liquid_{};
+  GrainModel<T, D> grains_{};
+  T* grain_radius_ = nullptr;
+  std::size_t n_grains_ = 0;
+  double grain_mass_min_ = 0, dt_grain_ = std::numeric_limits<double>::max();
   LevelGrid<T, D> grid_{};
   MixedView<T, D> pv_{};
   uint32_t* id_ = nullptr;

@@ -14,7 +14,7 @@ namespace ejecta {
 
 struct TermInfo {
   std::string name;    // "forces_liquid"
-  std::string model;   // the model whose recipe holds it: liquid, solid, coupling
+  std::string model;   // the model whose recipe holds it: liquid, solid, dem, coupling
   std::string cite;    // the paper and equation
   std::vector<std::string> reads, writes;  // particle fields
   std::vector<std::string> params;         // registry keys
@@ -25,8 +25,9 @@ struct Term {
   std::function<void()> run;  // the evaluate over the execution layer
 };
 
-// The list of one evaluation, in order (after the sort). `correction`: solid.gradient_correction.
-inline std::vector<TermInfo> mixed_recipe(bool correction) {
+// The list of one evaluation, in order (after the sort). `correction`: solid.gradient_correction;
+// `grains`: the scene has DEM grains ([grains.N]).
+inline std::vector<TermInfo> mixed_recipe(bool correction, bool grains = false) {
   std::vector<TermInfo> r;
   r.push_back({"eos_tait", "liquid", "Tait EOS (Monaghan 1994); walls' rates zeroed",
                {"density", "phase"}, {"pressure", "sound_speed", "energy_rate", "stress_rate"}, {}});
@@ -53,6 +54,13 @@ inline std::vector<TermInfo> mixed_recipe(bool correction) {
                 "smoothing_length", "material", "kind", "phase"},
                {"acceleration", "density_rate", "energy_rate", "stress_rate", "signal_speed"},
                {"solid.alpha", "solid.beta", "solid.plane", "solid.corrected_force", "physics.gravity"}});
+  if (grains)
+    r.push_back({"contact_dem_linear", "dem",
+                 "linear spring-dashpot contact, cuda-samples particles (Green 2010); box planes (dem_grains.h)",
+                 {"position", "velocity", "mass", "grain_radius", "phase"},
+                 {"acceleration", "density_rate", "energy_rate", "stress_rate", "signal_speed"},
+                 {"dem.spring", "dem.damping", "dem.shear", "dem.attraction", "dem.boundary_damping",
+                  "dem.global_damping", "dem.box_min", "dem.box_max", "physics.gravity"}});
   r.push_back({"coupling_reaction", "coupling", "the opposite of the liquid's boundary pair force; the boundary share of its work into u",
                {"position", "velocity", "density", "pressure", "mass", "smoothing_length", "phase", "kind",
                 "boundary_pressure", "boundary_density", "boundary_velocity"},
