@@ -22,6 +22,13 @@
 #include <cmath>
 #include <cstdint>
 
+// Keeps nvcc from unrolling a loop whose body inlines a large functor (one copy of the pair pass).
+#if defined(__CUDA_ARCH__)
+#define EJ_NO_UNROLL _Pragma("unroll 1")
+#else
+#define EJ_NO_UNROLL
+#endif
+
 namespace ejecta {
 
 template <class T, int D>
@@ -73,6 +80,7 @@ struct CellGrid {
   EJ_INLINE uint32_t for_each_candidate(const Vec<T, D>& x, F&& f) const {
     const Around a = around(x);
     uint32_t visited = 0;
+    EJ_NO_UNROLL
     for (int r = 0; r < kRows; ++r) visited += scan_row(a, r, f);
     return visited;
   }
@@ -106,39 +114,58 @@ struct CellGrid {
   }
 
  private:
-  // The wrapped bucket coordinates of the cells at offsets -1, 0, +1 along each axis around x.
+  // The cell of a point, and the wrapped x of the three cells of its rows (offsets -1, 0, +1). Scalars,
+  // not arrays indexed by the row number: on the GPU an array indexed at run time lives in local memory.
   struct Around {
-    uint32_t x[3], y[3], z[3];
+    long long cy, cz;
+    uint32_t x0, x1, x2;
   };
   EJ_INLINE Around around(const Vec<T, D>& p) const {
-    Around a{};
-    for (int d = 0; d < 3; ++d) {
-      uint32_t* out = d == 0 ? a.x : d == 1 ? a.y : a.z;
-      const long long c = d < D ? cell_coord(p[d < D ? d : 0], d) : 0;
-      for (int k = 0; k < 3; ++k) out[k] = d < D ? static_cast<uint32_t>(wrap(c + k - 1, dims[d])) : 0u;
-    }
+    const long long cx = cell_coord(p[0], 0);
+    Around a{D >= 2 ? cell_coord(p[D >= 2 ? 1 : 0], 1) : 0, D >= 3 ? cell_coord(p[D >= 3 ? 2 : 0], 2) : 0,
+             static_cast<uint32_t>(wrap(cx - 1, dims[0])), static_cast<uint32_t>(wrap(cx, dims[0])),
+             static_cast<uint32_t>(wrap(cx + 1, dims[0]))};
     return a;
   }
 
-  // Row r of the cells around a (see for_each_candidate_in_row).
+  // Row r of the cells around a (see for_each_candidate_in_row). Its particles are up to three ranges
+  // of memory: one in row-major order (two where the row wraps around the table's edge), the three
+  // cells' ranges merged where adjacent in Morton order. The ranges are found first and scanned by one
+  // loop, so the caller's functor is inlined once, not once per case (a fused force pass is large).
   template <class F>
   EJ_INLINE uint32_t scan_row(const Around& a, int r, F& f) const {
-    const uint32_t row = static_cast<uint32_t>(dims[0]) * (a.y[r % 3] + static_cast<uint32_t>(dims[1]) * a.z[r / 3]);
+    const uint32_t by = D >= 2 ? static_cast<uint32_t>(wrap(a.cy + r % 3 - 1, dims[1])) : 0u;
+    const uint32_t bz = D >= 3 ? static_cast<uint32_t>(wrap(a.cz + r / 3 - 1, dims[2])) : 0u;
+    const uint32_t row = static_cast<uint32_t>(dims[0]) * (by + static_cast<uint32_t>(dims[1]) * bz);
+    uint32_t b0, e0, b1 = 0, e1 = 0, b2 = 0, e2 = 0;
     if (!rank) {  // row-major: the row's cells are adjacent buckets
-      if (a.x[0] <= a.x[2]) return scan(offset[row + a.x[0]], offset[row + a.x[2] + 1], f);
-      return scan(offset[row + a.x[0]], offset[row + dims[0]], f) + scan(offset[row], offset[row + a.x[2] + 1], f);
-    }
-    uint32_t visited = 0, begin = 0, end = 0;  // the pending range; a cell that starts where it ends joins it
-    for (int ix = 0; ix < 3; ++ix) {
-      const uint32_t k = rank[row + a.x[ix]];
-      const uint32_t b = offset[k], e = offset[k + 1];
-      if (b != end) {
-        visited += scan(begin, end, f);
-        begin = b;
+      if (a.x0 <= a.x2) {
+        b0 = offset[row + a.x0], e0 = offset[row + a.x2 + 1];
+      } else {
+        b0 = offset[row + a.x0], e0 = offset[row + dims[0]];
+        b1 = offset[row], e1 = offset[row + a.x2 + 1];
       }
-      end = e;
+    } else {  // by rank: each cell's range, merged with the previous one where it starts at its end
+      const uint32_t k0 = rank[row + a.x0], k1 = rank[row + a.x1], k2 = rank[row + a.x2];
+      b0 = offset[k0], e0 = offset[k0 + 1];
+      const uint32_t c1 = offset[k1], d1 = offset[k1 + 1], c2 = offset[k2], d2 = offset[k2 + 1];
+      if (c1 == e0) {
+        e0 = d1;
+      } else {
+        b1 = c1, e1 = d1;
+      }
+      if (b1 == e1 && c2 == e0) {
+        e0 = d2;
+      } else if (b1 != e1 && c2 == e1) {
+        e1 = d2;
+      } else {
+        b2 = c2, e2 = d2;
+      }
     }
-    return visited + scan(begin, end, f);
+    uint32_t visited = 0;
+    EJ_NO_UNROLL
+    for (int k = 0; k < 3; ++k) visited += scan(k == 0 ? b0 : k == 1 ? b1 : b2, k == 0 ? e0 : k == 1 ? e1 : e2, f);
+    return visited;
   }
 
   template <class F>
