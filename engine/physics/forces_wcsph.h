@@ -27,7 +27,10 @@
 
 namespace ejecta {
 
-template <class T, int D>
+// Shifting: the particle-shifting sums ride along (fluid.shifting > 0). A template flag, picked at run
+// time by the solver, so that the default pass carries none of their seven accumulators: with them
+// the fused pass held more registers and ran 15% slower on the H200 (docs/benchmarks.md).
+template <class T, int D, bool Shifting = false>
 struct Forces_WCSPH_Monaghan1992 {
   WcsphModel<T, D> model;
   CellGrid<T, D> grid;
@@ -43,7 +46,7 @@ struct Forces_WCSPH_Monaghan1992 {
     // rho^H_ji = rho0 g.(x_j - x_i) / c0^2 = -(rho0 / c0^2) g.x_ij
     const T rho_h = model.eos.rho0 / (model.eos.c0 * model.eos.c0);
     Vec<T, D> acc = Vec<T, D>::zero(), xs = Vec<T, D>::zero();
-    ShiftingSums<T, D> shift;
+    [[maybe_unused]] ShiftingSums<T, D> shift;
     T drho = 0;
     uint32_t real = 0;
     const uint32_t cand = grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
@@ -74,7 +77,7 @@ struct Forces_WCSPH_Monaghan1992 {
         pij = pi_rho2 + pv.p[j] / (rhoj * rhoj);
       }
       acc += xij * (-mj * (pij + visc) * F);
-      if (model.shift > T(0)) shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
+      if constexpr (Shifting) shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
       // Continuity uses the walls' true velocity (zero), not the no-slip mirror velocity.
       drho += mj * F * (fluid_j ? vx : dot(vi, xij));
       if (fluid_j) {
@@ -88,8 +91,10 @@ struct Forces_WCSPH_Monaghan1992 {
     });
     pv.a[i] = acc + model.gravity;
     pv.drho[i] = model.summation ? T(0) : drho;
-    if (model.xsph > T(0) || model.shift > T(0))
+    if constexpr (Shifting)
       pv.xsph[i] = xs * model.xsph + shift.velocity(model.shift, pv.m[i] / rhoi * model.kernel.W(T(0)));
+    else if (model.xsph > T(0))
+      pv.xsph[i] = xs * model.xsph;
     if (count_pairs) {
       pv.pair_real[i] = real;
       pv.pair_cand[i] = cand;

@@ -353,7 +353,10 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
   }
 
   void evaluate_forces() {
-    exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D>{model_, grid_, pv_, count_pairs_});
+    if (model_.shift > T(0))
+      exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D, true>{model_, grid_, pv_, count_pairs_});
+    else
+      exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D>{model_, grid_, pv_, count_pairs_});
     if (collider_.enabled) exec_.for_each(n_, ColliderForce_Monaghan1994<T, D>{collider_, pv_});
     if (count_pairs_) {
       const uint32_t* real = pair_real_.data();
