@@ -252,9 +252,11 @@ TEST(GrainsGpu, CudaAgreesWithCpu) {
     const Diagnostics dc = cpu->diagnostics(), dg = gpu->diagnostics();
     std::printf("  kinetic cpu %.12g, cuda %.12g; potential cpu %.12g, cuda %.12g\n", dc.kinetic, dg.kinetic,
                 dc.potential, dg.potential);
-    EXPECT_NEAR(cpu->time(), gpu->time(), 1e-9 * cpu->time());
+    // Measured on the H200 (2026-12-02), grains in water: time 2.0e-8 and potential 2.5e-9 apart
+    // (relative; the liquid's adaptive dt and nvcc's fused multiply-adds), kinetic 3e-9.
+    EXPECT_NEAR(cpu->time(), gpu->time(), 1e-7 * cpu->time());
     EXPECT_NEAR(dc.kinetic, dg.kinetic, 1e-6 * dc.kinetic + 1e-15);
-    EXPECT_NEAR(dc.potential, dg.potential, 1e-9 * std::fabs(dc.potential));
+    EXPECT_NEAR(dc.potential, dg.potential, 1e-8 * std::fabs(dc.potential));
     EXPECT_NEAR(dc.total, dg.total, 1e-8 * std::fabs(dc.total));
   }
 }
