@@ -89,6 +89,13 @@ BaseScene base_scene(const BenchmarkOptions& opt) {
   const char* blocks = model == "solid" || model == "mixed" ? "solid_block" : model == "gas" ? "gas_block" : nullptr;
   // A mixed scene's liquid spacing first (when it has a liquid), then its solid bodies'.
   if (model == "mixed" && !b.params.indices("block").empty()) b.dp_keys.push_back("particles.dp");
+  // A mixed scene's grains scale by their radius (and spacing, where set; 0 means two radii).
+  if (model == "mixed")
+    for (int k : b.params.indices("grains")) {
+      const std::string g = "grains." + std::to_string(k);
+      b.dp_keys.push_back(g + ".radius");
+      if (b.params.real(g + ".spacing") > 0) b.dp_keys.push_back(g + ".spacing");
+    }
   if (blocks && !opt.scene_path.empty())
     for (int k : b.params.indices(blocks)) b.dp_keys.push_back(std::string(blocks) + "." + std::to_string(k) + ".dp");
   if (b.dp_keys.empty()) b.dp_keys.push_back("particles.dp");
