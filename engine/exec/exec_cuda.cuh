@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <typeinfo>
 #include <unordered_map>
 
@@ -33,14 +34,26 @@ __global__ void ejecta_for_each_kernel(std::size_t n, F f) {
   if (i < n) f(i);
 }
 
-// The neighbour loops (for_each_balanced). __launch_bounds__(128, 3) asks ptxas to fit three blocks
-// of 128 threads per SM, i.e. at most 170 registers a thread (65536 / 384). It binds only kernels
-// above that: measured with -Xptxas -v for sm_90, the 3D solid force pass in double uses 172
-// registers unbounded (2 blocks, 8 warps per SM) and 168 bounded with an 8-byte spill (3 blocks,
-// 12 warps); the gas, WCSPH and density passes use 72-132 and are unchanged. Results do not change
-// (the same instructions, another register allocation).
+// The neighbour loops (for_each_balanced), in blocks of 128 threads. __launch_bounds__(128, B) asks
+// ptxas to fit B blocks per SM, i.e. at most 65536 / (128 B) registers a thread. B is 3 (170
+// registers) unless the functor names its own kCudaMinBlocks. Measured with -Xptxas -v for sm_90: the
+// 3D solid force pass in double uses 172 registers unbounded (2 blocks, 8 warps per SM) and 168
+// bounded with an 8-byte spill (3 blocks, 12 warps). The WCSPH pass in float asks for more blocks
+// (forces_wcsph.h): it went from 80 to 84 registers with the options added in issue 12, which
+// allocates 88 and fits 5 blocks (20 warps) per SM instead of 6 (24 warps), the force pass's 13%
+// regression on the H200 (docs/benchmarks.md). Results do not change (the same instructions,
+// another register allocation).
+template <class F, class = void>
+struct CudaMinBlocks {
+  static constexpr int value = 3;
+};
 template <class F>
-__global__ void __launch_bounds__(128, 3) ejecta_for_each_balanced_kernel(std::size_t n, F f) {
+struct CudaMinBlocks<F, std::void_t<decltype(F::kCudaMinBlocks)>> {
+  static constexpr int value = F::kCudaMinBlocks;
+};
+
+template <class F>
+__global__ void __launch_bounds__(128, CudaMinBlocks<F>::value) ejecta_for_each_balanced_kernel(std::size_t n, F f) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i < n) f(i);
 }
