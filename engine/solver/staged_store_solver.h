@@ -215,7 +215,7 @@ class StagedStoreSolver : public Simulation {
   T dt_ = T(0);
   double dt_limit_ = 0, time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, dt_fixed_ = 0;
   double max_speed_ = 0;
-  double max_accel_ = -1;  // for the collapse report, where the limit measures it (the liquid); -1: not
+  double max_accel_ = -1;  // for the collapse report where the limit measures it (the liquid); -1: none
   long steps_ = 0, rejections_ = 0;
   PhaseTimes times_;
   bool phase_timing_ = false;
