@@ -14,15 +14,24 @@
 //      error estimate; a step whose scaled error exceeds 1 is rejected and retried with a smaller
 //      dt; dt_next = dt min(growth_max, max(0.2, 0.9 err^(-1/3))) (Hairer, Norsett & Wanner 1993,
 //      "Solving ODEs I", sec. II.4, eq. 4.13), also bounded by the CFL and force limits.
+//  - leapfrog_predicted: the same kick-drift-kick leapfrog with the kicks, the drift and the predicted
+//      fields done by the system's own hooks instead of over its OdeVar list (the liquid,
+//      integrators/leapfrog_kdk.h: walls stay fixed, the XSPH/shifting drift correction, the predicted
+//      velocity and density in their own fields, summation density). One evaluation per step:
+//        sys.kick_drift(dt); sys.evaluate_rates(); dt_limit = sys.kick_and_limit(dt)
+//      the time-step limit and the blow-up check measured after the closing kick, at y_{n+1}.
 // The system `Sys` provides vars() (a std::vector<OdeVar<T>>&) and evaluate(), which computes the
 // rates at the current state and returns the CFL/force time-step limit at that state; optionally
-// after_stage(), called after every update of the state (the solids' yield limit).
+// after_stage(), called after every update of the state (the solids' yield limit); for
+// leapfrog_predicted the three hooks above.
 #include "integrators/ode_state.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ejecta {
@@ -32,9 +41,18 @@ template <class Sys>
 auto after_stage(Sys& s, int) -> decltype(s.after_stage(), void()) { s.after_stage(); }
 template <class Sys>
 void after_stage(Sys&, long) {}
+
+// Whether Sys has the hooks of Scheme::LeapfrogPredicted.
+template <class Sys, class = void>
+struct has_kdk_hooks : std::false_type {};
+template <class Sys>
+struct has_kdk_hooks<Sys, std::void_t<decltype(std::declval<Sys&>().kick_drift(0.0)),
+                                      decltype(std::declval<Sys&>().evaluate_rates()),
+                                      decltype(double(std::declval<Sys&>().kick_and_limit(0.0)))>>
+    : std::true_type {};
 }  // namespace detail
 
-enum class Scheme { Leapfrog, PredictorCorrector, Rk23 };
+enum class Scheme { Leapfrog, PredictorCorrector, Rk23, LeapfrogPredicted };
 
 inline Scheme scheme_from_name(const std::string& s) {
   if (s == "predictor_corrector") return Scheme::PredictorCorrector;
@@ -65,6 +83,7 @@ inline StageNeeds stage_needs(Scheme s) {
   switch (s) {
     case Scheme::Leapfrog: return {false, true, false, false};
     case Scheme::PredictorCorrector: return {true, false, false, false};
+    case Scheme::LeapfrogPredicted: return {false, false, false, false};  // the system's own fields
     default: return {true, true, true, true};
   }
 }
@@ -80,6 +99,11 @@ class StagedIntegrator {
     switch (s_.scheme) {
       case Scheme::Leapfrog: return leapfrog(sys, dt);
       case Scheme::PredictorCorrector: return predictor_corrector(sys, dt);
+      case Scheme::LeapfrogPredicted:
+        if constexpr (detail::has_kdk_hooks<Sys>::value)
+          return leapfrog_predicted(sys, dt);
+        else
+          throw std::logic_error("leapfrog_predicted: this system has no kick_drift/evaluate_rates/kick_and_limit hooks");
       default: return rk23(sys, dt);
     }
   }
@@ -118,6 +142,17 @@ class StagedIntegrator {
     for (OdeVar<T>& v : vars)  // kick with the new rates
       if (!v.position) exec_.for_each(v.count, StageCombine<T>{v.y, v.k1, v.rate, nullptr, nullptr, half, 0, 0});
     detail::after_stage(sys, 0);
+    return r;
+  }
+
+  // Kick-drift-kick through the system's hooks (the liquid's fields, integrators/leapfrog_kdk.h).
+  template <class Sys>
+  StepReport leapfrog_predicted(Sys& sys, double dt) {
+    sys.kick_drift(dt);
+    sys.evaluate_rates();
+    StepReport r;
+    r.dt_taken = dt;
+    r.dt_limit = sys.kick_and_limit(dt);
     return r;
   }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The elastic(-plastic) solid of physics.model = solid: constants, array views and the functors of one
 // evaluation (EOS pass, force pass, yield limit, extremes, sums). Plain structs, copied by value into
-// CUDA kernels and OpenMP loops. Equations (docs/physics.md, "Solids: the elastic model"):
+// CUDA kernels and OpenMP loops; the material table is read through a pointer (SolidModel::mat).
+// Equations (docs/physics.md, "Solids: the elastic model"):
 //  - continuity           drho_i/dt = sum_j m_j v_ij . grad_i W_ij
 //  - velocity gradient    (dv^a/dx^b)_i = -sum_j (m_j/rho_j) v_ij^a grad_i^b W_ij
 //  - momentum, sigma = -p I + S (Gray, Monaghan & Swift 2001, CMAME 190, 6641, eq. 2.5 form):
@@ -128,7 +129,10 @@ struct SolidModel {
   bool correct_force;  // also the corrected gradient in the stress divergence (Bonet & Lok 1999; needs correct)
   bool plane_stress; // 2D only: sigma_zz = 0 instead of eps_zz = 0 (see SolidForces)
   int n_materials;
-  SolidMaterial<T> mat[kMaxSolidMaterials];
+  // The scene's materials, indexed by the particle's `mat`: a table in the execution layer's memory
+  // (device memory on CUDA), owned by the solver (solver/solid_material_table.h), not a copy in
+  // every kernel's parameters.
+  const SolidMaterial<T>* mat;
   Vec<T, D> gravity;
   T T_ref;  // temperature at u = 0 (solid.reference_temperature), for melt weakening
 };

@@ -18,7 +18,7 @@
 #include "render_data/fill_from_store.h"
 #include "scene/mixed_scene.h"
 #include "solver/mixed_terms.h"
-#include "solver/solid_material_convert.h"
+#include "solver/solid_material_table.h"
 #include "solver/staged_store_solver.h"
 
 #include <algorithm>
@@ -125,12 +125,11 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     liquid_.kernel = solid_.kernel;
     liquid_.eos = TaitEos<T>::make(init.rho0, init.has_liquid ? init.c0 : 1.0, init.gamma);
     solid_.h_over_dp = T(params.real("solid.h_over_dp"));
-    solid_.n_materials = int(init.materials.size());
     materials_ = init.materials;
-    for (std::size_t k = 0; k < init.materials.size(); ++k) {
-      solid_.mat[k] = to_solid_material<T>(init.materials[k]);
-      if (solid_.mat[k].yield != kSolidNoLimit) any_yield_ = true;
-    }
+    mats_.assign(exec_, init.materials, &array_bytes_);
+    solid_.mat = mats_.data();
+    solid_.n_materials = mats_.size();
+    any_yield_ = mats_.any_yield();
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
     art_on_ = params.real("solid.artificial_stress") > 0;
     solid_.correct = params.flag("solid.gradient_correction");
@@ -329,6 +328,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     }
   }
 
+  SolidMaterialTable<T, Exec> mats_;  // what solid_.mat points to
   SolidModel<T, D> solid_{};
   LiquidModel<T, D> liquid_{};
   GrainModel<T, D> grains_{};

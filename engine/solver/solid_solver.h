@@ -17,7 +17,7 @@
 #include "physics/solid_model.h"
 #include "render_data/fill_from_store.h"
 #include "scene/solid_scene.h"
-#include "solver/solid_material_convert.h"
+#include "solver/solid_material_table.h"
 #include "solver/staged_store_solver.h"
 
 #include <algorithm>
@@ -135,10 +135,8 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
                                   (kind == kPorousPAlpha ? "p_alpha" : "eps_alpha") +
                                   ", which the running scene has no fields for; restart the scene with it");
     materials_[index] = m;
-    model_.mat[index] = to_solid_material<T>(m);
-    any_yield_ = false;
-    for (int k = 0; k < model_.n_materials; ++k)
-      if (model_.mat[k].yield != kSolidNoLimit) any_yield_ = true;
+    mats_.set(index, m);
+    any_yield_ = mats_.any_yield();
   }
 
   void restore_frame(const FrameData& frame) override {
@@ -154,12 +152,11 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     const std::string kernel = params.text("particles.kernel");
     model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
     model_.h_over_dp = T(params.real("solid.h_over_dp"));
-    model_.n_materials = int(init.materials.size());
     materials_ = init.materials;
-    for (std::size_t k = 0; k < init.materials.size(); ++k) {
-      model_.mat[k] = to_solid_material<T>(init.materials[k]);
-      if (model_.mat[k].yield != kSolidNoLimit) any_yield_ = true;
-    }
+    mats_.assign(exec_, init.materials, &array_bytes_);
+    model_.mat = mats_.data();
+    model_.n_materials = mats_.size();
+    any_yield_ = mats_.any_yield();
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
     art_on_ = params.real("solid.artificial_stress") > 0;
@@ -309,7 +306,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
     if (pv_.por.alpha) {  // every particle starts at its material's alpha_0 (1 without pores)
       std::vector<T> alpha(n_);
-      for (std::size_t i = 0; i < n_; ++i) alpha[i] = model_.mat[init.material[i]].porous.alpha0;
+      for (std::size_t i = 0; i < n_; ++i) alpha[i] = mats_[init.material[i]].porous.alpha0;
       exec_.upload(pv_.por.alpha, alpha.data(), sb);
     }
     if (pv_.damage) {
@@ -327,6 +324,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
         e, "solid", ", which is not finite (or a density <= 0); try a smaller time.cfl or solid.artificial_stress = 0.3");
   }
 
+  SolidMaterialTable<T, Exec> mats_;  // what model_.mat points to
   SolidModel<T, D> model_{};
   LevelGrid<T, D> grid_{};
   SolidView<T, D> pv_{};

@@ -1,11 +1,13 @@
 #pragma once
-// What the gas and solid solvers share (CRTP base; Derived is the solver): the particle store on one
-// backend, the level-grid index, the staged integrators over the generic ODE state, the step driver
-// (one step of the integrator, the clock, the next dt with its collapse check, the phase times), the
-// time-step keys that may change live, and the facade accessors, capture and restore.
-// Derived provides evaluate() and, where it needs one, after_stage() for the integrator
-// (staged_integrators.h),
-// and may shadow before_step() / after_step(report) for work outside the integrator's stages.
+// What every solver shares (CRTP base; Derived is the solver): the particle store on one backend, the
+// neighbour index (Index: the level grid of the gas, solid and mixed models, the uniform CellIndex of
+// the liquid), the integrator family over the generic ODE state (staged_integrators.h), the step
+// driver (one step of the integrator, the clock, the next dt with its collapse check, the phase
+// times), the time-step keys that may change live, the blow-up report, and the facade accessors,
+// capture and restore.
+// Derived provides evaluate() and, where it needs one, after_stage() for the integrator, or the
+// kick_drift / evaluate_rates / kick_and_limit hooks of Scheme::LeapfrogPredicted (the liquid), and
+// may shadow before_step() / after_step(report) for work outside the integrator's stages.
 #include "exec/device_array.h"
 #include "integrators/staged_integrators.h"
 #include "neighbors/level_grid.h"
@@ -24,7 +26,7 @@
 
 namespace ejecta {
 
-template <class Derived, class T, int D, class Exec>
+template <class Derived, class T, int D, class Exec, class Index = LevelIndex<T, D, Exec>>
 class StagedStoreSolver : public Simulation {
  public:
   std::vector<OdeVar<T>>& vars() { return vars_; }
@@ -79,10 +81,7 @@ class StagedStoreSolver : public Simulation {
   // first, and a sort now could key the particles differently from the uninterrupted run (the gas'
   // h of the last h iteration), which would change the summation order (round-off differences).
   void restore_frame(const FrameData& frame) override {
-    restore_fields_from(store_, frame, n_, [](const FieldInfo&) { return true; });
-    time_ = frame.time;
-    steps_ = frame.step;
-    dt_ = T(frame.dt);
+    restore_frame_where(frame, [](const FieldInfo&) { return true; });
   }
 
   // Hooks of step(), shadowed by Derived where it has work outside the integrator's stages.
@@ -91,6 +90,16 @@ class StagedStoreSolver : public Simulation {
 
  protected:
   explicit StagedStoreSolver(std::size_t n) : n_(n), store_(exec_, n) {}
+
+  // Every field of the frame that the store has, the clock and the step size; a field for which
+  // needed(info) holds must be in the frame.
+  template <class Needed>
+  void restore_frame_where(const FrameData& frame, Needed needed) {
+    restore_fields_from(store_, frame, n_, needed);
+    time_ = frame.time;
+    steps_ = frame.step;
+    dt_ = T(frame.dt);
+  }
 
   // The time-step keys that may change between steps (apply_params), and the adaptive integrator's.
   void configure_time(const ParamSet& params) {
@@ -114,7 +123,9 @@ class StagedStoreSolver : public Simulation {
     if (!(dt >= dt_min_)) {
       std::ostringstream msg;
       msg << "time step collapsed at step " << steps_ << ", t = " << time_ << " s: dt = " << dt
-          << " s is below time.dt_min = " << dt_min_ << " s (max speed " << max_speed_ << " m/s)";
+          << " s is below time.dt_min = " << dt_min_ << " s (max speed " << max_speed_ << " m/s";
+      if (max_accel_ >= 0) msg << ", max acceleration " << max_accel_ << " m/s^2";
+      msg << ")";
       throw BlowUpError(msg.str());
     }
     return T(dt);
@@ -164,15 +175,20 @@ class StagedStoreSolver : public Simulation {
   // its value, then `advice` (", which is not finite ...; try ..."). Field numbers: BadField, and 5 the
   // gas' internal energy (kBadInternalEnergy).
   [[noreturn]] void report_bad_particle(const RateExtremes<T>& e, const char* particle, const char* advice) const {
-    const std::size_t i = e.bad_index;
+    report_bad_particle(e.bad_index, e.bad_field, particle, advice, steps_, time_);
+  }
+  // The same for particle i (sorted index) and field `bad`, of the state at `step` and `time` (the
+  // liquid measures the end of the step being taken).
+  [[noreturn]] void report_bad_particle(std::size_t i, uint32_t bad, const char* particle, const std::string& advice,
+                                        long step, double time) const {
     const std::vector<double> id = store_.download("id");
     const char* names[] = {"", "position", "velocity", "density", "acceleration", "internal_energy"};
-    const char* fieldname = names[e.bad_field];
+    const char* fieldname = names[bad];
     const std::vector<double> values = store_.download(fieldname);
-    const bool vector = e.bad_field == kBadPosition || e.bad_field == kBadVelocity || e.bad_field == kBadAcceleration;
+    const bool vector = bad == kBadPosition || bad == kBadVelocity || bad == kBadAcceleration;
     const int comps = vector ? D : 1;
     std::ostringstream msg;
-    msg << "at step " << steps_ << ", t = " << time_ << " s: " << particle << " particle " << std::size_t(id[i])
+    msg << "at step " << step << ", t = " << time << " s: " << particle << " particle " << std::size_t(id[i])
         << " has " << fieldname << " = (";
     for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
     msg << ")" << advice;
@@ -192,13 +208,14 @@ class StagedStoreSolver : public Simulation {
   std::size_t n_;
   ParticleStore<Exec> store_;
   std::size_t array_bytes_ = 0;
-  std::unique_ptr<LevelIndex<T, D, Exec>> cells_;
+  std::unique_ptr<Index> cells_;
   std::unique_ptr<StagedIntegrator<T, Exec>> integ_;
   IntegratorSettings settings_;
   std::vector<OdeVar<T>> vars_;
   T dt_ = T(0);
   double dt_limit_ = 0, time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, dt_fixed_ = 0;
   double max_speed_ = 0;
+  double max_accel_ = -1;  // for the collapse report where the limit measures it (the liquid); -1: none
   long steps_ = 0, rejections_ = 0;
   PhaseTimes times_;
   bool phase_timing_ = false;

@@ -1,16 +1,16 @@
 #pragma once
-// The weakly compressible SPH solver, written once over an execution layer (CpuExec or CudaExec) and
-// instantiated per precision and dimension. Each step:
-//   kick + drift -> sort by bucket and reorder -> densities and pressures (fluid, then walls)
-//   -> forces -> kick -> extremes (next dt, blow-up check).
+// The weakly compressible SPH solver (the liquid), written once over an execution layer (CpuExec or
+// CudaExec) and instantiated per precision and dimension. One of the StagedStoreSolver family: the
+// store, the step driver, the accessors, the blow-up report and the dt-collapse check are the base's;
+// its integrator is the family's Scheme::LeapfrogPredicted, whose hooks are here. Each step:
+//   kick + drift (kick_drift) -> sort by bucket and reorder -> densities and pressures (fluid, then
+//   walls) -> forces (evaluate_rates) -> kick -> extremes (kick_and_limit: next dt, blow-up check).
 // Only the extremes come back to the host each step (a few bytes).
 #include "exec/device_array.h"
 #include "integrators/leapfrog_kdk.h"
 #include "integrators/step_monitor.h"
 #include "neighbors/cell_grid.h"
 #include "neighbors/cell_index.h"
-#include "particles/capture_fields.h"
-#include "particles/particle_store.h"
 #include "physics/collider_sphere.h"
 #include "physics/density_summation.h"
 #include "physics/diagnostic_sums.h"
@@ -21,13 +21,11 @@
 #include "probes/probe_sampler.h"
 #include "render_data/fill_from_store.h"
 #include "scene/scene_builder.h"
-#include "simulation.h"
-#include "solver/store_reports.h"
+#include "solver/staged_store_solver.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <memory>
 #include <sstream>
@@ -47,17 +45,21 @@ struct SumU64 {
 };
 
 template <class T, int D, class Exec>
-class WcsphSolver final : public Simulation, public ProbeSampling {
+class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D, Exec, CellIndex<T, D, Exec>>,
+                          public ProbeSampling {
+  using Base = StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D, Exec, CellIndex<T, D, Exec>>;
+  friend Base;
+  using Base::exec_, Base::n_, Base::store_, Base::array_bytes_, Base::cells_, Base::settings_, Base::dt_,
+      Base::time_, Base::steps_, Base::cfl_, Base::force_factor_, Base::dt_max_, Base::max_speed_,
+      Base::max_accel_, Base::times_, Base::phase_timing_;
+
  public:
   WcsphSolver(const ParamSet& params, const InitialParticles& init)
-      : n_(init.size()), n_fluid_(init.fluid_count()), store_(exec_, init.size()) {
+      : Base(init.size()), n_fluid_(init.fluid_count()) {
     configure(params, init);
     allocate();
     upload(init);
-    sort_and_reorder();
-    evaluate_rates();
-    dt_ = next_dt(exec_.transform_reduce(n_, no_extremes(), MeasureExtremes<T, D>{pv_, rho_lo_, rho_hi_},
-                                         CombineExtremes<T>{}));
+    this->start();  // sort, densities, forces, extremes: the first dt
   }
 
   // Device bytes per particle this solver needs (fields, sort buffers, the bucket table and bucket
@@ -68,49 +70,47 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + 16 + 8 + 8;
   }
 
-  void step() override {
+  // The hooks of Scheme::LeapfrogPredicted (staged_integrators.h, functors of leapfrog_kdk.h).
+  // Kick and drift of the fluid, with the predicted velocity and density for the rates.
+  void kick_drift(double dt) {
+    exec_.for_each(n_, KickDrift<T, D>{pv_, T(dt), drift_corrected(), model_.summation});
+  }
+
+  // The rates at the current state: sort, densities and pressures, forces. Phase boundaries wait for
+  // the device only while phase timing is on (the benchmark): a normal run queues the whole step and
+  // syncs once, on the reduction that sets the next dt.
+  void evaluate_rates() {
     using clock = std::chrono::steady_clock;
-    // Phase boundaries wait for the device only while phase timing is on (the benchmark): a normal
-    // run queues the whole step and syncs once, on the reduction that sets the next dt.
     auto mark = [&] {
       if (phase_timing_) exec_.synchronize();
       return clock::now();
     };
-    const auto t0 = clock::now();
-    exec_.for_each(n_, KickDrift<T, D>{pv_, dt_, drift_corrected(), model_.summation});
-    const auto t1 = mark();
+    const auto t0 = mark();
     sort_and_reorder();
-    const auto t2 = mark();
+    const auto t1 = mark();
     evaluate_densities();
-    const auto t3 = mark();
+    const auto t2 = mark();
     evaluate_forces();
-    const auto t4 = mark();
-    exec_.for_each(n_, Kick<T, D>{pv_, dt_, model_.summation});
-    const StepExtremes<T> ext = exec_.transform_reduce(
-        n_, no_extremes(), MeasureExtremes<T, D>{pv_, rho_lo_, rho_hi_}, CombineExtremes<T>{});
-    time_ += double(dt_);
-    ++steps_;
-    dt_ = next_dt(ext);
-    const auto t5 = clock::now();
+    const auto t3 = mark();
     auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-    times_.integrate += sec(t0, t1) + sec(t4, t5);
-    times_.sort += sec(t1, t2);
-    times_.density += sec(t2, t3);
-    times_.forces += sec(t3, t4);
+    times_.sort += sec(t0, t1);
+    times_.density += sec(t1, t2);
+    times_.forces += sec(t2, t3);
   }
 
-  double time() const override { return time_; }
-  double dt() const override { return double(dt_); }
-  long steps() const override { return steps_; }
-  std::size_t particle_count() const override { return n_; }
+  // The closing kick of a step of dt, then the limit at the step's end state (step steps_ + 1).
+  double kick_and_limit(double dt) {
+    exec_.for_each(n_, Kick<T, D>{pv_, T(dt), model_.summation});
+    return limit(steps_ + 1, time_ + dt);
+  }
+
+  // The rates and the limit at the current state (the start, StagedStoreSolver::start).
+  double evaluate() {
+    evaluate_rates();
+    return limit(steps_, time_);
+  }
+
   std::size_t fluid_count() const override { return n_fluid_; }
-  int dim() const override { return D; }
-  Backend backend() const override { return Exec::kBackend; }
-  Precision precision() const override {
-    return sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
-  }
-
-  HostParticles download() const override { return download_common_fields(store_, D, n_); }
 
   Diagnostics diagnostics() const override {
     MeasureDiagnosticSums<T, D> measure{pv_, {0, 0, 0}, double(model_.eos.rho0), double(model_.eos.gamma),
@@ -121,9 +121,6 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     return diagnostics_from_sums(s, D, time_, steps_, double(dt_), n_, s.max_density_error);
   }
 
-  const PhaseTimes& phase_times() const override { return times_; }
-  void reset_phase_times() override { times_ = PhaseTimes{}; }
-  void set_phase_timing(bool on) override { phase_timing_ = on; }
   void set_count_pairs(bool on) override {
     count_pairs_ = on;
     if (on && pair_real_.size() == 0) {
@@ -134,30 +131,16 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     }
   }
   PairCounts pair_counts() const override { return pairs_; }
-  std::size_t device_bytes() const override {
-    return store_.bytes() + array_bytes_ + exec_.workspace_bytes();
-  }
-  std::string device_name() const override { return exec_.device_name(); }
-  void* device_stream() const override { return exec_.stream_handle(); }
-  void synchronize() override { exec_.synchronize(); }
-
-  std::vector<FieldInfo> fields() const override { return store_.fields(); }
-
-  void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
-    capture_fields_into(store_, f, names, time_, steps_, double(dt_));
-  }
 
   // Restores the state and the rates the next step starts from (the persistent fields, the
-  // acceleration and density rate of the last force evaluation, and the XSPH correction), so the
-  // continued run is the same as an uninterrupted one; derived fields are recomputed.
+  // acceleration and density rate of the last force evaluation, and the XSPH correction, which the
+  // frame must hold; derived fields it holds are restored too and then recomputed), so the continued
+  // run is the same as an uninterrupted one.
   void restore_frame(const FrameData& frame) override {
-    restore_fields_from(store_, frame, n_, [](const FieldInfo& info) {
+    this->restore_frame_where(frame, [](const FieldInfo& info) {
       return info.persistent || info.name == "acceleration" || info.name == "density_rate" ||
              info.name == "xsph_velocity";
     });
-    time_ = frame.time;
-    steps_ = frame.step;
-    dt_ = T(frame.dt);
     // The bucket table and the pressures follow from the restored positions and densities; the sort
     // is stable, so re-sorting the recorded (already sorted) order leaves it unchanged.
     sort_and_reorder();
@@ -225,6 +208,7 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     model_.eos = TaitEos<T>::make(init.rho0, init.c0, init.gamma);
     model_.eta2 = T(0.01 * init.h * init.h);
     model_.summation = params.text("fluid.density") == "summation";
+    settings_.scheme = Scheme::LeapfrogPredicted;  // time.integrator = leapfrog, the only one for wcsph
     configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
@@ -260,10 +244,7 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     model_.slip = slip == "no_slip" ? kSlipNoSlip : slip == "at_rest" ? kSlipAtRest : kSlipFree;
     model_.pressure = params.text("fluid.pressure_term") == "zhang2017" ? kPressureZhang2017 : kPressureMonaghan1992;
     model_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
-    cfl_ = params.real("time.cfl");
-    force_factor_ = params.real("time.force_factor");
-    dt_max_ = params.real("time.dt_max");
-    dt_min_ = params.real("time.dt_min");
+    this->configure_time(params);  // time.dt_fixed and the rk23 keys are not wcsph keys: their defaults
     const double r = params.real("fault.max_density_ratio");
     const double rho0 = double(model_.eos.rho0);
     // Summation density reads low at a free surface (a truncated kernel), which is no blow-up: there
@@ -284,11 +265,10 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
   }
 
   void allocate() {
-    auto field = [&](auto* tag, const char* name, const char* units, const char* what, bool persistent) {
-      using E = std::remove_pointer_t<decltype(tag)>;
-      return store_.template add<E>(FieldInfo{name, 1, units, what, ScalarType::Float32, persistent});
-    };
     using V = Vec<T, D>;
+    auto field = [&](auto* tag, const char* name, const char* units, const char* what, bool persistent) {
+      return this->template field<std::remove_pointer_t<decltype(tag)>>(name, units, what, persistent);
+    };
     pv_.x = field((V*)nullptr, "position", "m", "particle position", true);
     pv_.v = field((V*)nullptr, "velocity", "m/s", "particle velocity", true);
     pv_.rho = field((T*)nullptr, "density", "kg/m^3", "mass density", true);
@@ -367,76 +347,49 @@ class WcsphSolver final : public Simulation, public ProbeSampling {
     }
   }
 
-  void evaluate_rates() {
-    evaluate_densities();
-    evaluate_forces();
-  }
-
-  static StepExtremes<T> no_extremes() { return StepExtremes<T>{T(0), T(0), 0xffffffffu, kBadNone}; }
-
-  // Next time step from the CFL (sound speed plus flow speed, with Monaghan's allowance for artificial
-  // viscosity, Monaghan 1992 eq. 4.12) and the force criterion; reports a blow-up if the state is bad
-  // or the step collapses below time.dt_min.
-  T next_dt(const StepExtremes<T>& e) {
-    if (e.bad_index != 0xffffffffu) report_bad(e);
+  // One reduction over every particle (max speed and acceleration, the first bad particle) for the
+  // state after `step` steps at `time`: reports a blow-up there, else returns the next step's limit
+  // from the CFL (sound speed plus flow speed, with Monaghan's allowance for artificial viscosity,
+  // Monaghan 1992 eq. 4.12), the force criterion and time.dt_max. The collapse check below
+  // time.dt_min is the base's (choose_dt).
+  double limit(long step, double time) {
+    const StepExtremes<T> e = exec_.transform_reduce(
+        n_, StepExtremes<T>{T(0), T(0), 0xffffffffu, kBadNone}, MeasureExtremes<T, D>{pv_, rho_lo_, rho_hi_},
+        CombineExtremes<T>{});
+    if (e.bad_index != 0xffffffffu) report_bad(e, step, time);
     const double h = double(model_.kernel.h), c0 = double(model_.eos.c0);
     const double vmax = std::sqrt(double(e.max_v2)), amax = std::sqrt(double(e.max_a2));
+    max_speed_ = vmax;
+    max_accel_ = amax;
     double dt = cfl_ * h / (c0 + vmax + 0.6 * double(model_.alpha) * c0);
     if (amax > 0) dt = std::min(dt, force_factor_ * std::sqrt(h / amax));
-    dt = std::min(dt, dt_max_);
-    if (!(dt >= dt_min_)) {
-      std::ostringstream msg;
-      msg << "time step collapsed at step " << steps_ << ", t = " << time_ << " s: dt = " << dt
-          << " s is below time.dt_min = " << dt_min_ << " s (max speed " << vmax
-          << " m/s, max acceleration " << amax << " m/s^2)";
-      throw BlowUpError(msg.str());
-    }
-    return T(dt);
+    return std::min(dt, dt_max_);
   }
 
-  [[noreturn]] void report_bad(const StepExtremes<T>& e) const {
+  [[noreturn]] void report_bad(const StepExtremes<T>& e, long step, double time) const {
     const std::size_t i = e.bad_index;
-    const std::vector<double> id = store_.download("id");
-    const char* names[] = {"", "position", "velocity", "density", "acceleration"};
-    const char* field = names[e.bad_field];
-    const std::vector<double> values = store_.download(field);
-    const int comps = e.bad_field == kBadDensity ? 1 : D;
     const bool fluid = store_.download("kind")[i] == kFluid;
-    std::ostringstream msg;
-    msg << "at step " << steps_ << ", t = " << time_ << " s: " << (fluid ? "fluid" : "wall") << " particle "
-        << std::size_t(id[i]) << " has " << field << " = (";
-    for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
-    msg << ")";
+    std::ostringstream advice;
     if (e.bad_field == kBadDensity && fluid)
-      msg << ", outside [" << double(rho_lo_) << ", " << double(rho_hi_)
-          << "] kg/m^3 (fault.max_density_ratio = " << max_density_ratio_
-          << "); try a smaller time.cfl or a larger fluid.c0";
+      advice << ", outside [" << double(rho_lo_) << ", " << double(rho_hi_)
+             << "] kg/m^3 (fault.max_density_ratio = " << max_density_ratio_
+             << "); try a smaller time.cfl or a larger fluid.c0";
     else
-      msg << ", which is not finite";
-    throw BlowUpError(msg.str());
+      advice << ", which is not finite";
+    this->report_bad_particle(i, e.bad_field, fluid ? "fluid" : "wall", advice.str(), step, time);
   }
 
-  // First member: destroyed last, after every buffer it allocated. Mutable: const queries
-  // (diagnostics, downloads) run reductions that may grow its scratch memory.
-  mutable Exec exec_;
-  std::size_t n_, n_fluid_;
-  ParticleStore<Exec> store_;
-  std::size_t array_bytes_ = 0;
-  std::unique_ptr<CellIndex<T, D, Exec>> cells_;
+  std::size_t n_fluid_;
   DeviceArray<uint32_t, Exec> pair_real_, pair_cand_;
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};
   uint32_t* id_ = nullptr;
-  T dt_ = T(0), rho_lo_ = T(0), rho_hi_ = T(0);
+  T rho_lo_ = T(0), rho_hi_ = T(0);
   ColliderSphereState<T, D> collider_{};
   ColliderSphere collider_host_{};
-  double h_ = 0, dp_ = 0;
-  double time_ = 0, cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, max_density_ratio_ = 2;
-  long steps_ = 0;
-  PhaseTimes times_;
+  double h_ = 0, dp_ = 0, max_density_ratio_ = 2;
   bool count_pairs_ = false;
-  bool phase_timing_ = false;
   PairCounts pairs_;
   std::unique_ptr<ProbeSampler<T, D, Exec>> probes_;  // after exec_ and store_: released before them
 };
