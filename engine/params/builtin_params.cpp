@@ -658,9 +658,35 @@ ParamRegistry make_builtin() {
   t.add(only(rebuild(param("dem.box_max", T::Vec3, "1, 1, 1", "m", "Grain box max",
                            "Upper corner of the box whose planes are the grains' walls.")), dem));
   t.add(only(range(param("dem.steps_per_contact", T::Real, "50", "", "Steps per contact",
-                         "The time step is at most t_c / steps_per_contact, t_c = pi sqrt(m / k) the "
-                         "undamped contact time of the lightest grain on a wall."),
+                         "The time step is at most t_c / steps_per_contact: linear, t_c = pi sqrt(m / k) the "
+                         "undamped contact time of the lightest grain on a wall; hertz_mindlin, the Hertz "
+                         "contact time of two of the lightest grains at the free-fall speed across the box."),
                    4, 1e6), dem));
+  // The frictional contact for validation (physics/dem_grains_hertz_mindlin.h, issue 17).
+  t.add(only(rebuild(choices(param("dem.contact", T::Choice, "linear", "", "Contact law",
+                                   "linear: the cuda-samples spring-dashpot (dem.spring, dem.damping, dem.shear, "
+                                   "dem.attraction); hertz_mindlin: Hertz normal force, Mindlin tangential spring "
+                                   "with Coulomb friction (Cundall & Strack 1979), grain rotation and contact "
+                                   "history (dem.youngs_modulus, dem.poisson_ratio, dem.restitution, dem.friction; "
+                                   "needs time.integrator = leapfrog). The time step is then the Hertz contact time "
+                                   "at the free-fall speed across dem.box_min .. max over dem.steps_per_contact."),
+                             {"linear", "hertz_mindlin"})), dem));
+  t.add(only(range(param("dem.youngs_modulus", T::Real, "1e7", "Pa", "Young's modulus",
+                         "Young's modulus E of the grains and the box planes (hertz_mindlin). DEM practice "
+                         "lowers it (1e6 - 1e8 Pa) for a longer time step; the overlap stays small while "
+                         "E >> the grains' pressure."),
+                   1, 1e13), dem));
+  t.add(only(range(param("dem.poisson_ratio", T::Real, "0.3", "", "Poisson ratio",
+                         "Poisson ratio nu of the grains and the box planes (hertz_mindlin)."),
+                   0, 0.499), dem));
+  t.add(only(range(param("dem.restitution", T::Real, "0.5", "", "Restitution",
+                         "Normal coefficient of restitution e of a head-on contact (hertz_mindlin; the dashpots "
+                         "of Tsuji, Tanaka & Ishida 1992). 1 = elastic."),
+                   1e-3, 1), dem));
+  t.add(only(range(param("dem.friction", T::Real, "0.5", "", "Friction coefficient",
+                         "Coulomb friction mu of the tangential force, |F_t| <= mu |F_n|, between grains and on "
+                         "the box planes (hertz_mindlin)."),
+                   0, 10), dem));
   return reg;
 }
 
