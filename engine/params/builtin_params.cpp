@@ -627,6 +627,15 @@ ParamRegistry make_builtin() {
                            1e-6, 1e6)), dem));
   t.add(only(rebuild(param("grains.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Grain velocity",
                            "Initial velocity of the grains of this block.")), dem));
+  t.add(only(rebuild(range(param("grains.#.size_spread", T::Real, "0", "", "Size spread",
+                                 "Polydispersity: each grain's radius is uniform in radius (1 +- size_spread) (a "
+                                 "fixed hash of its lattice index), its mass that of its own sphere (disc); "
+                                 "spacing must be at least 2 radius (1 + size_spread + jitter). Monodisperse "
+                                 "discs crystallise in 2D; a spread of 0.1 - 0.2 keeps a packing random."),
+                           0, 0.5)), dem));
+  t.add(only(rebuild(param("grains.#.fixed", T::Bool, "false", "", "Fixed grains",
+                           "The grains of this block never move (glued): a rough floor or wall for the free "
+                           "grains, which touch them by the contact law (the planes of the box are smooth).")), dem));
   t.add(only(range(param("dem.spring", T::Real, "1000", "N/m", "Contact spring",
                          "Normal spring k of the linear contact, between grains and between a grain and "
                          "a wall plane: F = k delta, delta the overlap. The time step resolves a contact: "
@@ -686,6 +695,12 @@ ParamRegistry make_builtin() {
   t.add(only(range(param("dem.friction", T::Real, "0.5", "", "Friction coefficient",
                          "Coulomb friction mu of the tangential force, |F_t| <= mu |F_n|, between grains and on "
                          "the box planes (hertz_mindlin)."),
+                   0, 10), dem));
+  t.add(only(range(param("dem.rolling_friction", T::Real, "0", "", "Rolling friction",
+                         "Rolling resistance mu_r (hertz_mindlin; type A of Ai et al. 2011, Powder Technol. "
+                         "206, 269): a torque mu_r R* |F_n| against the relative rolling of two grains (a "
+                         "grain on a plane), at most what stops it within the step. It stands for the shape "
+                         "of real grains; 0 = round grains that roll freely."),
                    0, 10), dem));
   return reg;
 }

@@ -95,6 +95,7 @@ struct GrainContacts_HertzMindlin {
   using Spin = Vec<T, DemSpinDim<D>::value>;
   GrainModel<T, D> gm;           // box, gravity, global damping, r_max
   DemHertzMindlinPair<T> hm;     // E*, G*, dashpot factor, mu (grains and walls: one material)
+  T rolling;                     // mu_r, dem.rolling_friction (0: free rolling)
   T dt;                          // the step the springs advance by
   LevelGrid<T, D> grid;
   SolidView<T, D> s;
@@ -115,7 +116,11 @@ struct GrainContacts_HertzMindlin {
     Vec<T, D> f = Vec<T, D>::zero();
     Spin tau = Spin::zero();
     // One contact: its spring from the old list (or zero), the force and torque, the slot in the new list.
-    auto contact = [&](uint32_t key, const Vec<T, D>& n, T delta, const Vec<T, D>& vrel, T arm, T r_star, T m_star) {
+    const T shape = D == 3 ? T(0.4) : T(0.5);  // I / (m r^2): sphere, disc
+    const T inv_inertia = T(1) / (shape * mi * ri * ri);
+    // wrel = w_A - w_B and 1/I_A + 1/I_B of the pair (a wall: w_B = 0, 1/I_B = 0) for the rolling resistance.
+    auto contact = [&](uint32_t key, const Vec<T, D>& n, T delta, const Vec<T, D>& vrel, T arm, T r_star, T m_star,
+                       const Spin& wrel, T inv_inertia_sum) {
       Vec<T, D> sp = Vec<T, D>::zero();
       for (int k = 0; k < C; ++k)
         if (old_partner[k] == key) {
@@ -125,6 +130,18 @@ struct GrainContacts_HertzMindlin {
       const DemContactForce<T, D> c = dem_hertz_mindlin_contact(n, delta, vrel, r_star, m_star, hm, sp, dt);
       f += c.force;
       tau += dem_torque(n * arm, c.force);
+      // Rolling resistance, type A of Ai, Chen, Rotter & Ooi 2011 (Powder Technol. 206, 269, eq. 5):
+      // M = -mu_r R* |F_n| wrel / |wrel|, at most the torque that stops the relative rolling within the
+      // step (|wrel| / (dt (1/I_A + 1/I_B))), so that it cannot reverse it.
+      const T wn = sqrt(norm2(wrel));
+      if (rolling > T(0) && wn > T(0)) {
+        T moment = rolling * r_star * c.normal;
+        if (dt > T(0)) {
+          const T stop = wn / (dt * inv_inertia_sum);
+          if (stop < moment) moment = stop;
+        }
+        tau -= wrel * (moment / wn);
+      }
       if (count < uint32_t(C)) {
         partner[count] = key;
         for (int d = 0; d < D; ++d) spring[count * D + d] = sp[d];
@@ -143,7 +160,8 @@ struct GrainContacts_HertzMindlin {
       const Spin wsum = wi * arm_i + h.w[j] * arm_j;
       const Vec<T, D> vrel = s.v[j] - vi - dem_spin_cross(wsum, n);
       const T mj = s.m[j];
-      contact(h.id[j], n, delta, vrel, arm_i, ri * rj / (ri + rj), mi * mj / (mi + mj));
+      contact(h.id[j], n, delta, vrel, arm_i, ri * rj / (ri + rj), mi * mj / (mi + mj), wi - h.w[j],
+              inv_inertia + T(1) / (shape * mj * rj * rj));
     });
     // The planes of the box: B is the wall (at rest), n from the grain to the plane.
     for (int d = 0; d < D; ++d)
@@ -154,14 +172,14 @@ struct GrainContacts_HertzMindlin {
         n[d] = side == 0 ? T(-1) : T(1);
         const T arm = ri - T(0.5) * delta;
         const Vec<T, D> vrel = Vec<T, D>::zero() - vi - dem_spin_cross(wi * arm, n);
-        contact(kDemWallKey + uint32_t(2 * d + side), n, delta, vrel, arm, ri, mi);
+        contact(kDemWallKey + uint32_t(2 * d + side), n, delta, vrel, arm, ri, mi, wi, inv_inertia);
       }
     h.partner[i] = partner;
     h.spring[i] = spring;
     h.count[i] = count;
-    const T inertia = (D == 3 ? T(0.4) : T(0.5)) * mi * ri * ri;
-    h.dw[i] = tau * (T(1) / inertia);
-    s.a[i] = f * (T(1) / mi) + gm.gravity - vi * gm.global_damping;
+    const bool fixed = s.kind[i] != 0;  // grains.N.fixed: glued, their list kept for the partners' mirror
+    h.dw[i] = fixed ? Spin::zero() : tau * inv_inertia;
+    s.a[i] = fixed ? Vec<T, D>::zero() : f * (T(1) / mi) + gm.gravity - vi * gm.global_damping;
     s.drho[i] = T(0);
     s.du[i] = T(0);
     s.dS[i] = SymTensor<T, D>::zero();

@@ -212,6 +212,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
         hp.restitution = T(params.real("dem.restitution"));
         hp.friction = T(params.real("dem.friction"));
         hm_ = dem_hertz_mindlin_pair(hp);
+        rolling_ = T(params.real("dem.rolling_friction"));
         steps_per_contact_ = params.real("dem.steps_per_contact");
         const auto lo = params.vec3("dem.box_min"), hi = params.vec3("dem.box_max");
         double g2 = 0, extent = 0;
@@ -358,7 +359,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
         };
       else if (name == "contact_dem_hertz_mindlin")
         t.run = [this] {
-          exec_.for_each_balanced(n_, GrainContacts_HertzMindlin<T, D>{grains_, hm_, this->dt_, grid_, pv_.s,
+          exec_.for_each_balanced(n_, GrainContacts_HertzMindlin<T, D>{grains_, hm_, rolling_, this->dt_, grid_, pv_.s,
                                                                         grain_radius_, hist_});
         };
       else if (name == "coupling_reaction")
@@ -403,6 +404,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   GrainModel<T, D> grains_{};
   bool hertz_ = false;
   DemHertzMindlinPair<T> hm_{};
+  T rolling_ = T(0);
   GrainHistoryView<T, D> hist_{};
   double steps_per_contact_ = 50, fall_speed_ = 0;
   T* grain_radius_ = nullptr;

@@ -59,16 +59,17 @@ inline std::vector<TermInfo> mixed_recipe(bool correction, bool grains = false, 
     r.push_back({"contact_dem_hertz_mindlin", "dem",
                  "Hertz-Mindlin with Coulomb friction and a tangential spring (Cundall & Strack 1979 eq. 4-6; "
                  "Tsuji et al. 1992 dashpots), grain rotation, box planes (dem_grains_hertz_mindlin.h)",
-                 {"position", "velocity", "mass", "grain_radius", "phase", "id", "angular_velocity",
+                 {"position", "velocity", "mass", "grain_radius", "phase", "kind", "id", "angular_velocity",
                   "contact_partner", "contact_spring"},
                  {"acceleration", "angular_acceleration", "contact_partner", "contact_spring", "contact_count",
                   "density_rate", "energy_rate", "stress_rate", "signal_speed"},
                  {"dem.contact", "dem.youngs_modulus", "dem.poisson_ratio", "dem.restitution", "dem.friction",
+                  "dem.rolling_friction",
                   "dem.global_damping", "dem.box_min", "dem.box_max", "physics.gravity"}});
   else if (grains)
     r.push_back({"contact_dem_linear", "dem",
                  "linear spring-dashpot contact, cuda-samples particles (Green 2010); box planes (dem_grains.h)",
-                 {"position", "velocity", "mass", "grain_radius", "phase"},
+                 {"position", "velocity", "mass", "grain_radius", "phase", "kind"},
                  {"acceleration", "density_rate", "energy_rate", "stress_rate", "signal_speed"},
                  {"dem.spring", "dem.damping", "dem.shear", "dem.attraction", "dem.boundary_damping",
                   "dem.global_damping", "dem.box_min", "dem.box_max", "physics.gravity"}});
