@@ -122,7 +122,8 @@ TEST(GrainsHertz, HeadOnPairKeepsHertzContactTimeAndRestitution) {
 
 // Two blocks of grains (2D, 3D) meet off-centre in free space (no gravity, no walls reached): the pair
 // forces cancel (linear momentum to round-off) and the torques balance the moment of the tangential
-// forces (angular momentum, sum of m x cross v plus I w, to round-off), while the grains spin up.
+// forces and the rolling resistance's pair torques cancel (angular momentum, sum of m x cross v plus
+// I w, to round-off), while the grains spin up.
 TEST(GrainsHertz, FreeCollisionConservesLinearAndAngularMomentum) {
   for (int dim : {2, 3}) {
     const double r = 0.005;
@@ -130,7 +131,7 @@ TEST(GrainsHertz, FreeCollisionConservesLinearAndAngularMomentum) {
       return num(a) + ", " + num(b) + (dim == 3 ? ", " + num(c) : std::string());
     };
     std::string ini = hm_header(dim, v3(0, 0, 0), 1e7, 0.6, 0.5, v3(-1, -1, -1), v3(1, 1, 1)) +
-                      "[grains.1]\nmin = " + v3(-0.06, -0.03, -0.02) + "\nmax = " + v3(-0.005, 0.02, 0.02) +
+                      "rolling_friction = 0.05\n[grains.1]\nmin = " + v3(-0.06, -0.03, -0.02) + "\nmax = " + v3(-0.005, 0.02, 0.02) +
                       "\nradius = " + num(r) + "\nspacing = 0.0106\njitter = 0.05\ndensity = 2500\nvelocity = " +
                       v3(1, 0, 0) + "\n[grains.2]\nmin = " + v3(0.005, -0.015, -0.02) + "\nmax = " +
                       v3(0.06, 0.035, 0.02) + "\nradius = " + num(r) + "\nspacing = 0.0106\njitter = 0.05\n"
