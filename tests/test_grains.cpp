@@ -218,11 +218,12 @@ TEST(Grains, TermListHasTheContactTermAndKeysAreCheckedPerMaterial) {
 }
 
 // The shipped grain scenes run headless for a few hundred steps (grains3d at its 16384 grains, the
-// dam break at a CI spacing of 0.04 m with 2 cm gravel).
+// dam break at a CI spacing of 0.04 m with 2 cm gravel, the frictional 2D column collapse).
 TEST(Grains, ShippedGrainScenesRun) {
   const std::vector<std::pair<std::string, std::vector<std::string>>> scenes = {
       {"grains3d.ini", {}},
-      {"boulders_dambreak3d.ini", {"particles.dp=0.04", "grains.1.radius=0.02", "grains.1.spacing=0.041"}}};
+      {"boulders_dambreak3d.ini", {"particles.dp=0.04", "grains.1.radius=0.02", "grains.1.spacing=0.041"}},
+      {"grains_column2d.ini", {}}};
   const long steps = 200;
   for (const auto& [name, overrides] : scenes) {
     auto sim = make_simulation(test::shipped_scene(name, overrides), Backend::Cpu);
