@@ -156,8 +156,8 @@ Collapse collapse(int nx, int ny, const Grains2D& g, double a_guess) {
 // branch by a; a = 2 lies between the branches: within 15% of either). NOT MET by this model (round
 // grains, mu = 0.5, no rolling resistance): the deposits run out too far, measured (docs/physics.md,
 // "Granular column collapse") L_inf/L0 = 2.46 at a = 0.49 (law 1.59), 6.49 at a = 2.03 (3.43 / 4.05),
-// and the monodisperse a = 5.85 column 14.2 (law 7.16); hence DISABLED_ (run them with
-// --gtest_also_run_disabled_tests; 40 s, 2 min and 4 min on one core).
+// and 12.5 at a = 5.71 (7.07); hence DISABLED_ (run them with --gtest_also_run_disabled_tests; about
+// 40 s, 2 min and 3 min of one core).
 void expect_lube_runout(int nx, int ny, double a_guess) {
   Grains2D g;
   g.spread = 0.2;
