@@ -627,6 +627,15 @@ ParamRegistry make_builtin() {
                            1e-6, 1e6)), dem));
   t.add(only(rebuild(param("grains.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Grain velocity",
                            "Initial velocity of the grains of this block.")), dem));
+  t.add(only(rebuild(range(param("grains.#.size_spread", T::Real, "0", "", "Size spread",
+                                 "Polydispersity: each grain's radius is uniform in radius (1 +- size_spread) (a "
+                                 "fixed hash of its lattice index), its mass that of its own sphere (disc); "
+                                 "spacing must be at least 2 radius (1 + size_spread + jitter). Monodisperse "
+                                 "discs crystallise in 2D; a spread of 0.1 - 0.2 keeps a packing random."),
+                           0, 0.5)), dem));
+  t.add(only(rebuild(param("grains.#.fixed", T::Bool, "false", "", "Fixed grains",
+                           "The grains of this block never move (glued): a rough floor or wall for the free "
+                           "grains, which touch them by the contact law (the planes of the box are smooth).")), dem));
   t.add(only(range(param("dem.spring", T::Real, "1000", "N/m", "Contact spring",
                          "Normal spring k of the linear contact, between grains and between a grain and "
                          "a wall plane: F = k delta, delta the overlap. The time step resolves a contact: "
@@ -658,9 +667,41 @@ ParamRegistry make_builtin() {
   t.add(only(rebuild(param("dem.box_max", T::Vec3, "1, 1, 1", "m", "Grain box max",
                            "Upper corner of the box whose planes are the grains' walls.")), dem));
   t.add(only(range(param("dem.steps_per_contact", T::Real, "50", "", "Steps per contact",
-                         "The time step is at most t_c / steps_per_contact, t_c = pi sqrt(m / k) the "
-                         "undamped contact time of the lightest grain on a wall."),
+                         "The time step is at most t_c / steps_per_contact: linear, t_c = pi sqrt(m / k) the "
+                         "undamped contact time of the lightest grain on a wall; hertz_mindlin, the Hertz "
+                         "contact time of two of the lightest grains at the free-fall speed across the box."),
                    4, 1e6), dem));
+  // The frictional contact for validation (physics/dem_grains_hertz_mindlin.h, issue 17).
+  t.add(only(rebuild(choices(param("dem.contact", T::Choice, "linear", "", "Contact law",
+                                   "linear: the cuda-samples spring-dashpot (dem.spring, dem.damping, dem.shear, "
+                                   "dem.attraction); hertz_mindlin: Hertz normal force, Mindlin tangential spring "
+                                   "with Coulomb friction (Cundall & Strack 1979), grain rotation and contact "
+                                   "history (dem.youngs_modulus, dem.poisson_ratio, dem.restitution, dem.friction; "
+                                   "needs time.integrator = leapfrog). The time step is then the Hertz contact time "
+                                   "at the free-fall speed across dem.box_min .. max over dem.steps_per_contact."),
+                             {"linear", "hertz_mindlin"})), dem));
+  t.add(only(range(param("dem.youngs_modulus", T::Real, "1e7", "Pa", "Young's modulus",
+                         "Young's modulus E of the grains and the box planes (hertz_mindlin). DEM practice "
+                         "lowers it (1e6 - 1e8 Pa) for a longer time step; the overlap stays small while "
+                         "E >> the grains' pressure."),
+                   1, 1e13), dem));
+  t.add(only(range(param("dem.poisson_ratio", T::Real, "0.3", "", "Poisson ratio",
+                         "Poisson ratio nu of the grains and the box planes (hertz_mindlin)."),
+                   0, 0.499), dem));
+  t.add(only(range(param("dem.restitution", T::Real, "0.5", "", "Restitution",
+                         "Normal coefficient of restitution e of a head-on contact (hertz_mindlin; the dashpots "
+                         "of Tsuji, Tanaka & Ishida 1992). 1 = elastic."),
+                   1e-3, 1), dem));
+  t.add(only(range(param("dem.friction", T::Real, "0.5", "", "Friction coefficient",
+                         "Coulomb friction mu of the tangential force, |F_t| <= mu |F_n|, between grains and on "
+                         "the box planes (hertz_mindlin)."),
+                   0, 10), dem));
+  t.add(only(range(param("dem.rolling_friction", T::Real, "0", "", "Rolling friction",
+                         "Rolling resistance mu_r (hertz_mindlin; type A of Ai et al. 2011, Powder Technol. "
+                         "206, 269): a torque mu_r R* |F_n| against the relative rolling of two grains (a "
+                         "grain on a plane), at most what stops it within the step. It stands for the shape "
+                         "of real grains; 0 = round grains that roll freely."),
+                   0, 10), dem));
   return reg;
 }
 

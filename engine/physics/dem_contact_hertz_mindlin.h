@@ -9,8 +9,8 @@
 // 1/R* = 1/r_A + 1/r_B, 1/m* = 1/m_A + 1/m_B, S_n = 2 E* sqrt(R* delta), k_t = S_t = 8 G* sqrt(R* delta),
 // and beta = ln e / sqrt(ln^2 e + pi^2) from the restitution e (Tsuji, Tanaka & Ishida 1992, Powder
 // Technol. 71, 239; the coefficient 2 sqrt(5/6) as in Antypov & Elliott 2011, EPL 94, 50004).
-// v_n = (v_rel . n) and v_t its tangential remainder, v_rel = v_B - v_A (no rotation here: the grains
-// of the one engine will carry an angular velocity, and v_t then gains (w_A r_A + w_B r_B) x n).
+// v_n = (v_rel . n) and v_t its tangential remainder, v_rel the velocity of B's contact point relative
+// to A's: v_B - v_A - (r_A w_A + r_B w_B) x n for rotating grains (physics/dem_grains_hertz_mindlin.h).
 // The elastic head-on contact lasts t_c = 2.868 (m*^2 / (R* E*^2 v_0))^(1/5) (Hertz; Johnson 1985,
 // Contact Mechanics, eq. 11.24), which tests/test_dem_contact.cpp checks.
 //
@@ -18,6 +18,8 @@
 // contact by the caller, zeroed when the contact ends).
 #include "core/hd.h"
 #include "core/vec.h"
+
+#include <cmath>
 
 namespace ejecta {
 
@@ -36,46 +38,51 @@ struct DemContactForce {
   bool sliding = false;
 };
 
-// Advances the tangential spring `xi` (in/out: zeroed when not touching) by dt and returns the force on A.
-template <class T, int D>
-EJ_INLINE DemContactForce<T, D> dem_hertz_mindlin_force(const Vec<T, D>& xa, const Vec<T, D>& va, T ra, T ma,
-                                                         const Vec<T, D>& xb, const Vec<T, D>& vb, T rb, T mb,
-                                                         const DemHertzMindlinParams<T>& p, Vec<T, D>& xi, T dt) {
-  DemContactForce<T, D> out;
-  out.force = Vec<T, D>::zero();
-  const Vec<T, D> rel = xb - xa;
-  const T dist = sqrt(norm2(rel));
-  const T delta = ra + rb - dist;
-  if (!(delta > T(0)) || dist <= T(0)) {
-    xi = Vec<T, D>::zero();
-    return out;
-  }
-  out.touching = true;
-  const Vec<T, D> n = rel * (T(1) / dist);
-  const Vec<T, D> vrel = vb - va;
-  const T vn = dot(vrel, n);
-  const Vec<T, D> vt = vrel - n * vn;
-  const T e_star = T(1) / ((T(1) - p.poisson_a * p.poisson_a) / p.youngs_a + (T(1) - p.poisson_b * p.poisson_b) / p.youngs_b);
-  const T g_star = T(1) / (T(2) * (T(2) - p.poisson_a) * (T(1) + p.poisson_a) / p.youngs_a +
-                           T(2) * (T(2) - p.poisson_b) * (T(1) + p.poisson_b) / p.youngs_b);
-  const T r_star = ra * rb / (ra + rb);
-  const T m_star = ma * mb / (ma + mb);
-  const T root = sqrt(r_star * delta);
-  const T sn = T(2) * e_star * root, st = T(8) * g_star * root;
+// The constants of one pair of materials, computed once (not per contact): E*, G*, the dashpot factor
+// -2 sqrt(5/6) beta >= 0 and mu.
+template <class T>
+struct DemHertzMindlinPair {
+  T e_star = T(0), g_star = T(0), damp = T(0), friction = T(0);
+};
+
+template <class T>
+EJ_INLINE DemHertzMindlinPair<T> dem_hertz_mindlin_pair(const DemHertzMindlinParams<T>& p) {
+  DemHertzMindlinPair<T> c;
+  c.e_star = T(1) / ((T(1) - p.poisson_a * p.poisson_a) / p.youngs_a + (T(1) - p.poisson_b * p.poisson_b) / p.youngs_b);
+  c.g_star = T(1) / (T(2) * (T(2) - p.poisson_a) * (T(1) + p.poisson_a) / p.youngs_a +
+                     T(2) * (T(2) - p.poisson_b) * (T(1) + p.poisson_b) / p.youngs_b);
   const T pi = T(3.14159265358979323846);
   const T le = std::log(p.restitution);
-  const T beta = le / sqrt(le * le + pi * pi);  // <= 0
-  const T damp = T(-2) * sqrt(T(5) / T(6)) * beta;  // >= 0
+  const T beta = le / std::sqrt(le * le + pi * pi);  // <= 0
+  c.damp = T(-2) * std::sqrt(T(5) / T(6)) * beta;   // >= 0
+  c.friction = p.friction;
+  return c;
+}
+
+// One contact in place: the unit normal n from A to B, the overlap delta > 0, the velocity of B's
+// contact point relative to A's (with rotation: v_B - v_A - (r_A w_A + r_B w_B) x n), R* and m*.
+// Advances the tangential spring xi by dt (kept in the tangent plane, cut back when it slides) and
+// returns the force on A (B gets minus it).
+template <class T, int D>
+EJ_INLINE DemContactForce<T, D> dem_hertz_mindlin_contact(const Vec<T, D>& n, T delta, const Vec<T, D>& vrel,
+                                                           T r_star, T m_star, const DemHertzMindlinPair<T>& c,
+                                                           Vec<T, D>& xi, T dt) {
+  DemContactForce<T, D> out;
+  out.touching = true;
+  const T vn = dot(vrel, n);
+  const Vec<T, D> vt = vrel - n * vn;
+  const T root = sqrt(r_star * delta);
+  const T sn = T(2) * c.e_star * root, st = T(8) * c.g_star * root;
   // Normal: repulsion along -n on A, the dashpot opposing the approach (vn < 0 while approaching).
-  const T fn = T(4) / T(3) * e_star * root * delta - damp * sqrt(sn * m_star) * vn;
+  const T fn = T(4) / T(3) * c.e_star * root * delta - c.damp * sqrt(sn * m_star) * vn;
   out.normal = fn > T(0) ? fn : -fn;
   out.force = n * (-fn);
   // Tangential: the spring stretched by the relative tangential motion, kept in the tangent plane.
   xi += vt * dt;
   xi -= n * dot(xi, n);
-  Vec<T, D> ft = xi * (-st) - vt * (damp * sqrt(st * m_star));
+  Vec<T, D> ft = xi * (-st) - vt * (c.damp * sqrt(st * m_star));
   const T ft_norm = sqrt(norm2(ft));
-  const T cap = p.friction * out.normal;
+  const T cap = c.friction * out.normal;
   if (ft_norm > cap) {
     out.sliding = true;
     const T scale = ft_norm > T(0) ? cap / ft_norm : T(0);
@@ -86,6 +93,25 @@ EJ_INLINE DemContactForce<T, D> dem_hertz_mindlin_force(const Vec<T, D>& xa, con
   // The force on A is minus the force on B: ft above acts on B (it opposes v_t = v_B - v_A).
   out.force -= ft;
   return out;
+}
+
+// Advances the tangential spring `xi` (in/out: zeroed when not touching) by dt and returns the force on A
+// (no rotation: the grains' relative velocity at the contact is v_B - v_A).
+template <class T, int D>
+EJ_INLINE DemContactForce<T, D> dem_hertz_mindlin_force(const Vec<T, D>& xa, const Vec<T, D>& va, T ra, T ma,
+                                                         const Vec<T, D>& xb, const Vec<T, D>& vb, T rb, T mb,
+                                                         const DemHertzMindlinParams<T>& p, Vec<T, D>& xi, T dt) {
+  const Vec<T, D> rel = xb - xa;
+  const T dist = sqrt(norm2(rel));
+  const T delta = ra + rb - dist;
+  if (!(delta > T(0)) || dist <= T(0)) {
+    xi = Vec<T, D>::zero();
+    DemContactForce<T, D> out;
+    out.force = Vec<T, D>::zero();
+    return out;
+  }
+  return dem_hertz_mindlin_contact(rel * (T(1) / dist), delta, vb - va, ra * rb / (ra + rb), ma * mb / (ma + mb),
+                                   dem_hertz_mindlin_pair(p), xi, dt);
 }
 
 }  // namespace ejecta

@@ -67,7 +67,8 @@ struct GrainContacts_Linear {
       f += dem_linear_force(xi, vi, ri, s.x[j], s.v[j], radius[j], gm.contact);
     });
     f += dem_linear_box_force(gm, xi, vi, ri);
-    s.a[i] = f * (T(1) / s.m[i]) + gm.gravity - vi * gm.global_damping;
+    s.a[i] = s.kind[i] != 0 ? Vec<T, D>::zero()  // grains.N.fixed: glued
+                            : f * (T(1) / s.m[i]) + gm.gravity - vi * gm.global_damping;
     s.drho[i] = T(0);
     s.du[i] = T(0);
     s.dS[i] = SymTensor<T, D>::zero();

@@ -21,6 +21,7 @@ namespace {
 // index, so that the scene is the same every run).
 struct Grains {
   std::vector<double> position, velocity, mass, radius, density;
+  std::vector<uint8_t> kind;  // 1: fixed (grains.N.fixed: a rough floor of glued grains)
   std::size_t size() const { return mass.size(); }
 };
 
@@ -36,8 +37,12 @@ double grain_jitter(unsigned long long k) {  // splitmix64 of k to [-1, 1)
 std::array<long long, 3> grain_counts(const ParamSet& ps, int dim, int idx) {
   const std::string sec = "grains." + std::to_string(idx);
   const auto mn = ps.vec3(sec + ".min"), mx = ps.vec3(sec + ".max");
-  const double r = ps.real(sec + ".radius"), jit = ps.real(sec + ".jitter");
+  const double r = ps.real(sec + ".radius"), jit = ps.real(sec + ".jitter"), spread = ps.real(sec + ".size_spread");
   const double sp = ps.real(sec + ".spacing") > 0 ? ps.real(sec + ".spacing") : 2 * r;
+  if (spread > 0 && sp < 2 * r * (1 + spread + jit))
+    throw ParamError(ps.where(sec + ".spacing") + ": " + sec + ".spacing = " + format_number(sp) +
+                     " is below 2 radius (1 + size_spread + jitter) = " + format_number(2 * r * (1 + spread + jit)) +
+                     ": the largest grains would start overlapping; enlarge it");
   if (sp < 2 * r * (1 + jit))
     throw ParamError(ps.where(sec + ".spacing") + ": " + sec + ".spacing = " + format_number(sp) +
                      " is below 2 radius (1 + jitter) = " + format_number(2 * r * (1 + jit)) +
@@ -71,27 +76,37 @@ Grains build_grains(const ParamSet& ps, int dim) {
     const auto n = grain_counts(ps, dim, idx);
     const auto mn = ps.vec3(sec + ".min"), vel = ps.vec3(sec + ".velocity");
     const double r = ps.real(sec + ".radius"), rho = ps.real(sec + ".density"), jit = ps.real(sec + ".jitter");
+    const bool fixed = ps.flag(sec + ".fixed");
+    if (fixed && (vel[0] != 0 || vel[1] != 0 || vel[2] != 0))
+      throw ParamError(ps.where(sec + ".velocity") + ": " + sec + ".velocity must be 0 for fixed grains (" + sec +
+                       ".fixed = true); remove it or make the grains free");
     const double sp = ps.real(sec + ".spacing") > 0 ? ps.real(sec + ".spacing") : 2 * r;
-    const double vol = dim == 3 ? 4.0 / 3.0 * pi * r * r * r : dim == 2 ? pi * r * r : 2 * r;
+    const double spread = ps.real(sec + ".size_spread");
     unsigned long long serial = 0;
     for (long long k = 0; k < n[2]; ++k)
       for (long long j = 0; j < n[1]; ++j)
         for (long long i = 0; i < n[0]; ++i) {
           const long long ijk[3] = {i, j, k};
+          // size_spread: a radius uniform in r (1 +- spread), from a fixed hash of the grain's serial.
+          const double rk =
+              spread > 0 ? r * (1 + spread * grain_jitter((static_cast<unsigned long long>(idx) << 40) + (1ull << 39) + serial))
+                         : r;
+          const double vol = dim == 3 ? 4.0 / 3.0 * pi * rk * rk * rk : dim == 2 ? pi * rk * rk : 2 * rk;
           for (int d = 0; d < dim; ++d) {
             double x = mn[d] + r + double(ijk[d]) * sp;
             if (jit > 0) x += jit * r * grain_jitter((static_cast<unsigned long long>(idx) << 40) + serial * 3 + d);
-            if (x - r < blo[d] || x + r > bhi[d])
+            if (x - rk < blo[d] || x + rk > bhi[d])
               throw ParamError(ps.where(sec + ".min") + ": grains of " + sec + " lie outside the box of the grains, "
                                "dem.box_min .. dem.box_max (" + ps.where("dem.box_min") + "), along axis " +
                                std::to_string(d) + "; move the block inside or enlarge the box");
             g.position.push_back(x);
-            g.velocity.push_back(vel[d]);
+            g.velocity.push_back(fixed ? 0.0 : vel[d]);
           }
           ++serial;
           g.mass.push_back(rho * vol);
-          g.radius.push_back(r);
+          g.radius.push_back(rk);
           g.density.push_back(rho);
+          g.kind.push_back(fixed ? 1 : 0);
         }
   }
   return g;
@@ -243,7 +258,7 @@ MixedInitial build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
   g.mass.insert(g.mass.end(), G.mass.begin(), G.mass.end());
   for (double r : G.radius) g.h.push_back(hod_grain * r);
   g.material.insert(g.material.end(), G.size(), 0);
-  g.kind.insert(g.kind.end(), G.size(), 0);
+  g.kind.insert(g.kind.end(), G.kind.begin(), G.kind.end());
   g.phase.insert(g.phase.end(), G.size(), kPhaseGrain);
   g.radius.insert(g.radius.end(), G.radius.begin(), G.radius.end());
   return g;

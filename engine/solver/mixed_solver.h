@@ -7,12 +7,14 @@
 //   liquid: eos_tait, forces_liquid          (physics/coupling_adami2012.h; Monaghan 1992, Tait)
 //   solid:  eos_solid, [correction], forces_solid, after every stage yield_limit (physics/solid_model.h)
 //   dem (grains):  contact_dem_linear                (physics/dem_grains.h; cuda-samples particles)
+//                  or contact_dem_hertz_mindlin      (physics/dem_grains_hertz_mindlin.h; friction, rotation)
 //   coupling (liquid with walls, solids and grains): boundary_adami2012, coupling_reaction
 // driven by the staged integrators of StagedStoreSolver (leapfrog KDK, predictor-corrector, RK23):
 // the state is position, velocity, density, internal energy and deviatoric stress of every particle
 // (the liquid's u and S and the walls' rates stay zero).
 #include "physics/coupling_adami2012.h"
 #include "physics/dem_grains.h"
+#include "physics/dem_grains_hertz_mindlin.h"
 #include "physics/solid_invariants.h"
 #include "physics/solid_model.h"
 #include "render_data/fill_from_store.h"
@@ -26,6 +28,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -85,6 +88,10 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     double dt = cfl_ * double(e.min_h_vsig);
     dt = std::min(dt, force_factor_ * std::sqrt(double(e.min_h_a)));
     dt = std::min(dt, dt_grain_);
+    if (hertz_) {
+      check_contact_capacity();
+      dt = std::min(dt, hertz_dt());
+    }
     return std::min(dt, dt_max_);
   }
 
@@ -146,6 +153,12 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
         if (init.phase[i] == kPhaseGrain) rmax = std::max(rmax, init.radius[i]), mmin = std::min(mmin, init.mass[i]);
       grains_.r_max = T(rmax);
       grain_mass_min_ = mmin;
+      hertz_ = params.text("dem.contact") == "hertz_mindlin";
+      if (hertz_ && settings_.scheme != Scheme::Leapfrog)
+        throw ParamError(params.where("time.integrator") + ": time.integrator = " + params.text("time.integrator") +
+                         " with dem.contact = hertz_mindlin (" + params.where("dem.contact") +
+                         "): the grains' tangential springs advance once per step, which needs the one evaluation "
+                         "per step of time.integrator = leapfrog; use leapfrog or dem.contact = linear");
       const auto lo = params.vec3("dem.box_min"), hi = params.vec3("dem.box_max");
       for (int d = 0; d < D; ++d) grains_.box_lo[d] = T(lo[d]), grains_.box_hi[d] = T(hi[d]);
     }
@@ -191,10 +204,24 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
       grains_.contact.shear = T(params.real("dem.shear"));
       grains_.contact.attraction = T(params.real("dem.attraction"));
       grains_.wall_damping = T(params.real("dem.boundary_damping"));
+      if (hertz_) {
+        DemHertzMindlinParams<T> hp;
+        hp.youngs_a = hp.youngs_b = T(params.real("dem.youngs_modulus"));
+        hp.poisson_a = hp.poisson_b = T(params.real("dem.poisson_ratio"));
+        hp.restitution = T(params.real("dem.restitution"));
+        hp.friction = T(params.real("dem.friction"));
+        hm_ = dem_hertz_mindlin_pair(hp);
+        rolling_ = T(params.real("dem.rolling_friction"));
+        steps_per_contact_ = params.real("dem.steps_per_contact");
+        const auto lo = params.vec3("dem.box_min"), hi = params.vec3("dem.box_max");
+        double g2 = 0, extent = 0;
+        for (int d = 0; d < D; ++d) g2 += double(grains_.gravity[d]) * double(grains_.gravity[d]), extent = std::max(extent, hi[d] - lo[d]);
+        fall_speed_ = std::sqrt(2 * std::sqrt(g2) * extent);
+      }
       grains_.global_damping = T(params.real("dem.global_damping"));
       // A contact lasts pi sqrt(m* / k); the lightest grain on a wall (m* = m) is the shortest bound
       // that holds for every pair too (m* = m / 2 gives t_c / sqrt 2: resolved by 0.7 of the steps).
-      dt_grain_ = k > 0 ? 3.14159265358979323846 * std::sqrt(grain_mass_min_ / k) / params.real("dem.steps_per_contact")
+      dt_grain_ = k > 0 && !hertz_ ? 3.14159265358979323846 * std::sqrt(grain_mass_min_ / k) / params.real("dem.steps_per_contact")
                         : std::numeric_limits<double>::max();
     }
     solid_.alpha = T(params.real("solid.alpha"));
@@ -243,11 +270,22 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     pv_.vb = this->template field<V>("boundary_velocity", "m/s", "velocity of a wall or solid in the liquid's viscosity", false);
     von_mises_ = this->template field<T>("von_mises_stress", "Pa", "von Mises equivalent stress sqrt(3 J2)", false);
     if (n_grains_) grain_radius_ = this->template field<T>("grain_radius", "m", "radius of a DEM grain (0: not a grain)", true);
+    if (hertz_) {
+      using Spin = Vec<T, DemSpinDim<D>::value>;
+      constexpr int C = DemContactCapacity<D>::value;
+      hist_.partner = this->template field<Vec<uint32_t, C>>("contact_partner", "", "ids of a grain's contact partners (4294967295: free slot; walls 4294967280 + 2 axis + side)", true);
+      hist_.spring = this->template field<Vec<T, D * C>>("contact_spring", "m", "tangential spring of each contact slot (Cundall & Strack 1979)", true);
+      hist_.count = this->template field<uint32_t>("contact_count", "", "contacts of a grain (coordination number plus walls)", false);
+      hist_.w = this->template field<Spin>("angular_velocity", "rad/s", "angular velocity of a grain (2D: about z)", true);
+      hist_.dw = this->template field<Spin>("angular_acceleration", "rad/s^2", "torque / moment of inertia", false);
+      hist_.id = id_;
+    }
     this->add_ode_var("position", s.x, s.v, true);
     this->add_ode_var("velocity", s.v, s.a, false);
     this->add_ode_var("internal_energy", s.u, s.du, false);
     this->add_ode_var("density", s.rho, s.drho, false);
     this->add_ode_var("deviatoric_stress", s.S, s.dS, false);
+    if (hertz_) this->add_ode_var("angular_velocity", hist_.w, hist_.dw, false);
     cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     grid_ = cells_->grid();
   }
@@ -287,13 +325,14 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
       for (std::size_t i = 0; i < n_; ++i) r[i] = T(init.radius[i]);
       exec_.upload(grain_radius_, r.data(), sb);
     }
+    if (hertz_) store_.upload_raw("contact_partner", std::vector<unsigned char>(sizeof(*hist_.partner) * n_, 0xff));
   }
 
   // The step's list of terms, in order (mixed_terms.h describes each; the descriptions are checked
   // against the store: a term cannot read a field no model registered).
   void make_terms(const ParamSet& params) {
     const uint8_t* phase = pv_.s.phase;
-    const std::vector<TermInfo> recipe = mixed_recipe(solid_.correct, n_grains_ > 0);
+    const std::vector<TermInfo> recipe = mixed_recipe(solid_.correct, n_grains_ > 0, hertz_);
     for (const TermInfo& info : recipe) {
       Term t{info, {}};
       const std::string name = info.name;
@@ -317,6 +356,11 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
         t.run = [this] {
           exec_.for_each_balanced(n_, GrainContacts_Linear<T, D>{grains_, grid_, pv_.s, grain_radius_});
         };
+      else if (name == "contact_dem_hertz_mindlin")
+        t.run = [this] {
+          exec_.for_each_balanced(n_, GrainContacts_HertzMindlin<T, D>{grains_, hm_, rolling_, this->dt_, grid_, pv_.s,
+                                                                        grain_radius_, hist_});
+        };
       else if (name == "coupling_reaction")
         t.run = [this] { exec_.for_each_balanced(n_, MixedCouplingReaction<T, D>{liquid_, grid_, pv_}); };
       else
@@ -328,10 +372,41 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     }
   }
 
+  // The Hertz contact time of the lightest grain at the larger of the fastest particle's speed and the
+  // free-fall speed across the box, sqrt(2 |g| extent), with m* = m/2 and R* = r_max/2 (two grains;
+  // shorter than on a wall): t_c = 2.868 (m*^2 / (R* E*^2 v))^(1/5) (Johnson 1985, eq. 11.24), over
+  // dem.steps_per_contact.
+  double hertz_dt() const {
+    const double v = std::max(max_speed_, fall_speed_);
+    if (!(v > 0)) return std::numeric_limits<double>::max();
+    const double m_star = 0.5 * grain_mass_min_, r_star = 0.5 * double(grains_.r_max), e_star = double(hm_.e_star);
+    return 2.868 * std::pow(m_star * m_star / (r_star * e_star * e_star * v), 0.2) / steps_per_contact_;
+  }
+
+  // A grain with more contacts than its list holds stops the run, naming the grain and the capacity.
+  void check_contact_capacity() const {
+    const DemMostContacts most = exec_.transform_reduce(n_, DemMostContacts{0u, 0u}, MeasureDemContacts{hist_.count, pv_.s.phase},
+                                                        CombineDemContacts{});
+    constexpr int C = DemContactCapacity<D>::value;
+    if (most.count <= uint32_t(C)) return;
+    const std::vector<double> id = store_.download("id");
+    std::ostringstream msg;
+    msg << "at step " << this->steps_ << ", t = " << this->time_ << " s: grain particle " << std::size_t(id[most.index])
+        << " touches " << most.count << " grains and walls, more than the contact list of a grain holds ("
+        << C << " in " << D << "D, DemContactCapacity in engine/physics/dem_grains_hertz_mindlin.h); the grains "
+        << "overlap too much (raise dem.youngs_modulus or lower the impact speed) or their radii differ too much";
+    throw BlowUpError(msg.str());
+  }
+
   SolidMaterialTable<T, Exec> mats_;  // what solid_.mat points to
   SolidModel<T, D> solid_{};
   LiquidModel<T, D> liquid_{};
   GrainModel<T, D> grains_{};
+  bool hertz_ = false;
+  DemHertzMindlinPair<T> hm_{};
+  T rolling_ = T(0);
+  GrainHistoryView<T, D> hist_{};
+  double steps_per_contact_ = 50, fall_speed_ = 0;
   T* grain_radius_ = nullptr;
   std::size_t n_grains_ = 0;
   double grain_mass_min_ = 0, dt_grain_ = std::numeric_limits<double>::max();

@@ -26,8 +26,9 @@ struct Term {
 };
 
 // The list of one evaluation, in order (after the sort). `correction`: solid.gradient_correction;
-// `grains`: the scene has DEM grains ([grains.N]).
-inline std::vector<TermInfo> mixed_recipe(bool correction, bool grains = false) {
+// `grains`: the scene has DEM grains ([grains.N]); `hertz_mindlin`: their contact is dem.contact =
+// hertz_mindlin (friction, rotation, contact history) instead of the linear one.
+inline std::vector<TermInfo> mixed_recipe(bool correction, bool grains = false, bool hertz_mindlin = false) {
   std::vector<TermInfo> r;
   r.push_back({"eos_tait", "liquid", "Tait EOS (Monaghan 1994); walls' rates zeroed",
                {"density", "phase"}, {"pressure", "sound_speed", "energy_rate", "stress_rate"}, {}});
@@ -54,10 +55,21 @@ inline std::vector<TermInfo> mixed_recipe(bool correction, bool grains = false) 
                 "smoothing_length", "material", "kind", "phase"},
                {"acceleration", "density_rate", "energy_rate", "stress_rate", "signal_speed"},
                {"solid.alpha", "solid.beta", "solid.plane", "solid.corrected_force", "physics.gravity"}});
-  if (grains)
+  if (grains && hertz_mindlin)
+    r.push_back({"contact_dem_hertz_mindlin", "dem",
+                 "Hertz-Mindlin with Coulomb friction and a tangential spring (Cundall & Strack 1979 eq. 4-6; "
+                 "Tsuji et al. 1992 dashpots), grain rotation, box planes (dem_grains_hertz_mindlin.h)",
+                 {"position", "velocity", "mass", "grain_radius", "phase", "kind", "id", "angular_velocity",
+                  "contact_partner", "contact_spring"},
+                 {"acceleration", "angular_acceleration", "contact_partner", "contact_spring", "contact_count",
+                  "density_rate", "energy_rate", "stress_rate", "signal_speed"},
+                 {"dem.contact", "dem.youngs_modulus", "dem.poisson_ratio", "dem.restitution", "dem.friction",
+                  "dem.rolling_friction",
+                  "dem.global_damping", "dem.box_min", "dem.box_max", "physics.gravity"}});
+  else if (grains)
     r.push_back({"contact_dem_linear", "dem",
                  "linear spring-dashpot contact, cuda-samples particles (Green 2010); box planes (dem_grains.h)",
-                 {"position", "velocity", "mass", "grain_radius", "phase"},
+                 {"position", "velocity", "mass", "grain_radius", "phase", "kind"},
                  {"acceleration", "density_rate", "energy_rate", "stress_rate", "signal_speed"},
                  {"dem.spring", "dem.damping", "dem.shear", "dem.attraction", "dem.boundary_damping",
                   "dem.global_damping", "dem.box_min", "dem.box_max", "physics.gravity"}});
