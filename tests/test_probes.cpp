@@ -45,7 +45,8 @@ std::size_t column(const ProbeSeries& s, const std::string& name) {
 // scenes/hydrostatic2d.ini: 0.3 m of water at rest (hydrostatic start), dp = 0.01 m, h = 1.5 dp.
 // Probes at depths 0.05, 0.15 and 0.25 m (each at least a kernel support from the surface and the
 // floor, where a Shepard average over the fluid alone is one-sided), one in the air, one sensor
-// segment on the left wall; a gauge at mid-tank.
+// segment on the left wall, one point on that wall averaging the wall particles (source = walls); a
+// gauge at mid-tank.
 ParamSet still_tank_2d() {
   return test::shipped_scene("hydrostatic2d.ini",
                              {"probe.1.position=0.25, 0.25", "probe.2.position=0.25, 0.15",
@@ -199,7 +200,7 @@ TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {
   std::getline(in, row1);
   EXPECT_EQ(header,
             "time [s],probe1.pressure [Pa],probe2.pressure [Pa],probe3.pressure [Pa],probe4.pressure [Pa],"
-            "probe4.velocity.x [m/s],probe4.velocity.y [m/s],wall.pressure [Pa],gauge1.height [m]");
+            "probe4.velocity.x [m/s],probe4.velocity.y [m/s],wall.pressure [Pa],wallp.pressure [Pa],gauge1.height [m]");
   EXPECT_EQ(row0.rfind("0,", 0), 0u) << row0;
   EXPECT_NE(row0.back(), ',') << "the gauge is due at t = 0";
   EXPECT_EQ(row1.back(), ',') << "and not due again before 0.01 s: " << row1;
