@@ -12,7 +12,10 @@ rest moves it by about 4 ms per mm).
 The probe CSV is that of `ejecta --headless ... --probes FILE.csv` (sample P1..H4 every 1 ms:
 `--set probe.1.interval=0.001` etc., or every step) or of EJECTA_SPHERIC2_CSV with the Spheric2 tests.
 
-usage: python3 scripts/spheric2-figures.py [LABEL=]run.csv [...]
+FILE.csv@NAME takes probe NAME's pressure as P1 (for instance a second P1 probe with source = walls,
+added with --set probe.9.position=0.8245, 0.471, 0.021 --set probe.9.source=walls --set probe.9.name=P1w).
+
+usage: python3 scripts/spheric2-figures.py [LABEL=]run.csv[@NAME] [...]
 """
 import csv
 import os
@@ -24,7 +27,7 @@ CLOCK_OFFSET = 0.030  # tests/spheric2_util.h, kSpheric2ClockOffset
 here = os.path.dirname(os.path.abspath(__file__))
 
 
-def read(path):
+def read(path, p1="P1"):
     with open(path) as f:
         rows = [r for r in csv.reader(line for line in f if not line.startswith("#"))]
     head = rows[0]
@@ -36,6 +39,7 @@ def read(path):
             key = "t"
         if key not in cols:
             cols[key] = data[:, k]
+    cols["P1"] = cols[p1]  # another probe as P1 (FILE.csv@NAME), e.g. a wall probe beside the fluid one
     m = np.isfinite(cols["P1"])
     return {k: v[m] for k, v in cols.items()}
 
@@ -107,7 +111,8 @@ def main():
     runs = []
     for spec in sys.argv[1:]:
         label, path = spec.rsplit("=", 1) if "=" in spec else (os.path.basename(spec), spec)
-        r = read(path)
+        path, p1 = path.rsplit("@", 1) if "@" in path else (path, "P1")
+        r = read(path, p1)
         print("%s: H4 fit of the clock offset %.1f ms (for the record)" % (label, 1000 * h4_offset(r, exp)))
         runs.append((label, figures(r)))
         runs.append(("%s, -30 ms" % label, figures(r, CLOCK_OFFSET)))

@@ -134,8 +134,8 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // solid model ([solid] and [solid_block.N] with its shapes and motion), 3 of solid damage and melt
   // (solid.damage, solid.damage_seed, solid.reference_temperature), 13 of the viewer's scene look
   // ([view]), 2 of the plate and plane stress (solid_block.N.velocity_profile, solid.plane), 1 of the
-  // corrected force (solid.corrected_force), 14 of the probes and gauges ([probe.N]: position, name,
-  // fields, diameter, normal, interval, reference, reference_column; [gauge.N]: position, top, name,
+  // corrected force (solid.corrected_force), 15 of the probes and gauges ([probe.N]: position, name,
+  // fields, source, diameter, normal, interval, reference, reference_column; [gauge.N]: position, top, name,
   // interval, reference, reference_column), 4 of the WCSPH options of issue 12 (fluid.density_diffusion,
   // fluid.pressure_term, viscosity.wall_factor, fluid.shifting), 1 of the pictures (view.theme), 7 of
   // the teaching scenes ([teach]: title, text, look, why, fix, paper, measure; issue 17), 4 of
@@ -144,7 +144,7 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // [dem]: spring, damping, shear, attraction, boundary_damping, global_damping, box_min, box_max,
   // steps_per_contact, contact, youngs_modulus, poisson_ratio, restitution, friction,
   // rolling_friction; issue 17).
-  EXPECT_EQ(reg.all().size(), 155u);
+  EXPECT_EQ(reg.all().size(), 156u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);

@@ -45,14 +45,16 @@ std::size_t column(const ProbeSeries& s, const std::string& name) {
 // scenes/hydrostatic2d.ini: 0.3 m of water at rest (hydrostatic start), dp = 0.01 m, h = 1.5 dp.
 // Probes at depths 0.05, 0.15 and 0.25 m (each at least a kernel support from the surface and the
 // floor, where a Shepard average over the fluid alone is one-sided), one in the air, one sensor
-// segment on the left wall; a gauge at mid-tank.
+// segment on the left wall, one point on that wall averaging the wall particles (source = walls); a
+// gauge at mid-tank.
 ParamSet still_tank_2d() {
   return test::shipped_scene("hydrostatic2d.ini",
                              {"probe.1.position=0.25, 0.25", "probe.2.position=0.25, 0.15",
                               "probe.3.position=0.25, 0.05", "probe.4.position=0.25, 0.4",
                               "probe.4.fields=pressure, velocity", "probe.5.position=0, 0.15",
                               "probe.5.diameter=0.02", "probe.5.normal=1, 0", "probe.5.name=wall",
-                              "gauge.1.position=0.25, 0", "gauge.1.top=0.5", "gauge.1.interval=0.01"});
+                              "gauge.1.position=0.25, 0", "gauge.1.top=0.5", "gauge.1.interval=0.01",
+                              "probe.6.position=0, 0.15", "probe.6.source=walls", "probe.6.name=wallp"});
 }
 
 ProbeSeries run_probes(const ParamSet& p, double until) { return test::run_probe_series(p, Backend::Cpu, until); }
@@ -108,6 +110,17 @@ TEST(Probes, StillTank2D_PressureIsRhoGDepthAndGaugeReadsTheLevel) {
   const double z[3] = {0.25, 0.15, 0.05};
   for (int k = 0; k < 3; ++k) expect_pressure(s, "probe" + std::to_string(k + 1) + ".pressure", hs, H, level, z[k], "point");
   expect_pressure(s, "wall.pressure", hs, H, level, 0.15, "wall segment");
+  // source = walls: the Shepard average of the wall particles' pressure at a point on the wall face,
+  // each extrapolated from the fluid to its own height (Adami et al. 2012, eq. 27): rho0 g depth at
+  // the point, within the same 1% (measured: printed below).
+  {
+    const std::size_t c = column(s, "wallp.pressure");
+    const double t0 = s.at(0, c), settled = column_means(s, 0.05, 0.1)[c];
+    std::printf("  wallp (walls) t = 0 %.1f Pa (%+.2f%% of rho0 g (H - z)), settled %+.2f%% below the gauge\n", t0,
+                100 * (t0 / hs.linear(H - 0.15) - 1), 100 * (settled / hs.linear(level - 0.15) - 1));
+    EXPECT_NEAR(t0 / hs.linear(H - 0.15), 1.0, kTolerance);
+    EXPECT_NEAR(settled / hs.linear(level - 0.15), 1.0, kTolerance);
+  }
   EXPECT_EQ(column_means(s, 0, 0.1)[column(s, "probe4.pressure")], 0.0) << "a probe in the air is dry";
   EXPECT_EQ(column_means(s, 0, 0.1)[column(s, "probe4.velocity.y")], 0.0);
   std::printf("  gauge: %.5f m, water height %.5f m (dp/2 = %.4f m)\n", level, H, dp / 2);
@@ -187,7 +200,7 @@ TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {
   std::getline(in, row1);
   EXPECT_EQ(header,
             "time [s],probe1.pressure [Pa],probe2.pressure [Pa],probe3.pressure [Pa],probe4.pressure [Pa],"
-            "probe4.velocity.x [m/s],probe4.velocity.y [m/s],wall.pressure [Pa],gauge1.height [m]");
+            "probe4.velocity.x [m/s],probe4.velocity.y [m/s],wall.pressure [Pa],wallp.pressure [Pa],gauge1.height [m]");
   EXPECT_EQ(row0.rfind("0,", 0), 0u) << row0;
   EXPECT_NE(row0.back(), ',') << "the gauge is due at t = 0";
   EXPECT_EQ(row1.back(), ',') << "and not due again before 0.01 s: " << row1;

@@ -563,6 +563,12 @@ ParamRegistry make_builtin() {
               "velocity); a vector field gives one column per component, FIELD.x/.y/.z one component. Each "
               "value is the Shepard-normalised kernel average over the fluid within the support; 0 where "
               "dry (fluid kernel sum below 0.1)."));
+  t.add(choices(param("probe.#.source", T::Choice, "fluid", "", "Probe source",
+                      "Particles a probe averages: fluid (the Shepard kernel average over the fluid within the "
+                      "support) or walls (the same over the wall particles, whose pressure is the one "
+                      "extrapolated from the fluid (Adami et al. 2012, cut at 0): the pressure a wall feels, "
+                      "for a sensor on a wall; 0 where no fluid is near)."),
+                {"fluid", "walls"}));
   t.add(range(param("probe.#.diameter", T::Real, "0", "m", "Sensor diameter",
                     "Diameter of a sensor disc (3D; a segment in 2D) centred on position, normal to "
                     "normal: the probe reads the mean over sample points at most dp/2 apart on it, as a "

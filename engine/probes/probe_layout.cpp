@@ -145,6 +145,7 @@ ProbeLayout make_probe_layout(const ParamSet& ps, int dim, const std::vector<Fie
   for (int i : ps.indices("probe")) {
     const std::string s = "probe." + std::to_string(i);
     ProbeInstrument in = common(s, false, i);
+    in.walls = ps.text(s + ".source") == "walls";
     std::vector<std::pair<std::string, std::string>> cols;
     parse_fields(ps, s + ".fields", dim, fields, in, cols);
     const auto pos = ps.vec3(s + ".position");

@@ -8,7 +8,8 @@
 //  - A probe value is the Shepard-normalised kernel average over the fluid particles within the kernel
 //    support, q(x) = sum_f q_j V_j W(x - x_j) / sum_f V_j W(x - x_j), V_j = m_j / rho_j (Shepard 1968;
 //    Randles & Libersky 1996). Where the fluid kernel sum is below kDryKernelSum the point is dry and
-//    reads 0 (atmospheric pressure, no flow).
+//    reads 0 (atmospheric pressure, no flow). With source = walls the same average runs over the wall
+//    particles instead (Adami et al. 2012 wall pressure: what a wall feels, for a sensor on a wall).
 //  - A sensor disc (diameter > 0) is the plain mean over sample points on a square lattice of spacing at
 //    most dp/2 clipped to the disc (3D), or along a segment (2D), as a real pressure sensor averages
 //    over its membrane.
@@ -48,6 +49,7 @@ struct ProbeInstrument {
   std::string name;        // "P1", or probe<N> / gauge<N>
   std::string section;     // "probe.3" / "gauge.1", for messages
   bool gauge = false;
+  bool walls = false;      // probes: average over wall particles instead of fluid (probe.N.source)
   double interval = 0;     // s between samples, 0 = every step
   std::string reference;   // CSV of a reference series (viewer), resolved path, "" = none
   int reference_column = 2;  // its column of values (1-based; 1 is the time)

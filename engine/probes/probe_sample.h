@@ -27,6 +27,7 @@ struct ProbeInstrumentDev {
   uint32_t first_channel, num_channels;
   uint32_t first_column;
   uint32_t gauge;  // 1: a gauge line
+  uint32_t walls;  // 1: a probe averaging over wall particles (probe.N.source = walls)
   double start, step;
 };
 
@@ -50,8 +51,8 @@ EJ_INLINE void for_each_candidate_in_row(const CellGrid<T, D>& g, const Vec<T, D
 
 // Partial sums of one row of cells around one sample point; item i = point * kRows + row. Per item,
 // `stride` values: [0] the kernel sum over fluid and walls (the colour of the gauges), [1] the kernel
-// sum over the fluid, [2 + c] the sum of channel c weighted by the fluid kernel (channels of the
-// point's instrument only).
+// sum over the source (the fluid, or the walls for a probe with source = walls), [2 + c] the sum of
+// channel c weighted by the source's kernel (channels of the point's instrument only).
 template <class T, int D>
 struct SampleProbeRows {
   static constexpr int kRows = kCellRows<D>;
@@ -76,12 +77,13 @@ struct SampleProbeRows {
     for (int c = 0; c < kProbeChannelSlots; ++c) acc[c] = T(0);
     T all = T(0), fluid = T(0);
     const T r2max = kernel.support() * kernel.support();
+    const uint8_t source = in.walls ? uint8_t(kWall) : uint8_t(kFluid);
     for_each_candidate_in_row(grid, xp, int(i % kRows), [&](uint32_t j) {
       const T r2 = norm2(xp - x[j]);
       if (!(r2 < r2max)) return;
       const T w = kernel.W(sqrt(r2)) * m[j] / rho[j];
       all += w;
-      if (kind[j] != kFluid) return;
+      if (kind[j] != source) return;
       fluid += w;
       for (uint32_t c = 0; c < in.num_channels; ++c) {
         const ColourSource& s = channels[in.first_channel + c];
@@ -97,7 +99,7 @@ struct SampleProbeRows {
 
 // One sample point from its rows' partials, added in row order (so the sums do not depend on the
 // backend's thread schedule). Per point, `stride` values: [0] the colour (kernel sum over fluid and
-// walls), [1] the fluid kernel sum, [2 + c] the Shepard average of channel c (0 where dry).
+// walls), [1] the source's kernel sum, [2 + c] the Shepard average of channel c (0 where dry).
 template <class T, int Rows>
 struct CombineProbeRows {
   const ProbeInstrumentDev* inst;

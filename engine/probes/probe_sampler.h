@@ -40,6 +40,7 @@ class ProbeSampler final : public ProbeRing {
       dv.num_channels = uint32_t(in.channels.size());
       dv.first_column = uint32_t(in.first_column);
       dv.gauge = in.gauge ? 1u : 0u;
+      dv.walls = in.walls ? 1u : 0u;
       dv.start = in.start;
       dv.step = in.step;
       for (const ProbeChannel& c : in.channels) {
