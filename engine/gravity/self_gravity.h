@@ -2,14 +2,18 @@
 // Self-gravity by a Barnes-Hut octree, rebuilt at every call, on either backend (one source):
 //   bounding box (one reduction) -> 64-bit Morton keys -> sort_pairs64 with the permutation ->
 //   gather positions, masses, softening lengths in key order -> the tree level by level (count,
-//   exclusive_scan, write; octree_build.h) -> multipoles bottom-up -> group boxes -> the walk
-//   (octree_walk.h), which adds G a to the caller's acceleration and writes G phi, in the caller's order.
+//   exclusive_scan, write; octree_build.h) -> multipoles bottom-up -> group boxes -> the walk, which
+//   adds G a to the caller's acceleration and writes G phi, in the caller's order: by default the
+//   group walk (octree_group_walk.h: one walk per group of 32 sorted particles into interaction lists,
+//   then one pass per particle over its group's lists, in batches of groups), or the per-particle walk
+//   (octree_walk.h; gravity.walk = particles), which makes the same opening decisions.
 // Cost O(N log N): the sort and the build are linear per level, the walk visits O(log N) cells per
 // particle at a fixed opening angle. The particles themselves are not reordered: the tree works on
 // its own sorted copies (20 bytes per particle in float) and scatters its results back.
 // Host round trips: the bounding box, and one integer per tree level (the next level's size).
 #include "exec/device_array.h"
 #include "gravity/octree_build.h"
+#include "gravity/octree_group_walk.h"
 #include "gravity/octree_walk.h"
 
 #include <algorithm>
@@ -26,11 +30,19 @@ struct GravitySettings {
   double G = 6.674e-11;  // m^3 / (kg s^2)
   double theta = 0.5;    // Barnes-Hut opening angle
   double softening = 0;  // spline softening length (m); 0: each particle's smoothing length h
+  bool group_walk = true;  // interaction lists per group (octree_group_walk.h); false: octree_walk.h
+  // Initial list capacities per group (cells, particle ranges); they grow when a group finds more.
+  // Small values in a test exercise the growth.
+  uint32_t list_cells = 2048, list_ranges = 128;
 };
 
 struct GravityTreeStats {
   std::size_t nodes = 0;
   int levels = 0;  // levels below the root that have nodes
+  // Group walk: the largest list lengths of the last evaluation and how often a batch was walked
+  // again with larger lists.
+  uint32_t max_cells = 0, max_ranges = 0;
+  int list_regrowths = 0;
 };
 
 template <class T, int D, class Exec>
@@ -56,6 +68,10 @@ class SelfGravity {
   void accumulate(const Vec<T, D>* x, const T* m, const T* h, Vec<T, D>* a, T* phi) {
     if (n_ == 0) return;
     build(x, m, h);
+    if (settings_.group_walk) {
+      group_walk(a, phi);
+      return;
+    }
     exec_.for_each_balanced(n_, GravityWalk<T, D>{links_.data(), nodes_.data(), body_.data(), eps_.data(),
                                                   groups_.data(), perm_.data(), a, phi, T(settings_.G)});
   }
@@ -68,6 +84,52 @@ class SelfGravity {
     nodes_.resize(exec_, cap, tally_);
     count_.resize(exec_, cap, tally_);
     offset_.resize(exec_, cap + 1, tally_);
+  }
+
+  // The group walk in batches of groups, so the lists stay within a memory budget (8 MiB on the CPU,
+  // where a batch's lists are read back from cache; 512 MiB on a GPU, enough groups per batch to
+  // fill it). A batch whose lists overflow is walked again with capacities raised to the counts.
+  void group_walk(Vec<T, D>* a, T* phi) {
+    const std::size_t ngroups = (n_ + kGravityGroup - 1) / kGravityGroup;
+    const std::size_t budget = Exec::kBackend == Backend::Cpu ? (std::size_t(8) << 20) : (std::size_t(512) << 20);
+    if (cell_cap_ == 0) {
+      cell_cap_ = std::max<uint32_t>(1, settings_.list_cells);
+      range_cap_ = std::max<uint32_t>(1, settings_.list_ranges);
+    }
+    stats_.max_cells = stats_.max_ranges = 0;
+    stats_.list_regrowths = 0;
+    std::size_t g0 = 0;
+    while (g0 < ngroups) {
+      const std::size_t per_group = (std::size_t(cell_cap_) + 2 * std::size_t(range_cap_)) * sizeof(uint32_t);
+      const std::size_t batch = std::min(ngroups - g0, std::max<std::size_t>(1, budget / per_group));
+      reserve_lists(batch);
+      exec_.for_each(batch, GravityGroupLists<T>{links_.data(), nodes_.data(), groups_.data(), uint32_t(g0), cell_cap_,
+                                                 range_cap_, cells_.data(), ranges_.data(), list_counts_.data()});
+      const GravityListCounts most = exec_.transform_reduce(batch, GravityListCounts{0, 0},
+                                                            MeasureGravityLists{list_counts_.data()}, MaxGravityLists{});
+      if (most.cells > cell_cap_ || most.ranges > range_cap_) {  // walk this batch again, nothing dropped
+        // A quarter more than found, so the next steps' slightly longer lists fit.
+        cell_cap_ = std::max(cell_cap_, most.cells + most.cells / 4);
+        range_cap_ = std::max(range_cap_, most.ranges + most.ranges / 4);
+        ++stats_.list_regrowths;
+        continue;
+      }
+      stats_.max_cells = std::max(stats_.max_cells, most.cells);
+      stats_.max_ranges = std::max(stats_.max_ranges, most.ranges);
+      const std::size_t k0 = g0 * kGravityGroup, kn = std::min(n_, (g0 + batch) * kGravityGroup) - k0;
+      exec_.for_each_balanced(kn, GravityGroupEval<T, D>{nodes_.data(), body_.data(), eps_.data(), perm_.data(),
+                                                         cells_.data(), ranges_.data(), list_counts_.data(),
+                                                         uint32_t(k0), cell_cap_, range_cap_, a, phi, T(settings_.G)});
+      g0 += batch;
+    }
+  }
+
+  // List buffers for `batch` groups at the current capacities (kept between calls, only grown).
+  void reserve_lists(std::size_t batch) {
+    const std::size_t nc = batch * cell_cap_, nr = batch * range_cap_ * 2;
+    if (cells_.size() < nc) cells_.resize(exec_, nc, tally_);
+    if (ranges_.size() < nr) ranges_.resize(exec_, nr, tally_);
+    if (list_counts_.size() < 2 * batch) list_counts_.resize(exec_, 2 * batch, tally_);
   }
 
   void build(const Vec<T, D>* x, const T* m, const T* h) {
@@ -139,6 +201,8 @@ class SelfGravity {
   DeviceArray<uint32_t, Exec> nchild_;
   DeviceArray<GravityNode<T>, Exec> nodes_;
   DeviceArray<uint32_t, Exec> count_, offset_;
+  uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)
+  DeviceArray<uint32_t, Exec> cells_, ranges_, list_counts_;
 };
 
 }  // namespace ejecta

@@ -325,6 +325,14 @@ ParamRegistry make_builtin() {
                          "a pair uses the larger eps of the two. 0: each particle's smoothing length h."),
                    0, 1e30),
              {"gas", "solid"}));
+  t.add(only(choices(param("gravity.walk", T::Choice, "groups", "", "Tree walk",
+                           "How the octree is walked: groups = each group of 32 consecutive sorted "
+                           "particles walks once and its particles evaluate the interaction lists "
+                           "(Barnes 1990; Bedorf et al. 2012); particles = every particle walks with "
+                           "its group's opening test. Same opening decisions and forces (to round-off); "
+                           "for speed comparisons."),
+                     {"groups", "particles"}),
+             {"gas", "solid"}));
 
   t.group = "Boundary";
   t.add(rebuild(range(param("boundary.wall_layers", T::Int, "3", "", "Wall layers",
