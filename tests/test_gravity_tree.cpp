@@ -140,8 +140,10 @@ TEST(GravityAccuracy, PlummerAndUniformCube) {
       double phi_err = 0;
       const std::vector<double> err = force_errors(ds, r, 3, &phi_err);
       const double med = test::quantile(err, 0.5), p99 = test::quantile(err, 0.99);
-      std::printf("%s theta %.1f: median %.2e, 99th %.2e, max potential error %.2e, %zu nodes, %d levels\n",
-                  set == 0 ? "Plummer" : "cube", theta, med, p99, phi_err, r.stats.nodes, r.stats.levels);
+      std::printf("%s theta %.1f: median %.2e, 99th %.2e, max potential error %.2e, %zu nodes, %d levels; "
+                  "per particle %.0f cell and %.0f particle interactions\n",
+                  set == 0 ? "Plummer" : "cube", theta, med, p99, phi_err, r.stats.nodes, r.stats.levels,
+                  r.stats.cells_per_particle, r.stats.particles_per_particle);
       EXPECT_GT(med, last_median) << "errors must grow with theta";
       last_median = med;
       if (theta == 0.5) {
@@ -177,43 +179,48 @@ TEST(GravityTree, GroupWalkMatchesParticleWalk) {
     gs.G = 1;
     gs.theta = 0.6;
     gs.softening = 0;
-    gs.group_walk = false;
-    const GravityHostResult ref = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
-    gs.group_walk = true;
-    for (uint32_t cap : {4u, 4096u}) {
-      gs.list_cells = cap;
-      gs.list_ranges = cap;
-      const GravityHostResult r = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
-      if (cap == 4) {
-        EXPECT_GT(r.stats.list_regrowths, 0);
-      } else {
-        EXPECT_EQ(r.stats.list_regrowths, 0);
-      }
-      EXPECT_GT(r.stats.max_cells, 4u);
-      // A force is compared relative to its size plus the mean size (a particle at the centre of the
-      // 1D line feels nearly cancelling pulls, where the summation order shows).
-      double mean = 0;
-      for (std::size_t i = 0; i < s.size(); ++i) {
-        double a2 = 0;
-        for (int d = 0; d < dim; ++d) a2 += ref.acc[i * dim + d] * ref.acc[i * dim + d];
-        mean += std::sqrt(a2) / double(s.size());
-      }
-      double worst = 0, worst_phi = 0;
-      for (std::size_t i = 0; i < s.size(); ++i) {
-        double d2 = 0, a2 = 0;
-        for (int d = 0; d < dim; ++d) {
-          const double diff = r.acc[i * dim + d] - ref.acc[i * dim + d];
-          d2 += diff * diff;
-          a2 += ref.acc[i * dim + d] * ref.acc[i * dim + d];
+    for (int group : {0, 32}) {  // the CPU default (16), and a warp
+      gs.group = group;
+      gs.group_walk = false;
+      const GravityHostResult ref = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
+      gs.group_walk = true;
+      for (uint32_t cap : {4u, 4096u}) {
+        gs.list_cells = cap;
+        gs.list_ranges = cap;
+        const GravityHostResult r = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
+        if (cap == 4) {
+          EXPECT_GT(r.stats.list_regrowths, 0);
+        } else {
+          EXPECT_EQ(r.stats.list_regrowths, 0);
         }
-        worst = std::max(worst, std::sqrt(d2) / (std::sqrt(a2) + mean));
-        worst_phi = std::max(worst_phi, std::fabs(r.phi[i] - ref.phi[i]) / std::fabs(ref.phi[i]));
+        EXPECT_GT(r.stats.max_cells, 4u);
+        // A force is compared relative to its size plus the mean size (a particle at the centre of the
+        // 1D line feels nearly cancelling pulls, where the summation order shows).
+        double mean = 0;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+          double a2 = 0;
+          for (int d = 0; d < dim; ++d) a2 += ref.acc[i * dim + d] * ref.acc[i * dim + d];
+          mean += std::sqrt(a2) / double(s.size());
+        }
+        double worst = 0, worst_phi = 0;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+          double d2 = 0, a2 = 0;
+          for (int d = 0; d < dim; ++d) {
+            const double diff = r.acc[i * dim + d] - ref.acc[i * dim + d];
+            d2 += diff * diff;
+            a2 += ref.acc[i * dim + d] * ref.acc[i * dim + d];
+          }
+          worst = std::max(worst, std::sqrt(d2) / (std::sqrt(a2) + mean));
+          worst_phi = std::max(worst_phi, std::fabs(r.phi[i] - ref.phi[i]) / std::fabs(ref.phi[i]));
+        }
+        EXPECT_LE(worst, 1e-12) << dim << "D, group " << group << ", capacity " << cap;
+        EXPECT_LE(worst_phi, 1e-12) << dim << "D, group " << group << ", capacity " << cap;
+        if (cap == 4096)
+          std::printf("%dD, group %d: %u cells, %u ranges at most per group; per particle %.0f cells, %.0f "
+                      "particles; largest difference force %.1e, potential %.1e\n",
+                      dim, group, r.stats.max_cells, r.stats.max_ranges, r.stats.cells_per_particle,
+                      r.stats.particles_per_particle, worst, worst_phi);
       }
-      EXPECT_LE(worst, 1e-12) << dim << "D, capacity " << cap;
-      EXPECT_LE(worst_phi, 1e-12) << dim << "D, capacity " << cap;
-      if (cap == 4096)
-        std::printf("%dD: %u cells, %u ranges at most per group; largest difference force %.1e, potential %.1e\n",
-                    dim, r.stats.max_cells, r.stats.max_ranges, worst, worst_phi);
     }
   }
 }

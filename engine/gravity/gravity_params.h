@@ -13,6 +13,7 @@ inline GravitySettings gravity_settings_from(const ParamSet& params) {
   s.theta = params.real("gravity.theta");
   s.softening = params.real("gravity.softening");
   s.group_walk = params.text("gravity.walk") != "particles";
+  s.group = int(params.integer("gravity.group"));
   return s;
 }
 

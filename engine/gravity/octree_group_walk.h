@@ -1,7 +1,7 @@
 #pragma once
 // The group walk of the Barnes-Hut tree (Barnes 1990, J. Comput. Phys. 87, 161; the interaction
 // lists of Bonsai, Bedorf et al. 2012, J. Comput. Phys. 231, 2825, and of Ryoanji in SPH-EXA): a
-// group of kGravityGroup consecutive sorted particles walks the tree once, opening cells against the
+// group of consecutive sorted particles (gravity.group: 32 on a GPU, 16 on the CPU) walks the tree once, opening cells against the
 // group's bounding box (the test of octree_walk.h), and records
 //   - the accepted cells (node indices), and
 //   - the leaves it had to open, as ranges of sorted particles (a leaf that starts where the last
@@ -36,12 +36,13 @@ struct GravityGroupLists {
   uint32_t range_cap;     // particle ranges per group
   uint32_t* cells;        // batch size * cell_cap
   uint32_t* ranges;       // batch size * range_cap * 2 (begin, end)
-  uint32_t* counts;       // batch size * 2: cells found, ranges found (may exceed the capacities)
+  uint32_t* counts;       // batch size * 3: cells found, ranges found (may exceed the capacities),
+                          // particles in the ranges
   EJ_INLINE void operator()(std::size_t item) const {
     const GravityGroup<T> grp = groups[g0 + item];
     uint32_t* my_cells = cells + item * std::size_t(cell_cap);
     uint32_t* my_ranges = ranges + item * std::size_t(range_cap) * 2;
-    uint32_t nc = 0, nr = 0;
+    uint32_t nc = 0, nr = 0, np = 0;
     uint32_t node = 0;
     while (node != kGravityEnd) {
       const GravityLink l = links[node];
@@ -57,6 +58,7 @@ struct GravityGroupLists {
         ++nc;
         node = l.next;
       } else if (l.first < 0) {
+        np += l.end - l.begin;
         if (nr > 0 && nr <= range_cap && my_ranges[2 * (nr - 1) + 1] == l.begin) {
           my_ranges[2 * (nr - 1) + 1] = l.end;
         } else {
@@ -71,24 +73,29 @@ struct GravityGroupLists {
         node = uint32_t(l.first);
       }
     }
-    counts[2 * item] = nc;
-    counts[2 * item + 1] = nr;
+    counts[3 * item] = nc;
+    counts[3 * item + 1] = nr;
+    counts[3 * item + 2] = np;
   }
 };
 
-// The largest cell and range counts of a batch (the overflow check), as one reduction.
+// The largest cell and range counts of a batch (the overflow check) and the sums of the cell and
+// particle counts (the interactions, statistics), as one reduction.
 struct GravityListCounts {
   uint32_t cells, ranges;
+  double sum_cells, sum_particles;
 };
 struct MeasureGravityLists {
   const uint32_t* counts;
   EJ_INLINE GravityListCounts operator()(std::size_t item) const {
-    return GravityListCounts{counts[2 * item], counts[2 * item + 1]};
+    return GravityListCounts{counts[3 * item], counts[3 * item + 1], double(counts[3 * item]),
+                             double(counts[3 * item + 2])};
   }
 };
 struct MaxGravityLists {
   EJ_INLINE GravityListCounts operator()(const GravityListCounts& a, const GravityListCounts& b) const {
-    return GravityListCounts{a.cells > b.cells ? a.cells : b.cells, a.ranges > b.ranges ? a.ranges : b.ranges};
+    return GravityListCounts{a.cells > b.cells ? a.cells : b.cells, a.ranges > b.ranges ? a.ranges : b.ranges,
+                             a.sum_cells + b.sum_cells, a.sum_particles + b.sum_particles};
   }
 };
 
@@ -104,18 +111,19 @@ struct GravityGroupEval {
   const uint32_t* cells;
   const uint32_t* ranges;
   const uint32_t* counts;
-  uint32_t k0;  // first particle of the batch (a multiple of kGravityGroup)
+  uint32_t k0;  // first particle of the batch (a multiple of group)
+  uint32_t group;  // particles per group
   uint32_t cell_cap, range_cap;
   Vec<T, D>* a;  // += G * acceleration (store order)
   T* phi;        // = G * potential (store order); may be null
   T G;
   EJ_INLINE void operator()(std::size_t item) const {
     const std::size_t k = k0 + item;
-    const std::size_t g = item / kGravityGroup;  // the group within the batch
+    const std::size_t g = item / group;  // the group within the batch
     const GravityBody<T> me = body[k];
     const T ei = eps[k];
     T acc[3] = {T(0), T(0), T(0)}, pot = T(0);
-    const uint32_t nc = counts[2 * g], nr = counts[2 * g + 1];
+    const uint32_t nc = counts[3 * g], nr = counts[3 * g + 1];
     const uint32_t* my_cells = cells + g * cell_cap;
     for (uint32_t c = 0; c < nc; ++c) {
       const GravityNode<T> nd = nodes[my_cells[c]];

@@ -326,12 +326,19 @@ ParamRegistry make_builtin() {
                    0, 1e30),
              {"gas", "solid"}));
   t.add(only(choices(param("gravity.walk", T::Choice, "groups", "", "Tree walk",
-                           "How the octree is walked: groups = each group of 32 consecutive sorted "
+                           "How the octree is walked: groups = each group of consecutive sorted "
                            "particles walks once and its particles evaluate the interaction lists "
                            "(Barnes 1990; Bedorf et al. 2012); particles = every particle walks with "
                            "its group's opening test. Same opening decisions and forces (to round-off); "
                            "for speed comparisons."),
                      {"groups", "particles"}),
+             {"gas", "solid"}));
+  t.add(only(range(param("gravity.group", T::Int, "0", "", "Walk group",
+                         "Consecutive sorted particles that share one opening test (their bounding "
+                         "box) and, with gravity.walk = groups, one interaction list. Smaller groups "
+                         "mean fewer interactions, larger ones fewer walks; 0 = 16 on the CPU, 32 "
+                         "(a warp) on a GPU."),
+                   0, 1024),
              {"gas", "solid"}));
 
   t.group = "Boundary";
