@@ -139,11 +139,12 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // interval, reference, reference_column), 4 of the WCSPH options of issue 12 (fluid.density_diffusion,
   // fluid.pressure_term, viscosity.wall_factor, fluid.shifting), 1 of the pictures (view.theme), 7 of
   // the teaching scenes ([teach]: title, text, look, why, fix, paper, measure; issue 17), 4 of
-  // self-gravity (gravity.self, gravity.G, gravity.theta, gravity.softening; issue 16), 16 of the
+  // self-gravity (gravity.self, gravity.G, gravity.theta, gravity.softening; issue 16), 2 of its walk
+  // (gravity.walk, gravity.group; issue 16), 16 of the
   // DEM grains ([grains.N]: min, max, radius, spacing, jitter, density, velocity; [dem]: spring,
   // damping, shear, attraction, boundary_damping, global_damping, box_min, box_max,
   // steps_per_contact; issue 17).
-  EXPECT_EQ(reg.all().size(), 147u);
+  EXPECT_EQ(reg.all().size(), 149u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);
