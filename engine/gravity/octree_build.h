@@ -19,9 +19,10 @@
 namespace ejecta {
 
 constexpr int kGravityLeaf = 16;   // most particles in a leaf
-// Consecutive sorted particles sharing one opening test (gravity.group; 0 picks these): a warp on a
-// GPU, 16 on the CPU, where smaller groups mean fewer interactions (docs/physics.md, "Cost").
-constexpr int kGravityGroupGpu = 32, kGravityGroupCpu = 16;
+// Consecutive sorted particles sharing one opening test (gravity.group = 0 picks this): a warp on a
+// GPU, and the same on the CPU so that both backends make the same opening decisions. Smaller groups
+// mean fewer interactions and somewhat larger errors (docs/physics.md, "Cost").
+constexpr int kGravityGroup = 32;
 constexpr uint32_t kGravityEnd = 0xffffffffu;
 
 // Tree levels below the root: the Morton key bits per dimension (21 in 3D, 31 in 2D and 1D).

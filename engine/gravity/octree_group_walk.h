@@ -1,7 +1,7 @@
 #pragma once
 // The group walk of the Barnes-Hut tree (Barnes 1990, J. Comput. Phys. 87, 161; the interaction
 // lists of Bonsai, Bedorf et al. 2012, J. Comput. Phys. 231, 2825, and of Ryoanji in SPH-EXA): a
-// group of consecutive sorted particles (gravity.group: 32 on a GPU, 16 on the CPU) walks the tree once, opening cells against the
+// group of consecutive sorted particles (gravity.group, by default 32: a warp) walks the tree once, opening cells against the
 // group's bounding box (the test of octree_walk.h), and records
 //   - the accepted cells (node indices), and
 //   - the leaves it had to open, as ranges of sorted particles (a leaf that starts where the last

@@ -32,7 +32,7 @@ struct GravitySettings {
   double theta = 0.5;    // Barnes-Hut opening angle
   double softening = 0;  // spline softening length (m); 0: each particle's smoothing length h
   bool group_walk = true;  // interaction lists per group (octree_group_walk.h); false: octree_walk.h
-  int group = 0;           // particles per group; 0: kGravityGroupCpu or kGravityGroupGpu by backend
+  int group = 0;           // particles per group; 0: kGravityGroup (32)
   // Initial list capacities per group (cells, particle ranges); they grow when a group finds more.
   // Small values in a test exercise the growth.
   uint32_t list_cells = 2048, list_ranges = 128;
@@ -66,7 +66,7 @@ class SelfGravity {
 
   void set(const GravitySettings& s) {
     settings_ = s;
-    group_ = uint32_t(s.group > 0 ? s.group : (Exec::kBackend == Backend::Cpu ? kGravityGroupCpu : kGravityGroupGpu));
+    group_ = uint32_t(s.group > 0 ? s.group : kGravityGroup);
     const std::size_t ng = (n_ + group_ - 1) / group_;
     if (groups_.size() != ng) groups_.resize(exec_, ng, tally_);
   }
@@ -247,7 +247,7 @@ class SelfGravity {
   DeviceArray<GravityNode<T>, Exec> nodes_;
   DeviceArray<uint32_t, Exec> count_, offset_;
   T key_lo_[3] = {T(0), T(0), T(0)}, side_ = T(1);  // the keys' box of the last build
-  uint32_t group_ = kGravityGroupGpu;      // particles per group (set())
+  uint32_t group_ = kGravityGroup;         // particles per group (set())
   uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)
   DeviceArray<uint32_t, Exec> cells_, ranges_, list_counts_;
 };
