@@ -167,7 +167,7 @@ TEST(GravityAccuracy, PlummerAndUniformCube) {
 // overflow and be walked again: nothing may be lost on the way.
 TEST(GravityTree, GroupWalkMatchesParticleWalk) {
   for (int dim = 1; dim <= 3; ++dim) {
-    GravitySet s = test::plummer_sphere(20000, 21);
+    GravitySet s = test::plummer_sphere(8000, 21);
     if (dim < 3) {
       std::vector<double> xd;
       for (std::size_t i = 0; i < s.size(); ++i)
