@@ -136,6 +136,9 @@ class Simulation {
   // when lo > hi. One reduction on the solver's backend: only the counts come back to the host. Throws
   // std::invalid_argument as fill_render_data does for the request.
   virtual ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi);
+  // The cells of the self-gravity octree's levels 0 .. levels - 1 as last built (gravity.self = on),
+  // for the viewer's teaching overlay; empty for solvers without self-gravity or before the first step.
+  virtual std::vector<TreeCellBox> gravity_tree_cells(int /*levels*/) { return {}; }
   // Applies, between steps, every parameter that does not need a rebuild (needs_rebuild = false in
   // the registry): viscosity, delta-SPH, XSPH, gravity, wall slip, kernel, time-step limits, fault
   // threshold, collider. Keys that need a rebuild are ignored here (rebuild with make_simulation).

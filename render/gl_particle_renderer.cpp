@@ -1,5 +1,6 @@
 #include "render/gl_particle_renderer.h"
 
+#include "render/box_lines.h"
 #include "render/colormap.h"
 
 #include <GL/glew.h>
@@ -132,34 +133,33 @@ void GlParticleRenderer::draw(const Camera& cam, const ViewSettings& s, int widt
     }
   }
   draw_outline(cam, s, width, height);
+  draw_tree(cam, s, width, height);
   draw_collider(cam, s, width, height);
   glBindVertexArray(0);
 }
 
 void GlParticleRenderer::draw_outline(const Camera& cam, const ViewSettings& s, int width, int height) {
   if (s.walls != WallMode::Hidden || s.outline.empty()) return;
-  // The 12 edges of each box (a 2D box is flat: its 4 edges drawn twice).
-  std::vector<float> v;
-  for (const Bounds& b : s.outline) {
-    const glm::vec3 c[2] = {b.lo, b.hi};
-    for (int axis = 0; axis < 3; ++axis)
-      for (int k = 0; k < 4; ++k) {
-        glm::vec3 p0, p1;
-        const int a1 = (axis + 1) % 3, a2 = (axis + 2) % 3;
-        p0[axis] = c[0][axis], p1[axis] = c[1][axis];
-        p0[a1] = p1[a1] = c[k & 1][a1];
-        p0[a2] = p1[a2] = c[k >> 1][a2];
-        if (p0 == p1) continue;
-        v.insert(v.end(), {p0.x, p0.y, p0.z, p1.x, p1.y, p1.z});
-      }
-  }
+  // Mid grey against either theme's background.
+  const float g = is_light(s) ? 0.35f : 0.7f;
+  draw_lines(cam, box_edge_vertices(s.outline), glm::vec4(g, g, g, 1.f), width, height);
+}
+
+void GlParticleRenderer::draw_tree(const Camera& cam, const ViewSettings& s, int width, int height) {
+  if (!s.show_tree || s.tree_cells.empty()) return;
+  // Orange, darker on the light theme: apart from the grey outline and from most colormaps' ends.
+  const glm::vec4 c = is_light(s) ? glm::vec4(0.75f, 0.35f, 0.f, 1.f) : glm::vec4(1.f, 0.6f, 0.1f, 1.f);
+  draw_lines(cam, box_edge_vertices(s.tree_cells), c, width, height);
+}
+
+void GlParticleRenderer::draw_lines(const Camera& cam, const std::vector<float>& v, const glm::vec4& colour, int width,
+                                    int height) {
+  if (v.empty()) return;
   const glm::mat4 view = cam.view(), proj = cam.proj(float(width) / float(std::max(height, 1)));
   lines_->use();
   glUniformMatrix4fv(lines_->uniform("u_view"), 1, GL_FALSE, glm::value_ptr(view));
   glUniformMatrix4fv(lines_->uniform("u_proj"), 1, GL_FALSE, glm::value_ptr(proj));
-  // Mid grey against either theme's background.
-  const float g = is_light(s) ? 0.35f : 0.7f;
-  glUniform4f(lines_->uniform("u_colour"), g, g, g, 1.f);
+  glUniform4f(lines_->uniform("u_colour"), colour.r, colour.g, colour.b, colour.a);
   glBindVertexArray(vao_lines_);
   glBindBuffer(GL_ARRAY_BUFFER, vbo_lines_);
   glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(v.size() * sizeof(float)), v.data(), GL_DYNAMIC_DRAW);

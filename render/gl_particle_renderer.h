@@ -7,6 +7,7 @@
 #include "render/renderer.h"
 
 #include <map>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -25,6 +26,8 @@ class GlParticleRenderer final : public Renderer {
   // With the walls hidden, the wireframe of s.outline over what is in the framebuffer (no depth
   // test: the tank's edges show through the fluid); the GL path and the splat's frames alike.
   void draw_outline(const Camera& cam, const ViewSettings& s, int width, int height);
+  // With s.show_tree, the wireframe of s.tree_cells (the octree's top levels), no depth test.
+  void draw_tree(const Camera& cam, const ViewSettings& s, int width, int height);
 
   // The buffers the uploaders fill; `generation` changes whenever they are reallocated, so an
   // interop uploader knows to register them again.
@@ -34,6 +37,8 @@ class GlParticleRenderer final : public Renderer {
 
  private:
   unsigned colormap_texture(const std::string& name);
+  // Line segments (box_lines.h) in one colour, over the framebuffer (no depth test).
+  void draw_lines(const Camera& cam, const std::vector<float>& v, const glm::vec4& colour, int width, int height);
   void set_common_uniforms(const GlProgram& p, const Camera& cam, const ViewSettings& s, int width, int height,
                            float radius) const;
 

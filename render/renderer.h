@@ -34,6 +34,11 @@ struct ViewSettings {
   // The scene's geometry boxes (tank inner boxes, obstacles; 2D: z = 0) drawn as a wireframe when
   // the walls are hidden (SceneView fills it from the scene's sections).
   std::vector<Bounds> outline;
+  // The self-gravity octree's top cells (a teaching overlay, issue 16; SceneView fills it while
+  // show_tree is on), drawn as lines over the particles whatever the wall mode.
+  bool show_tree = false;
+  int tree_levels = 3;  // levels 0 .. tree_levels - 1 (the root is level 0)
+  std::vector<Bounds> tree_cells;
   bool show_collider = false;
   glm::vec3 collider_center{0.f};
   float collider_radius = 0;

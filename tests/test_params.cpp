@@ -139,12 +139,13 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // interval, reference, reference_column), 4 of the WCSPH options of issue 12 (fluid.density_diffusion,
   // fluid.pressure_term, viscosity.wall_factor, fluid.shifting), 1 of the pictures (view.theme), 7 of
   // the teaching scenes ([teach]: title, text, look, why, fix, paper, measure; issue 17), 4 of
-  // self-gravity (gravity.self, gravity.G, gravity.theta, gravity.softening; issue 16), 24 of the
+  // self-gravity (gravity.self, gravity.G, gravity.theta, gravity.softening; issue 16), 2 of its walk
+  // (gravity.walk, gravity.group; issue 16), 24 of the
   // DEM grains ([grains.N]: min, max, radius, spacing, jitter, density, velocity, fixed, size_spread;
   // [dem]: spring, damping, shear, attraction, boundary_damping, global_damping, box_min, box_max,
   // steps_per_contact, contact, youngs_modulus, poisson_ratio, restitution, friction,
   // rolling_friction; issue 17).
-  EXPECT_EQ(reg.all().size(), 156u);
+  EXPECT_EQ(reg.all().size(), 158u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);

@@ -197,6 +197,11 @@ void colour_controls(ViewerState& s) {
       ImGui::InputFloat("offset [m]", &v.clip_offset);
     }
   }
+  if (s.model->params().text("gravity.self") == "on") {  // the teaching overlay of the octree (key T)
+    bool tree = v.show_tree;
+    if (ImGui::Checkbox("octree cells", &tree)) set_tree_overlay(s, tree);
+    if (v.show_tree) ImGui::SliderInt("tree levels", &v.tree_levels, 1, 5);
+  }
   if (ImGui::Button("Fit view")) s.view->fit();
 }
 

@@ -22,6 +22,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {GLFW_KEY_A, "A", Action::ToggleAutoRange, "Automatic / manual colour range"},
       {GLFW_KEY_O, "O", Action::ToggleCollider, "Collider sphere on / off (Shift + left drag moves it)"},
       {GLFW_KEY_X, "X", Action::ToggleClip, "3D: clip plane on / off"},
+      {GLFW_KEY_T, "T", Action::ToggleTree, "Self-gravity octree: draw its top levels on / off (gravity.self = on; levels in the panel)"},
       {GLFW_KEY_D, "D", Action::DropFluid, "Drop a sphere or block of fluid at the cursor, or at the view centre when the cursor is off the scene (liquid scenes; shape and size in the panel)"},
       {GLFW_KEY_B, "B", Action::ResetBlock, "Reset block: the scene's fluid as one block in the middle of the tank, at rest (liquid scenes)"},
       {GLFW_KEY_N, "N", Action::ResetRandom, "Reset random: the scene's fluid at random lattice sites of the tank, jittered, at rest (liquid scenes)"},

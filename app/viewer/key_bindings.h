@@ -9,7 +9,7 @@ namespace ejecta::viewer {
 enum class Action {
   TogglePause, SingleStep, Reset, MoreSteps, FewerSteps, FitView, PresetFront, PresetSide, PresetTop,
   PresetIso, ToggleSprites, CycleWalls, NextColormap, ToggleAutoRange, ToggleCollider, ToggleClip,
-  DropFluid, ResetBlock, ResetRandom, SaveSnapshot, ToggleProfile, Screenshot, ToggleRecord, ToggleVideo, ToggleHelp, Quit
+  ToggleTree, DropFluid, ResetBlock, ResetRandom, SaveSnapshot, ToggleProfile, Screenshot, ToggleRecord, ToggleVideo, ToggleHelp, Quit
 };
 
 struct KeyBinding {

@@ -1,5 +1,7 @@
 #include "viewer/scene_view.h"
 
+#include "render/box_lines.h"
+
 #include "render/frame_render_data.h"
 #include "viewer/view_model.h"
 #include "render_data/colour_histogram.h"
@@ -159,6 +161,10 @@ RenderRange SceneView::update() {
   settings_.show_collider = c.enabled;
   settings_.collider_center = glm::vec3(float(c.center[0]), float(c.center[1]), sim_->dim() == 3 ? float(c.center[2]) : 0.f);
   settings_.collider_radius = float(c.radius);
+  // The octree's top levels as the last force evaluation built them (empty without self-gravity).
+  settings_.tree_cells = settings_.show_tree ? render::tree_cell_bounds(sim_->gravity_tree_cells(settings_.tree_levels),
+                                                                        settings_.tree_levels)
+                                             : std::vector<render::Bounds>{};
   return r;
 }
 
@@ -229,6 +235,7 @@ void SceneView::draw(int width, int height) {
   if (splat_) {
     splat_->draw(camera_, settings_, width, height, fb_.id());
     renderer_.draw_outline(camera_, settings_, width, height);
+    renderer_.draw_tree(camera_, settings_, width, height);
     renderer_.draw_collider(camera_, settings_, width, height);
   } else {
     renderer_.draw(camera_, settings_, width, height);

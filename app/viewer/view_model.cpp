@@ -60,4 +60,13 @@ glm::vec3 unproject(const render::Camera& cam, double mx, double my, int w, int 
   return glm::vec3(p) / p.w;
 }
 
+std::string set_tree_overlay(render::ViewSettings& v, const ParamSet& scene, bool on) {
+  const bool gravity = scene.text("gravity.self") == "on";
+  v.show_tree = on && gravity;
+  if (!v.show_tree) v.tree_cells.clear();
+  if (on && !gravity) return "the octree exists with self-gravity only (gravity.self = on, gas and solid models)";
+  return v.show_tree ? "octree: the top " + std::to_string(v.tree_levels) + " levels of the last force evaluation's tree"
+                     : "";
+}
+
 }  // namespace ejecta::viewer

@@ -3,10 +3,12 @@
 // window the scene is fitted into (clear of the panels), how large a particle is drawn at least, and
 // the world point under the cursor.
 #include "render/camera.h"
+#include "render/renderer.h"
 #include "simulation.h"
 
 #include <glm/glm.hpp>
 
+#include <string>
 #include <vector>
 
 namespace ejecta::viewer {
@@ -38,5 +40,9 @@ float min_visible_radius(float natural_radius, float pixels_per_metre, float min
 
 // The world point under window pixel (mx, my) at the depth of `at` (2D: the z = 0 plane).
 glm::vec3 unproject(const render::Camera& cam, double mx, double my, int w, int h, const glm::vec3& at);
+
+// The self-gravity octree's overlay (key T): on only where the scene has gravity.self = on. Returns
+// the message for the status bar (why it stays off, or what is drawn; "" when turned off).
+std::string set_tree_overlay(render::ViewSettings& v, const ParamSet& scene, bool on);
 
 }  // namespace ejecta::viewer

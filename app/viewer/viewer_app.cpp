@@ -221,6 +221,7 @@ void handle_action(ViewerState& s, Action a, GLFWwindow* win, int w, int h) {
       break;
     }
     case Action::ToggleClip: set_clip(s, !v.clip); break;
+    case Action::ToggleTree: set_tree_overlay(s, !v.show_tree); break;
     case Action::Screenshot: {
       try {
         int w = 0, h = 0;

@@ -187,6 +187,10 @@ void set_clip(ViewerState& s, bool on) {
   v.clip_offset = c.offset;
 }
 
+void set_tree_overlay(ViewerState& s, bool on) {
+  s.message = set_tree_overlay(s.view->settings(), s.model->params(), on);
+}
+
 void toggle_recording(ViewerState& s) {
   if (s.recorder) {
     try {

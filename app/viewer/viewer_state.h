@@ -145,6 +145,9 @@ void update_profile(ViewerState& s);
 void update_rates(ViewerState& s, double frame_s, long stepped, double step_s);
 // Clip plane on (through the middle of the free particles' bounding box, facing the camera) or off.
 void set_clip(ViewerState& s, bool on);
+// The self-gravity octree's top levels drawn (SceneView fills them each frame) or not; a scene without
+// self-gravity (gravity.self = on) keeps it off and says why in s.message.
+void set_tree_overlay(ViewerState& s, bool on);
 // Fills s.picked_fields and s.picked_position for particle index i (all fields of the engine).
 void inspect(ViewerState& s, long i);
 // The crush-curve plot of s.crush_choice's porous material with the selected particles (crush_plot.h);

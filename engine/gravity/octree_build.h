@@ -19,7 +19,10 @@
 namespace ejecta {
 
 constexpr int kGravityLeaf = 16;   // most particles in a leaf
-constexpr int kGravityGroup = 32;  // consecutive sorted particles sharing one opening test (a warp)
+// Consecutive sorted particles sharing one opening test (gravity.group = 0 picks this): a warp on a
+// GPU, and the same on the CPU so that both backends make the same opening decisions. Smaller groups
+// mean fewer interactions and somewhat larger errors (docs/physics.md, "Cost").
+constexpr int kGravityGroup = 32;
 constexpr uint32_t kGravityEnd = 0xffffffffu;
 
 // Tree levels below the root: the Morton key bits per dimension (21 in 3D, 31 in 2D and 1D).
@@ -313,7 +316,36 @@ struct GravityMoments {
   }
 };
 
-// The bounding box of each group of kGravityGroup consecutive sorted particles.
+// The cell box of each node of one level (the viewer draws the top levels): from the key of the
+// node's first particle, as GravityMoments finds the cell centre.
+template <class T>
+struct GravityCellBox {
+  T lo[3], hi[3];
+};
+
+template <class T, int D>
+struct GravityCellBoxes {
+  const uint64_t* keys;
+  const GravityLink* links;
+  GravityCellBox<T>* out;
+  uint32_t level_start;
+  int level;
+  T lo[3], side0;
+  EJ_INLINE void operator()(std::size_t k) const {
+    const uint32_t me = level_start + uint32_t(k);
+    uint32_t cell[3];
+    morton_decode<D>(keys[links[me].begin], cell);
+    const T side = side0 / T(uint64_t(1) << level);
+    GravityCellBox<T> b;
+    for (int a = 0; a < 3; ++a) {
+      b.lo[a] = a < D ? lo[a] + T(cell[a] >> (gravity_levels<D>() - level)) * side : T(0);
+      b.hi[a] = a < D ? b.lo[a] + side : T(0);
+    }
+    out[me] = b;
+  }
+};
+
+// The bounding box of each group of `size` consecutive sorted particles.
 template <class T>
 struct GravityGroup {
   T lo[3], hi[3];
@@ -324,9 +356,10 @@ struct GravityGroupBounds {
   const GravityBody<T>* body;
   GravityGroup<T>* groups;
   std::size_t n;
+  uint32_t size;
   EJ_INLINE void operator()(std::size_t g) const {
-    const std::size_t b = g * kGravityGroup;
-    const std::size_t e = b + kGravityGroup < n ? b + kGravityGroup : n;
+    const std::size_t b = g * size;
+    const std::size_t e = b + size < n ? b + size : n;
     GravityGroup<T> out;
     for (int a = 0; a < 3; ++a) out.lo[a] = out.hi[a] = body[b].x[a];
     for (std::size_t j = b + 1; j < e; ++j) {

@@ -1,7 +1,7 @@
 #pragma once
 // The Barnes-Hut walk (Barnes & Hut 1986, Nature 324, 446) of the threaded octree (octree_build.h):
 // one thread per sorted particle. The opening test is made against the bounding box of the
-// particle's group of kGravityGroup consecutive sorted particles rather than the particle itself (the
+// particle's group of `group` consecutive sorted particles rather than the particle itself (the
 // group walk of Barnes 1990, J. Comput. Phys. 87, 161), so all threads of a warp take the same path
 // through the tree; the box is at least as close to a cell as any of its particles, so the test is
 // only stricter than the per-particle one. A cell is accepted when the box is outside its opening
@@ -32,8 +32,9 @@ struct GravityWalk {
   Vec<T, D>* a;  // += G * acceleration (store order)
   T* phi;        // = G * potential (store order); may be null
   T G;
+  uint32_t group;  // particles per group
   EJ_INLINE void operator()(std::size_t k) const {
-    const GravityGroup<T> grp = groups[k / kGravityGroup];
+    const GravityGroup<T> grp = groups[k / group];
     const GravityBody<T> me = body[k];
     const T ei = eps[k];
     T acc[3] = {T(0), T(0), T(0)}, pot = T(0);

@@ -2,15 +2,20 @@
 // Self-gravity by a Barnes-Hut octree, rebuilt at every call, on either backend (one source):
 //   bounding box (one reduction) -> 64-bit Morton keys -> sort_pairs64 with the permutation ->
 //   gather positions, masses, softening lengths in key order -> the tree level by level (count,
-//   exclusive_scan, write; octree_build.h) -> multipoles bottom-up -> group boxes -> the walk
-//   (octree_walk.h), which adds G a to the caller's acceleration and writes G phi, in the caller's order.
+//   exclusive_scan, write; octree_build.h) -> multipoles bottom-up -> group boxes -> the walk, which
+//   adds G a to the caller's acceleration and writes G phi, in the caller's order: by default the
+//   group walk (octree_group_walk.h: one walk per group of 32 sorted particles into interaction lists,
+//   then one pass per particle over its group's lists, in batches of groups), or the per-particle walk
+//   (octree_walk.h; gravity.walk = particles), which makes the same opening decisions.
 // Cost O(N log N): the sort and the build are linear per level, the walk visits O(log N) cells per
 // particle at a fixed opening angle. The particles themselves are not reordered: the tree works on
 // its own sorted copies (20 bytes per particle in float) and scatters its results back.
 // Host round trips: the bounding box, and one integer per tree level (the next level's size).
 #include "exec/device_array.h"
 #include "gravity/octree_build.h"
+#include "gravity/octree_group_walk.h"
 #include "gravity/octree_walk.h"
+#include "render_data/render_request.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,11 +31,23 @@ struct GravitySettings {
   double G = 6.674e-11;  // m^3 / (kg s^2)
   double theta = 0.5;    // Barnes-Hut opening angle
   double softening = 0;  // spline softening length (m); 0: each particle's smoothing length h
+  bool group_walk = true;  // interaction lists per group (octree_group_walk.h); false: octree_walk.h
+  int group = 0;           // particles per group; 0: kGravityGroup (32)
+  // Initial list capacities per group (cells, particle ranges); they grow when a group finds more.
+  // Small values in a test exercise the growth.
+  uint32_t list_cells = 2048, list_ranges = 128;
 };
 
 struct GravityTreeStats {
   std::size_t nodes = 0;
   int levels = 0;  // levels below the root that have nodes
+  // Group walk: the largest list lengths of the last evaluation and how often a batch was walked
+  // again with larger lists.
+  uint32_t max_cells = 0, max_ranges = 0;
+  int list_regrowths = 0;
+  // Group walk: mean particle-cell and particle-particle interactions per particle (a group's counts
+  // weighted by its particles; the self pair included).
+  double cells_per_particle = 0, particles_per_particle = 0;
 };
 
 template <class T, int D, class Exec>
@@ -43,11 +60,44 @@ class SelfGravity {
     perm_alt_.resize(exec, n, tally);
     body_.resize(exec, n, tally);
     eps_.resize(exec, n, tally);
-    groups_.resize(exec, (n + kGravityGroup - 1) / kGravityGroup, tally);
     reserve_nodes(n / 2 + 64);
+    set(settings_);
   }
 
-  void set(const GravitySettings& s) { settings_ = s; }
+  void set(const GravitySettings& s) {
+    settings_ = s;
+    group_ = uint32_t(s.group > 0 ? s.group : kGravityGroup);
+    const std::size_t ng = (n_ + group_ - 1) / group_;
+    if (groups_.size() != ng) groups_.resize(exec_, ng, tally_);
+  }
+
+  // The cells of the tree's levels 0 .. `levels` - 1 as built by the last accumulate() (empty
+  // before the first), for drawing; one pass per level and one download.
+  std::vector<TreeCellBox> cells(int levels) {
+    std::vector<TreeCellBox> out;
+    if (level_start_.size() < 2) return out;
+    const int have = int(level_start_.size()) - 1;
+    const int nl = std::min(levels, have);
+    if (nl <= 0) return out;
+    const uint32_t count = level_start_[nl];
+    DeviceArray<GravityCellBox<T>, Exec> boxes(exec_, count);
+    for (int l = 0; l < nl; ++l)
+      exec_.for_each(level_start_[l + 1] - level_start_[l],
+                     GravityCellBoxes<T, D>{keys_.data(), links_.data(), boxes.data(), level_start_[l], l,
+                                            {key_lo_[0], key_lo_[1], key_lo_[2]}, side_});
+    std::vector<GravityCellBox<T>> host(count);
+    exec_.download(host.data(), boxes.data(), sizeof(GravityCellBox<T>) * count);
+    out.resize(count);
+    for (int l = 0; l < nl; ++l)
+      for (uint32_t k = level_start_[l]; k < level_start_[l + 1]; ++k) {
+        for (int a = 0; a < 3; ++a) {
+          out[k].lo[a] = double(host[k].lo[a]);
+          out[k].hi[a] = double(host[k].hi[a]);
+        }
+        out[k].level = l;
+      }
+    return out;
+  }
   const GravitySettings& settings() const { return settings_; }
   const GravityTreeStats& stats() const { return stats_; }
 
@@ -56,8 +106,12 @@ class SelfGravity {
   void accumulate(const Vec<T, D>* x, const T* m, const T* h, Vec<T, D>* a, T* phi) {
     if (n_ == 0) return;
     build(x, m, h);
+    if (settings_.group_walk) {
+      group_walk(a, phi);
+      return;
+    }
     exec_.for_each_balanced(n_, GravityWalk<T, D>{links_.data(), nodes_.data(), body_.data(), eps_.data(),
-                                                  groups_.data(), perm_.data(), a, phi, T(settings_.G)});
+                                                  groups_.data(), perm_.data(), a, phi, T(settings_.G), group_});
   }
 
  private:
@@ -68,6 +122,57 @@ class SelfGravity {
     nodes_.resize(exec_, cap, tally_);
     count_.resize(exec_, cap, tally_);
     offset_.resize(exec_, cap + 1, tally_);
+  }
+
+  // The group walk in batches of groups, so the lists stay within a memory budget (8 MiB on the CPU,
+  // where a batch's lists are read back from cache; 512 MiB on a GPU, enough groups per batch to
+  // fill it). A batch whose lists overflow is walked again with capacities raised to the counts.
+  void group_walk(Vec<T, D>* a, T* phi) {
+    const std::size_t ngroups = (n_ + group_ - 1) / group_;
+    const std::size_t budget = Exec::kBackend == Backend::Cpu ? (std::size_t(8) << 20) : (std::size_t(512) << 20);
+    if (cell_cap_ == 0) {
+      cell_cap_ = std::max<uint32_t>(1, settings_.list_cells);
+      range_cap_ = std::max<uint32_t>(1, settings_.list_ranges);
+    }
+    stats_.max_cells = stats_.max_ranges = 0;
+    stats_.list_regrowths = 0;
+    double sum_cells = 0, sum_particles = 0;
+    std::size_t g0 = 0;
+    while (g0 < ngroups) {
+      const std::size_t per_group = (std::size_t(cell_cap_) + 2 * std::size_t(range_cap_)) * sizeof(uint32_t);
+      const std::size_t batch = std::min(ngroups - g0, std::max<std::size_t>(1, budget / per_group));
+      reserve_lists(batch);
+      exec_.for_each(batch, GravityGroupLists<T>{links_.data(), nodes_.data(), groups_.data(), uint32_t(g0), cell_cap_,
+                                                 range_cap_, cells_.data(), ranges_.data(), list_counts_.data()});
+      const GravityListCounts most = exec_.transform_reduce(batch, GravityListCounts{0, 0, 0, 0},
+                                                            MeasureGravityLists{list_counts_.data()}, MaxGravityLists{});
+      if (most.cells > cell_cap_ || most.ranges > range_cap_) {  // walk this batch again, nothing dropped
+        // A quarter more than found, so the next steps' slightly longer lists fit.
+        cell_cap_ = std::max(cell_cap_, most.cells + most.cells / 4);
+        range_cap_ = std::max(range_cap_, most.ranges + most.ranges / 4);
+        ++stats_.list_regrowths;
+        continue;
+      }
+      stats_.max_cells = std::max(stats_.max_cells, most.cells);
+      stats_.max_ranges = std::max(stats_.max_ranges, most.ranges);
+      sum_cells += most.sum_cells * group_;  // the last group may be shorter: a small overcount
+      sum_particles += most.sum_particles * group_;
+      const std::size_t k0 = g0 * group_, kn = std::min(n_, (g0 + batch) * group_) - k0;
+      exec_.for_each_balanced(kn, GravityGroupEval<T, D>{nodes_.data(), body_.data(), eps_.data(), perm_.data(),
+                                                         cells_.data(), ranges_.data(), list_counts_.data(),
+                                                         uint32_t(k0), group_, cell_cap_, range_cap_, a, phi, T(settings_.G)});
+      g0 += batch;
+    }
+    stats_.cells_per_particle = sum_cells / double(n_);
+    stats_.particles_per_particle = sum_particles / double(n_);
+  }
+
+  // List buffers for `batch` groups at the current capacities (kept between calls, only grown).
+  void reserve_lists(std::size_t batch) {
+    const std::size_t nc = batch * cell_cap_, nr = batch * range_cap_ * 2;
+    if (cells_.size() < nc) cells_.resize(exec_, nc, tally_);
+    if (ranges_.size() < nr) ranges_.resize(exec_, nr, tally_);
+    if (list_counts_.size() < 3 * batch) list_counts_.resize(exec_, 3 * batch, tally_);
   }
 
   void build(const Vec<T, D>* x, const T* m, const T* h) {
@@ -84,6 +189,8 @@ class SelfGravity {
     const T cells = T(double(uint64_t(1) << gravity_levels<D>()));
     GravityKeys<T, D> keys{x, keys_.data(), perm_.data(), {box.lo[0], box.lo[1], box.lo[2]}, cells / side};
     for (int d = D; d < 3; ++d) keys.lo[d] = T(0);
+    for (int d = 0; d < 3; ++d) key_lo_[d] = keys.lo[d];
+    side_ = side;
     exec_.for_each(n_, keys);
     exec_.sort_pairs64(keys_.ptr(), perm_.ptr(), keys_alt_.ptr(), perm_alt_.ptr(), n_);
     exec_.for_each(n_, GravityGather<T, D>{x, m, h, perm_.data(), body_.data(), eps_.data(), T(settings_.softening)});
@@ -97,7 +204,7 @@ class SelfGravity {
                               {keys.lo[0], keys.lo[1], keys.lo[2]}, side, T(1.0 / settings_.theta)};
       exec_.for_each(level_start_[l + 1] - level_start_[l], mo);
     }
-    exec_.for_each((n_ + kGravityGroup - 1) / kGravityGroup, GravityGroupBounds<T>{body_.data(), groups_.data(), n_});
+    exec_.for_each((n_ + group_ - 1) / group_, GravityGroupBounds<T>{body_.data(), groups_.data(), n_, group_});
   }
 
   // level_start_ gets the first node of each level and, last, the node count. False when the node
@@ -139,6 +246,10 @@ class SelfGravity {
   DeviceArray<uint32_t, Exec> nchild_;
   DeviceArray<GravityNode<T>, Exec> nodes_;
   DeviceArray<uint32_t, Exec> count_, offset_;
+  T key_lo_[3] = {T(0), T(0), T(0)}, side_ = T(1);  // the keys' box of the last build
+  uint32_t group_ = kGravityGroup;         // particles per group (set())
+  uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)
+  DeviceArray<uint32_t, Exec> cells_, ranges_, list_counts_;
 };
 
 }  // namespace ejecta

@@ -325,6 +325,21 @@ ParamRegistry make_builtin() {
                          "a pair uses the larger eps of the two. 0: each particle's smoothing length h."),
                    0, 1e30),
              {"gas", "solid"}));
+  t.add(only(choices(param("gravity.walk", T::Choice, "groups", "", "Tree walk",
+                           "How the octree is walked: groups = each group of consecutive sorted "
+                           "particles walks once and its particles evaluate the interaction lists "
+                           "(Barnes 1990; Bedorf et al. 2012); particles = every particle walks with "
+                           "its group's opening test. Same opening decisions and forces (to round-off); "
+                           "for speed comparisons."),
+                     {"groups", "particles"}),
+             {"gas", "solid"}));
+  t.add(only(range(param("gravity.group", T::Int, "0", "", "Walk group",
+                         "Consecutive sorted particles that share one opening test (their bounding "
+                         "box) and, with gravity.walk = groups, one interaction list. Smaller groups "
+                         "mean fewer interactions and larger errors (16: 15-22% fewer interactions, "
+                         "median error +17-27% at theta 0.5); 0 = 32, a GPU warp, on both backends."),
+                   0, 1024),
+             {"gas", "solid"}));
 
   t.group = "Boundary";
   t.add(rebuild(range(param("boundary.wall_layers", T::Int, "3", "", "Wall layers",

@@ -28,6 +28,13 @@ struct RenderBuffers {
   bool device = false;
 };
 
+// One cell of the self-gravity octree as the viewer draws it (Simulation::gravity_tree_cells): its
+// box in metres (2D: z = 0; 1D: y = z = 0) and its level (0: the root).
+struct TreeCellBox {
+  double lo[3], hi[3];
+  int level;
+};
+
 // Range of the colour values over the fluid particles (over all particles when there is no fluid),
 // for the automatic colour range. min > max when there is nothing to measure.
 struct RenderRange {

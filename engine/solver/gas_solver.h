@@ -9,6 +9,7 @@
 //   one reduction (dt limits, first bad particle).
 // The time integrator (leapfrog, predictor-corrector, RK23) is generic (staged_integrators.h) and
 // calls evaluate() once, twice or three times per step.
+#include "gravity/gravity_bound.h"
 #include "gravity/gravity_params.h"
 #include "physics/density_gradh_price2012.h"
 #include "physics/forces_gas_gradh.h"
@@ -66,6 +67,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     const auto t2g = mark();
     if (gravity_) gravity_->accumulate(pv_.x, pv_.m, pv_.h, pv_.a, phi_);
     const auto t3g = mark();
+    if (gravity_) mark_gravity_bound(exec_, n_, pv_.v, pv_.m, phi_, bound_);  // the viewer's `bound`
     const GasExtremes<T> e = exec_.transform_reduce(n_, MeasureGasExtremes<T, D>::none(),
                                                     MeasureGasExtremes<T, D>{pv_}, CombineGasExtremes<T>{});
     const auto t3 = clock::now();
@@ -90,6 +92,9 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
     return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, n_fluid_ > 0, req, out);
+  }
+  std::vector<TreeCellBox> gravity_tree_cells(int levels) override {
+    return gravity_ ? gravity_->cells(levels) : std::vector<TreeCellBox>{};
   }
   ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
     return colour_histogram_from_store(exec_, store_, pv_.kind, n_, n_fluid_ > 0, req, lo, hi);
@@ -182,6 +187,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   void allocate_gravity(const ParamSet& params) {
     if (!self_gravity_enabled(params)) return;
     phi_ = this->template field<T>("gravitational_potential", "J/kg", "self-gravity potential phi (octree)", false);
+    bound_ = this->template field<uint8_t>("bound", "", "0 unbound, 1 bound", false);  // gravity_bound.h
     gravity_ = std::make_unique<SelfGravity<T, D, Exec>>(exec_, n_, &array_bytes_);
     gravity_->set(gravity_settings_from(params));
   }
@@ -236,6 +242,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   uint32_t* id_ = nullptr;
   std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
   T* phi_ = nullptr;
+  uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
 };
 
 template <class T, class Exec>

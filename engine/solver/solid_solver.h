@@ -11,6 +11,7 @@
 // The Weibull flaws sit in a flat array by initial id (never reordered, no per-particle cap).
 // Equations and references: physics/solid_model.h and docs/physics.md ("Solids: the elastic model").
 #include "exec/device_array.h"
+#include "gravity/gravity_bound.h"
 #include "gravity/gravity_params.h"
 #include "physics/solid_damage.h"
 #include "physics/solid_invariants.h"
@@ -47,6 +48,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     allocate(init);
     if (self_gravity_enabled(params)) {  // the octree's arrays and the potential field
       phi_ = this->template field<T>("gravitational_potential", "J/kg", "self-gravity potential phi (octree)", false);
+      bound_ = this->template field<uint8_t>("bound", "", "0 unbound, 1 bound", false);  // gravity_bound.h
       gravity_ = std::make_unique<SelfGravity<T, D, Exec>>(exec_, n_, &array_bytes_);
       gravity_->set(gravity_settings_from(params));
     }
@@ -80,6 +82,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     const auto t2g = mark();
     if (gravity_) gravity_->accumulate(pv_.x, pv_.m, pv_.h, pv_.a, phi_);  // gravity.self = on
     const auto t3g = mark();
+    if (gravity_) mark_gravity_bound(exec_, n_, pv_.v, pv_.m, phi_, bound_);  // the viewer's `bound`
     const SolidExtremes<T> e = exec_.transform_reduce(n_, MeasureSolidExtremes<T, D>::none(),
                                                       MeasureSolidExtremes<T, D>{pv_}, CombineSolidExtremes<T>{});
     const auto t3 = clock::now();
@@ -112,6 +115,9 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
     return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, true, req, out);
+  }
+  std::vector<TreeCellBox> gravity_tree_cells(int levels) override {
+    return gravity_ ? gravity_->cells(levels) : std::vector<TreeCellBox>{};
   }
   ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
     return colour_histogram_from_store(exec_, store_, pv_.kind, n_, true, req, lo, hi);
@@ -338,6 +344,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   bool any_yield_ = false, art_on_ = false;
   std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
   T* phi_ = nullptr;
+  uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
 };
 
 template <class T, class Exec>
