@@ -325,12 +325,12 @@ ParamRegistry make_builtin() {
                          "a pair uses the larger eps of the two. 0: each particle's smoothing length h."),
                    0, 1e30),
              {"gas", "solid"}));
-  t.add(only(choices(param("gravity.walk", T::Choice, "groups", "", "Tree walk",
-                           "How the octree is walked: groups = each group of consecutive sorted "
-                           "particles walks once and its particles evaluate the interaction lists "
-                           "(Barnes 1990; Bedorf et al. 2012); particles = every particle walks with "
-                           "its group's opening test. Same opening decisions and forces (to round-off); "
-                           "for speed comparisons."),
+  t.add(only(choices(param("gravity.walk", T::Choice, "particles", "", "Tree walk",
+                           "How the octree is walked: particles = every particle walks with its "
+                           "group's opening test (the default: on the H200 it is 6x faster at 10^6); "
+                           "groups = each group of consecutive sorted particles walks once and its "
+                           "particles evaluate the interaction lists (Barnes 1990; Bedorf et al. 2012), "
+                           "1.1-1.2x faster on the CPU. Same opening decisions and forces (to round-off)."),
                      {"groups", "particles"}),
              {"gas", "solid"}));
   t.add(only(range(param("gravity.group", T::Int, "0", "", "Walk group",
