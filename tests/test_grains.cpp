@@ -292,10 +292,13 @@ TEST(GrainsGpu, CudaAgreesWithCpu) {
     // Measured on the H200 (2026-12-02), grains in water: time 2.0e-8 and potential 2.5e-9 apart
     // (relative; the liquid's adaptive dt and nvcc's fused multiply-adds), kinetic 3e-9.
     EXPECT_NEAR(cpu->time(), gpu->time(), 1e-7 * cpu->time());
-    EXPECT_NEAR(dc.kinetic, dg.kinetic, 1e-6 * dc.kinetic + 1e-15);
+    // The frictional pile (Hertz-Mindlin, 2026-12-03): kinetic 2.2e-6 apart and spins 2.8e-5 of the
+    // largest after 100 steps of contacts (the springs carry the backends' rounding); bands 5x that.
+    const bool hertz = p.text("dem.contact") == "hertz_mindlin";
+    EXPECT_NEAR(dc.kinetic, dg.kinetic, (hertz ? 1.1e-5 : 1e-6) * dc.kinetic + 1e-15);
     EXPECT_NEAR(dc.potential, dg.potential, 1e-8 * std::fabs(dc.potential));
-    EXPECT_NEAR(dc.total, dg.total, 1e-8 * std::fabs(dc.total));
-    if (p.text("dem.contact") == "hertz_mindlin") {  // spins and contact lists, by particle id
+    EXPECT_NEAR(dc.total, dg.total, 1e-8 * std::fabs(dc.total) + (hertz ? 1.1e-5 * dc.kinetic : 0.0));  // the kinetic's gap
+    if (hertz) {  // spins and contact lists, by particle id
       const std::vector<double> wc = test::field_by_id(*cpu, "angular_velocity"),
                                 wg = test::field_by_id(*gpu, "angular_velocity");
       double w_max = 0, w_off = 0;
@@ -303,7 +306,7 @@ TEST(GrainsGpu, CudaAgreesWithCpu) {
         w_max = std::max(w_max, std::fabs(wc[k])), w_off = std::max(w_off, std::fabs(wc[k] - wg[k]));
       std::printf("  Hertz-Mindlin: max spin %.6g rad/s, largest cpu-cuda difference %.3g rad/s\n", w_max, w_off);
       EXPECT_GT(w_max, 0.0);
-      EXPECT_LT(w_off, 1e-6 * w_max);  // not yet measured on the H200: the kinetic energy's band
+      EXPECT_LT(w_off, 1.5e-4 * w_max);
       EXPECT_EQ(test::field_by_id(*cpu, "contact_count"), test::field_by_id(*gpu, "contact_count"));
     }
   }

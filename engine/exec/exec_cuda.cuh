@@ -38,11 +38,11 @@ __global__ void ejecta_for_each_kernel(std::size_t n, F f) {
 // ptxas to fit B blocks per SM, i.e. at most 65536 / (128 B) registers a thread. B is 3 (170
 // registers) unless the functor names its own kCudaMinBlocks. Measured with -Xptxas -v for sm_90: the
 // 3D solid force pass in double uses 172 registers unbounded (2 blocks, 8 warps per SM) and 168
-// bounded with an 8-byte spill (3 blocks, 12 warps). The WCSPH pass in float asks for more blocks
+// bounded with an 8-byte spill (3 blocks, 12 warps). The WCSPH pass in float asks for 7 blocks
 // (forces_wcsph.h): it went from 80 to 84 registers with the options added in issue 12, which
-// allocates 88 and fits 5 blocks (20 warps) per SM instead of 6 (24 warps), the force pass's 13%
-// regression on the H200 (docs/benchmarks.md). Results do not change (the same instructions,
-// another register allocation).
+// allocates 88 and fits 5 blocks (20 warps) per SM instead of 6, and its force pass was 8-13% slower
+// on the H200 (docs/benchmarks.md). Results do not change (the same instructions, another register
+// allocation).
 template <class F, class = void>
 struct CudaMinBlocks {
   static constexpr int value = 3;

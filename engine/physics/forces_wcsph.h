@@ -32,10 +32,11 @@ namespace ejecta {
 // the fused pass held more registers and ran 15% slower on the H200 (docs/benchmarks.md).
 template <class T, int D, bool Shifting = false>
 struct Forces_WCSPH_Monaghan1992 {
-  // CUDA blocks of 128 per SM to fit (exec_cuda.cuh): in float, 6 in 3D (at most 80 registers, 24
-  // warps) and 7 in 2D (72 registers, 28 warps), the occupancy of the pass before issue 12's options.
-  // Shifting and double keep the default bound.
-  static constexpr int kCudaMinBlocks = sizeof(T) == 4 && !Shifting ? (D == 3 ? 6 : 7) : 3;
+  // CUDA blocks of 128 per SM to fit (exec_cuda.cuh): 7 in float (at most 72 registers, 28 warps).
+  // Measured on the H200 (2026-12-03, 3D dam break at 1M, float): the force pass took 2.08 ms with
+  // 84 registers (5 blocks), 2.08 ms with 6 blocks (80 registers), 1.91 ms with 7; at f3245af, before
+  // issue 12's options, 1.92 ms with 80 registers. Shifting and double keep the default bound.
+  static constexpr int kCudaMinBlocks = sizeof(T) == 4 && !Shifting ? 7 : 3;
   WcsphModel<T, D> model;
   CellGrid<T, D> grid;
   ParticleView<T, D> pv;
