@@ -17,8 +17,7 @@
 // The result equals the per-particle walk's up to the order of summation (cells first, then leaves).
 #include "core/hd.h"
 #include "core/vec.h"
-#include "gravity/gravity_softening.h"
-#include "gravity/multipole.h"
+#include "gravity/gravity_interactions.h"
 #include "gravity/octree_build.h"
 
 #include <cstdint>
@@ -126,33 +125,14 @@ struct GravityGroupEval {
     const uint32_t nc = counts[3 * g], nr = counts[3 * g + 1];
     const uint32_t* my_cells = cells + g * cell_cap;
     for (uint32_t c = 0; c < nc; ++c) {
-      const GravityNode<T> nd = nodes[my_cells[c]];
-      const T r[3] = {me.x[0] - nd.com[0], me.x[1] - nd.com[1], me.x[2] - nd.com[2]};
-      const T r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-      const T e = nd.eps > ei ? nd.eps : ei;
-      const T lim = T(2) * e + nd.rad;
-      if (r2 > lim * lim) {
-        add_cell_field(r, r2, nd.m, nd.q, acc, pot);
-      } else {
-        T gg, f;
-        spline_softened(r2, e, gg, f);
-        for (int d = 0; d < 3; ++d) acc[d] -= nd.m * gg * r[d];
-        pot -= nd.m * f;
-      }
+      add_accepted_cell(me.x, ei, nodes[my_cells[c]], acc, pot);
     }
     const uint32_t* my_ranges = ranges + g * std::size_t(range_cap) * 2;
     for (uint32_t q = 0; q < nr; ++q) {
       const uint32_t b = my_ranges[2 * q], e_ = my_ranges[2 * q + 1];
       for (uint32_t j = b; j < e_; ++j) {
         if (j == uint32_t(k)) continue;
-        const GravityBody<T> bj = body[j];
-        const T r[3] = {me.x[0] - bj.x[0], me.x[1] - bj.x[1], me.x[2] - bj.x[2]};
-        const T r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-        const T e = eps[j] > ei ? eps[j] : ei;
-        T gg, f;
-        spline_softened(r2, e, gg, f);
-        for (int d = 0; d < 3; ++d) acc[d] -= bj.m * gg * r[d];
-        pot -= bj.m * f;
+        add_particle(me.x, ei, body[j], eps[j], acc, pot);
       }
     }
     const uint32_t p = perm[k];

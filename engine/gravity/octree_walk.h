@@ -13,8 +13,7 @@
 // (gravity_softening.h) of eps_ij = max(eps_i, eps_j). The walk follows the skip pointers: no stack.
 #include "core/hd.h"
 #include "core/vec.h"
-#include "gravity/gravity_softening.h"
-#include "gravity/multipole.h"
+#include "gravity/gravity_interactions.h"
 #include "gravity/octree_build.h"
 
 #include <cstdint>
@@ -49,30 +48,12 @@ struct GravityWalk {
         d2 += dd * dd;
       }
       if (d2 > nd.r_open2) {
-        const T r[3] = {me.x[0] - nd.com[0], me.x[1] - nd.com[1], me.x[2] - nd.com[2]};
-        const T r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-        const T e = nd.eps > ei ? nd.eps : ei;
-        const T lim = T(2) * e + nd.rad;
-        if (r2 > lim * lim) {
-          add_cell_field(r, r2, nd.m, nd.q, acc, pot);
-        } else {
-          T g, f;
-          spline_softened(r2, e, g, f);
-          for (int c = 0; c < 3; ++c) acc[c] -= nd.m * g * r[c];
-          pot -= nd.m * f;
-        }
+        add_accepted_cell(me.x, ei, nd, acc, pot);
         node = l.next;
       } else if (l.first < 0) {
         for (uint32_t j = l.begin; j < l.end; ++j) {
           if (j == uint32_t(k)) continue;
-          const GravityBody<T> b = body[j];
-          const T r[3] = {me.x[0] - b.x[0], me.x[1] - b.x[1], me.x[2] - b.x[2]};
-          const T r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-          const T e = eps[j] > ei ? eps[j] : ei;
-          T g, f;
-          spline_softened(r2, e, g, f);
-          for (int c = 0; c < 3; ++c) acc[c] -= b.m * g * r[c];
-          pot -= b.m * f;
+          add_particle(me.x, ei, body[j], eps[j], acc, pot);
         }
         node = l.next;
       } else {
