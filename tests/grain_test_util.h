@@ -2,6 +2,7 @@
 // Helpers of the DEM grain tests: a field of a simulation as doubles in the order of the particle ids,
 // and INI text for numbers.
 #include "simulation.h"
+#include "step_util.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +11,32 @@
 #include <vector>
 
 namespace ejecta::test {
+
+// A head-on collision of two grains of radius r along x: the times the surfaces meet and part
+// (interpolated within a step) and the relative velocity along x after parting (t_out < 0 when they
+// did not part within max_steps). Steps one at a time through the step loop (step_util.h).
+struct PairContact {
+  double t_in = -1, t_out = -1, vrel = 0;
+};
+inline PairContact measure_pair_contact(Simulation& sim, double r, long max_steps) {
+  PairContact c;
+  auto overlap = [&]() {
+    const HostParticles p = sim.download();
+    const std::size_t a = p.id[0] == 0 ? 0 : 1, b = 1 - a;
+    c.vrel = p.velocity[3 * b] - p.velocity[3 * a];
+    return 2 * r - (p.position[3 * b] - p.position[3 * a]);
+  };
+  double before = overlap();
+  for (long s = 0; s < max_steps && c.t_out < 0; ++s) {
+    const double t0 = sim.time();
+    step_n(sim, 1);
+    const double after = overlap(), dt = sim.time() - t0;
+    if (before <= 0 && after > 0) c.t_in = t0 + dt * (-before) / (after - before);
+    if (c.t_in >= 0 && before > 0 && after <= 0) c.t_out = t0 + dt * before / (before - after);
+    before = after;
+  }
+  return c;
+}
 
 inline std::string num(double v) {
   char b[64];

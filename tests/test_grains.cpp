@@ -50,24 +50,8 @@ TEST(Grains, HeadOnCollisionThroughTheEngineMatchesTheDampedOscillator) {
     const double c = 2 * zeta * std::sqrt(k * m_star);
     auto sim = make_simulation(read_scene_string(two_grains(r, rho, k, c, v0, 100), "<collision>"), Backend::Cpu);
     ASSERT_EQ(sim->particle_count(), 2u);
-    auto state = [&](double& gap_overlap, double& vrel) {
-      const HostParticles p = sim->download();
-      const std::size_t a = p.id[0] == 0 ? 0 : 1, b = 1 - a;
-      gap_overlap = 2 * r - (p.position[3 * b] - p.position[3 * a]);
-      vrel = p.velocity[3 * b] - p.velocity[3 * a];
-    };
-    double before = 0, vrel = 0, t_in = -1, t_out = -1;
-    state(before, vrel);
-    for (int s = 0; s < 100000 && t_out < 0; ++s) {
-      const double t0 = sim->time();
-      sim->step();
-      double after = 0;
-      state(after, vrel);
-      const double dt = sim->time() - t0;
-      if (before <= 0 && after > 0) t_in = t0 + dt * (-before) / (after - before);
-      if (t_in >= 0 && before > 0 && after <= 0) t_out = t0 + dt * before / (before - after);
-      before = after;
-    }
+    const test::PairContact pc = test::measure_pair_contact(*sim, r, 100000);
+    const double t_in = pc.t_in, t_out = pc.t_out, vrel = pc.vrel;
     ASSERT_GT(t_out, 0) << "the grains never separated";
     const double restitution = vrel / (2 * v0);
     const double omega_d = std::sqrt(k / m_star) * std::sqrt(1 - zeta * zeta);

@@ -91,24 +91,8 @@ TEST(GrainsHertz, HeadOnPairKeepsHertzContactTimeAndRestitution) {
                       block(1, -1.05 * r, v0) + block(2, 1.05 * r, -v0);
     auto sim = make_simulation(read_scene_string(ini, "<hertz pair>"), Backend::Cpu);
     ASSERT_EQ(sim->particle_count(), 2u);
-    auto gap = [&](double& overlap, double& vrel) {
-      const HostParticles p = sim->download();
-      const std::size_t a = p.id[0] == 0 ? 0 : 1, b = 1 - a;
-      overlap = 2 * r - (p.position[3 * b] - p.position[3 * a]);
-      vrel = p.velocity[3 * b] - p.velocity[3 * a];
-    };
-    double before = 0, vrel = 0, t_in = -1, t_out = -1;
-    gap(before, vrel);
-    for (int s = 0; s < 200000 && t_out < 0; ++s) {
-      const double t0 = sim->time();
-      sim->step();
-      double after = 0;
-      gap(after, vrel);
-      const double dt = sim->time() - t0;
-      if (before <= 0 && after > 0) t_in = t0 + dt * (-before) / (after - before);
-      if (t_in >= 0 && before > 0 && after <= 0) t_out = t0 + dt * before / (before - after);
-      before = after;
-    }
+    const test::PairContact pc = test::measure_pair_contact(*sim, r, 200000);
+    const double t_in = pc.t_in, t_out = pc.t_out, vrel = pc.vrel;
     ASSERT_GT(t_out, 0);
     const double m = rho * 4.0 / 3.0 * kPi * r * r * r, m_star = m / 2, r_star = r / 2;
     const double e_star = E / (2 * (1 - nu * nu));

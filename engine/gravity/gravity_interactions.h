@@ -1,5 +1,5 @@
 #pragma once
-// The two interactions of a Barnes-Hut walk at a particle x with softening ei, written once for both
+// The opening test and the two interactions of a Barnes-Hut walk at a particle x with softening ei, written once for both
 // walks (octree_walk.h, octree_group_walk.h): an accepted cell and a particle of an opened leaf. Each
 // adds to the acceleration acc (without G) and to the potential pot (without G).
 #include "core/hd.h"
@@ -8,6 +8,19 @@
 #include "gravity/octree_build.h"
 
 namespace ejecta {
+
+// The opening test of both walks: a cell is accepted for a group of particles when the group's box is
+// farther from the cell's centre of mass than sqrt(r_open2) (l / theta + |com - centre|, octree_build.h).
+template <class T>
+EJ_INLINE bool accepts_cell(const GravityGroup<T>& grp, const GravityNode<T>& nd) {
+  T d2 = T(0);
+  for (int c = 0; c < 3; ++c) {
+    const T x = nd.com[c];
+    const T dd = x < grp.lo[c] ? grp.lo[c] - x : (x > grp.hi[c] ? x - grp.hi[c] : T(0));
+    d2 += dd * dd;
+  }
+  return d2 > nd.r_open2;
+}
 
 // An accepted cell: its monopole + quadrupole field (multipole.h) when x is farther from its centre of
 // mass than 2 max(eps_i, eps_cell) + its radius, else its softened monopole (GADGET-2's treatment,

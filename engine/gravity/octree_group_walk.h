@@ -46,13 +46,7 @@ struct GravityGroupLists {
     while (node != kGravityEnd) {
       const GravityLink l = links[node];
       const GravityNode<T> nd = nodes[node];
-      T d2 = T(0);
-      for (int c = 0; c < 3; ++c) {
-        const T x = nd.com[c];
-        const T dd = x < grp.lo[c] ? grp.lo[c] - x : (x > grp.hi[c] ? x - grp.hi[c] : T(0));
-        d2 += dd * dd;
-      }
-      if (d2 > nd.r_open2) {
+      if (accepts_cell(grp, nd)) {
         if (nc < cell_cap) my_cells[nc] = node;
         ++nc;
         node = l.next;

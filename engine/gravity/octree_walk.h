@@ -41,13 +41,7 @@ struct GravityWalk {
     while (node != kGravityEnd) {
       const GravityNode<T> nd = nodes[node];
       const GravityLink l = links[node];
-      T d2 = T(0);
-      for (int c = 0; c < 3; ++c) {
-        const T x = nd.com[c];
-        const T dd = x < grp.lo[c] ? grp.lo[c] - x : (x > grp.hi[c] ? x - grp.hi[c] : T(0));
-        d2 += dd * dd;
-      }
-      if (d2 > nd.r_open2) {
+      if (accepts_cell(grp, nd)) {
         add_accepted_cell(me.x, ei, nd, acc, pot);
         node = l.next;
       } else if (l.first < 0) {

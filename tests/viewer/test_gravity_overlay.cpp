@@ -3,6 +3,7 @@
 // -> boxes -> line segments, what GlParticleRenderer::draw_tree draws) and its toggle.
 #include "render/box_lines.h"
 #include "sim_test_util.h"
+#include "step_util.h"
 #include "viewer/legend_scale.h"
 #include "viewer/view_model.h"
 
@@ -42,7 +43,7 @@ ParamSet small_collapse() {
 
 TEST(GravityOverlay, PotentialAndBoundAreColourFields) {
   const auto sim = make_simulation(small_collapse(), Backend::Cpu);
-  sim->step();
+  test::step_n(*sim, 1);
   const FieldInfo* phi = nullptr;
   const FieldInfo* bound = nullptr;
   const std::vector<FieldInfo> fields = sim->fields();
@@ -77,7 +78,7 @@ TEST(GravityOverlay, TreeCellsAndToggle) {
   const auto sim = make_simulation(scene, Backend::Cpu);
   // The solver evaluates the forces once when it is built: the tree is there before the first step.
   EXPECT_FALSE(sim->gravity_tree_cells(3).empty());
-  sim->step();
+  test::step_n(*sim, 1);
   const std::vector<TreeCellBox> cells = sim->gravity_tree_cells(3);
   ASSERT_FALSE(cells.empty());
   EXPECT_EQ(cells[0].level, 0);
