@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace ejecta::dist {
@@ -65,6 +67,22 @@ inline void row_values(const FieldData& fd, std::size_t i, double* out) {
       case ScalarType::UInt32: out[k] = reinterpret_cast<const uint32_t*>(fd.bytes.data())[e]; break;
     }
   }
+}
+
+// Appends the rows of `from` to `into` (an empty `into` takes its fields and clock): the share of a
+// distributed restart that one rank reads from several files.
+inline void append_rows(FrameData& into, const FrameData& from) {
+  if (into.fields.empty()) {
+    into = from;
+    return;
+  }
+  for (FieldData& fd : into.fields) {
+    const FieldData* src = from.find(fd.info.name);
+    if (!src || src->info.scalar != fd.info.scalar || src->info.components != fd.info.components)
+      throw std::invalid_argument("the frames to join differ in field '" + fd.info.name + "'");
+    fd.bytes.insert(fd.bytes.end(), src->bytes.begin(), src->bytes.end());
+  }
+  into.particles += from.particles;
 }
 
 inline const uint32_t* ids_of(const FrameData& f) {
