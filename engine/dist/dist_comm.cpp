@@ -23,6 +23,15 @@ void check(int rc, const char* what) {
 }
 }  // namespace
 
+std::string rank_path(const std::string& path) {
+  int init = 0;
+  MPI_Initialized(&init);
+  if (!init || size() < 2) return path;
+  const std::string tag = ".rank" + std::to_string(rank()) + "of" + std::to_string(size());
+  const bool h5 = path.size() > 3 && path.compare(path.size() - 3, 3, ".h5") == 0;
+  return h5 ? path.substr(0, path.size() - 3) + tag + ".h5" : path + tag;
+}
+
 bool launched_with_ranks() { return std::max(env_int("OMPI_COMM_WORLD_SIZE"), env_int("PMI_SIZE")) > 1; }
 
 void ensure_initialized() {

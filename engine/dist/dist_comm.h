@@ -7,6 +7,10 @@
 
 namespace ejecta::dist {
 
+// The file this rank writes for `path` in a distributed run: "run.h5" -> "run.rank1of4.h5"; `path`
+// itself in a single-process run (MPI not initialised, or one rank).
+std::string rank_path(const std::string& path);
+
 // True when the process was started by mpirun/mpiexec with more than one rank (OpenMPI's
 // OMPI_COMM_WORLD_SIZE, or PMI_SIZE of other launchers).
 bool launched_with_ranks();
