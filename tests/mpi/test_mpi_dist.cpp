@@ -11,6 +11,7 @@
 #include "../sim_test_util.h"
 #include "../step_util.h"
 #include "dist/dist_simulation.h"
+#include "dist/decomposition.h"
 #include "dist/frame_rows.h"
 #include "io/h5_reader.h"
 #include "io/h5_recorder.h"
@@ -259,6 +260,52 @@ TEST(DistDamBreak2D, ParticleCrossingRanksKeepsIdAndFields) {
   EXPECT_LE(dv, tol / 1e-3);  // velocity over the step's 1e-4 s-ish: far looser than a wrong field
   EXPECT_NEAR(a.density, b.density, 1e-6 * b.density);
   EXPECT_LE(max_position_difference(rows, ref(k2D).rows), tol);
+}
+
+// The decomposition's pure parts, in one process (sum_all is the identity there).
+TEST(DistDecomposition, SplittersBalanceWeightsAndOwnersFollowKeys) {
+  dist::KeyGeometry g;
+  g.dim = 2;
+  g.cell = 0.1;
+  // A 40 x 40 block of cells, one particle each, weights 1 on the left half and 3 on the right.
+  std::vector<uint64_t> keys;
+  std::vector<double> w;
+  for (int i = 0; i < 40; ++i)
+    for (int j = 0; j < 40; ++j) {
+      const double x[2] = {0.1 * i + 0.05, 0.1 * j + 0.05};
+      keys.push_back(g.key(x));
+      w.push_back(i < 20 ? 1.0 : 3.0);
+    }
+  dist::Decomposition d;
+  d.split = dist::balance_splitters(keys, w, 4, g.key_end(), [](double*, int) {});
+  ASSERT_EQ(d.ranks(), 4);
+  std::vector<double> work(4, 0.0);
+  for (std::size_t i = 0; i < keys.size(); ++i) work[std::size_t(d.owner(keys[i]))] += w[i];
+  // Cells are indivisible: each rank is within one cell's weight (3) of the mean (800).
+  for (double x : work) EXPECT_NEAR(x, 800.0, 3.0);
+  EXPECT_LT(dist::imbalance(work), 3.0 / 800 + 1e-12);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const int r = d.owner(keys[i]);
+    EXPECT_TRUE(d.split[std::size_t(r)] <= keys[i] && keys[i] < d.split[std::size_t(r) + 1]);
+  }
+}
+
+TEST(DistDecomposition, GhostRanksAreTheOwnersOfCellsWithinReach) {
+  dist::KeyGeometry g;
+  g.dim = 2;
+  g.cell = 1;
+  g.reach = 2;
+  // Two ranks split at the key of cell (8, 0): in Morton order, cells with x >= 8 (and y < 8) follow.
+  const double at[2] = {8.5, 0.5};
+  dist::Decomposition d;
+  d.split = {0, g.key(at), g.key_end()};
+  int out[4];
+  const double near[2] = {6.5, 0.5}, far[2] = {5.5, 0.5};  // 2 and 3 cells left of the split
+  EXPECT_EQ(d.owner(g.key(near)), 0);
+  ASSERT_EQ(d.ghost_ranks(g, near, 0, out), 1);
+  EXPECT_EQ(out[0], 1);
+  EXPECT_EQ(d.ghost_ranks(g, far, 0, out), 0);
+  EXPECT_EQ(d.ghost_ranks(g, at, 1, out), 1);  // rank 0's cells at x = 6, 7
 }
 
 // Restart on another number of ranks: DistRestart.WriteOnFour (4 ranks) runs half the 2D case and
