@@ -2,12 +2,14 @@
 
 #include "dist/dist_comm.h"
 #include "dist/frame_rows.h"
+#include "probes/probe_api.h"
 #include "scene/scene_builder.h"
 #include "solver/solver_factory.h"
 #include "solver/store_reports.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -463,6 +465,8 @@ std::unique_ptr<Simulation> make_distributed_simulation(const ParamSet& params, 
                      " does not run on several MPI ranks yet (only wcsph does); run it without mpirun");
   if (backend != Backend::Cpu)
     throw std::runtime_error("the distributed run (mpirun) supports the CPU backend only for now; add --backend cpu");
+  if (scene_has_probes(params) && dist::rank() == 0)
+    std::fprintf(stderr, "ejecta: warning: the scene's probes and gauges are not sampled in a distributed run yet\n");
   return std::make_unique<DistributedSimulation>(params, backend);
 }
 
