@@ -3,6 +3,9 @@
 #include "io/async_recorder.h"
 #include "io/h5_probes.h"
 #include "io/h5_recorder.h"
+#ifdef EJECTA_WITH_MPI
+#include "dist/dist_comm.h"
+#endif
 #include "probes/probe_api.h"
 #include "probes/probe_observer.h"
 #include "progress.h"
@@ -154,7 +157,12 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     ro.fields = opt.record.fields;
     ro.expected_frames = expected_frames(opt.record.schedule, sim->time(), opt.rule.until_time, opt.rule.max_steps);
     try {
+#ifdef EJECTA_WITH_MPI
+      // mpirun -n K: each rank records its own particles to PATH.rankRofK.h5 (engine/dist/dist_comm.h).
+      recorder = std::make_unique<AsyncRecorder>(dist::rank_path(opt.record.path), info, ro);
+#else
       recorder = std::make_unique<AsyncRecorder>(opt.record.path, info, ro);
+#endif
     } catch (const RecordError& e) {
       std::fprintf(stderr, "ejecta: recording failed: %s\n", e.what());
       return kExitRecordingFailed;

@@ -6,6 +6,9 @@
 #include "scene/memory_budget.h"
 #include "scene/scene_builder.h"
 #include "solver/solver_factory.h"
+#ifdef EJECTA_WITH_MPI
+#include "dist/dist_simulation.h"
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -187,6 +190,9 @@ void check_memory(const ParamSet& params, Backend backend, const SceneSize& size
 }  // namespace
 
 std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend backend) {
+#ifdef EJECTA_WITH_MPI
+  if (distributed_run()) return make_distributed_simulation(params, backend);  // mpirun -n K, K > 1
+#endif
   // Probe sections of a gas or solid scene are refused before the (possibly long) build.
   if (scene_has_probes(params) && params.text("physics.model") != "wcsph") make_probe_layout(params, 0, {});
   std::unique_ptr<Simulation> sim =

@@ -8,6 +8,7 @@ pkgs=(
   libhdf5-dev hdf5-tools libcli11-dev libstb-dev libgtest-dev
   libegl-dev libgl-dev libegl-mesa0 libglx-mesa0 libgl1-mesa-dri xvfb xauth
   python3 python3-h5py
+  libopenmpi-dev openmpi-bin  # EJECTA_MPI=ON builds and the mpi tests (mpirun)
   ffmpeg  # --render-video and the viewer's "Record video" pipe frames to it; the video tests use ffprobe
 )
 # Only to regenerate assets/colormaps/ (scripts/make-colormaps.py); the build does not need it.

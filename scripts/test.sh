@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 build=${EJECTA_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release ${EJECTA_CMAKE_ARGS:-}
+# With the MPI build (OpenMPI, from install-deps.sh) the suite includes the distributed runs (label mpi);
+# EJECTA_CMAKE_ARGS=-DEJECTA_MPI=OFF leaves them out.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEJECTA_MPI=ON ${EJECTA_CMAKE_ARGS:-}
 cmake --build "$build" --parallel "$(nproc)"
 # One OpenMP thread per test and one test per core: no oversubscribed OpenMP barriers.
 cd "$build"

@@ -723,6 +723,19 @@ ParamRegistry make_builtin() {
                          "grain on a plane), at most what stops it within the step. It stands for the shape "
                          "of real grains; 0 = round grains that roll freely."),
                    0, 10), dem));
+
+  // Distributed runs (mpirun -n K, EJECTA_MPI builds; engine/dist/, docs/architecture.md "Distributed
+  // runs"). Read by the liquid, the one model that runs on several ranks so far.
+  t.group = "Distributed";
+  t.add(only(rebuild(range(param("dist.skin", T::Real, "1", "", "Halo skin",
+                                 "Extra halo depth in kernel supports (2h) beyond the interaction depth: "
+                                 "ownership and halos are rebuilt once a particle has moved half of it. "
+                                 "Larger: fewer rebuilds, more ghosts."),
+                           0.05, 10)), {"wcsph"}));
+  t.add(only(rebuild(range(param("dist.rebalance_threshold", T::Real, "0.1", "", "Rebalance threshold",
+                                 "At a rebuild the Morton-key ranges are re-split when the largest rank's work "
+                                 "exceeds the mean by more than this fraction."),
+                           0, 10)), {"wcsph"}));
   return reg;
 }
 

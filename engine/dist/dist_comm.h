@@ -1,0 +1,38 @@
+#pragma once
+// The MPI world of a distributed run (issue 19; docs/architecture.md, "Distributed runs"). MPI is
+// initialised only when `mpirun -n K` (K > 1) started the process, so a plain `ejecta ...` of an
+// EJECTA_MPI build runs single-process exactly as before, without touching MPI.
+#include <string>
+#include <vector>
+
+namespace ejecta::dist {
+
+// The file this rank writes for `path` in a distributed run: "run.h5" -> "run.rank1of4.h5"; `path`
+// itself in a single-process run (MPI not initialised, or one rank).
+std::string rank_path(const std::string& path);
+
+// True when the process was started by mpirun/mpiexec with more than one rank (OpenMPI's
+// OMPI_COMM_WORLD_SIZE, or PMI_SIZE of other launchers).
+bool launched_with_ranks();
+// MPI_Init_thread (funneled) once, MPI_Finalize at exit. No-op when already initialised.
+void ensure_initialized();
+int rank();
+int size();
+
+double min_all(double v);
+double max_all(double v);
+void sum_all(double* v, int n);
+void max_all(double* v, int n);
+// True on every rank when `local` holds on any rank.
+bool any(bool local);
+// The message of the lowest rank whose `failed` is true, on every rank ("" when none failed).
+std::string first_failure(bool failed, const std::string& message);
+
+// Byte vectors to every rank, from every rank (MPI_Alltoall of the sizes, then MPI_Alltoallv).
+std::vector<std::vector<unsigned char>> all_to_all(const std::vector<std::vector<unsigned char>>& out);
+
+// Non-blocking exchange with known sizes: sends out[p] to each p with out[p] non-empty and receives
+// in[p] (pre-sized by the caller) from each p with in[p] non-empty (MPI_Irecv / MPI_Isend / Waitall).
+void exchange(const std::vector<std::vector<unsigned char>>& out, std::vector<std::vector<unsigned char>>& in);
+
+}  // namespace ejecta::dist

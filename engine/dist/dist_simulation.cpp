@@ -1,0 +1,473 @@
+#include "dist/dist_simulation.h"
+
+#include "dist/dist_comm.h"
+#include "dist/frame_rows.h"
+#include "probes/probe_api.h"
+#include "scene/scene_builder.h"
+#include "solver/solver_factory.h"
+#include "solver/store_reports.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace ejecta {
+
+using dist::append_row;
+using dist::ids_of;
+using dist::record_bytes;
+using dist::row_values;
+
+bool distributed_run() {
+  static const bool launched = dist::launched_with_ranks();
+  if (!launched) return false;
+  dist::ensure_initialized();
+  return dist::size() > 1;
+}
+
+namespace {
+
+// ghost_ranks writes at most ranks - 1 entries.
+constexpr int kMaxRanks = 4096;
+
+// id -> row of a frame, sorted by id.
+std::vector<std::pair<uint32_t, std::size_t>> rows_by_id(const FrameData& f) {
+  const uint32_t* id = ids_of(f);
+  std::vector<std::pair<uint32_t, std::size_t>> m(f.particles);
+  for (std::size_t i = 0; i < f.particles; ++i) m[i] = {id[i], i};
+  std::sort(m.begin(), m.end());
+  return m;
+}
+std::size_t row_of(const std::vector<std::pair<uint32_t, std::size_t>>& m, uint32_t id) {
+  const auto it = std::lower_bound(m.begin(), m.end(), std::make_pair(id, std::size_t(0)));
+  if (it == m.end() || it->first != id)
+    throw std::logic_error("distributed run: particle " + std::to_string(id) + " is not on this rank");
+  return it->second;
+}
+
+// The rows of f with keep[i] set.
+FrameData select_rows(const FrameData& f, const std::vector<uint8_t>& keep) {
+  std::size_t n = 0;
+  for (uint8_t k : keep) n += k;
+  FrameData out = dist::empty_like(f, n);
+  for (std::size_t k = 0; k < f.fields.size(); ++k) {
+    const std::size_t rb = dist::row_bytes(f.fields[k]);
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < f.particles; ++i)
+      if (keep[i]) std::copy_n(f.fields[k].bytes.begin() + std::ptrdiff_t(i * rb), rb,
+                               out.fields[k].bytes.begin() + std::ptrdiff_t(j++ * rb));
+  }
+  return out;
+}
+
+// The initial particles of a local solver from frame rows (the frame is restored over it at once).
+InitialParticles initial_from(const FrameData& f, const InitialParticles& like) {
+  InitialParticles init;
+  init.dim = like.dim;
+  init.dp = like.dp;
+  init.h = like.h;
+  init.rho0 = like.rho0;
+  init.c0 = like.c0;
+  init.gamma = like.gamma;
+  for (int d = 0; d < 3; ++d) init.gravity[d] = like.gravity[d];
+  const std::size_t n = f.particles;
+  const int D = like.dim;
+  init.position.resize(n * D);
+  init.velocity.resize(n * D);
+  init.density.resize(n);
+  init.mass.resize(n);
+  init.kind.resize(n);
+  double v[3];
+  for (std::size_t i = 0; i < n; ++i) {
+    row_values(*f.find("position"), i, &init.position[i * D]);
+    row_values(*f.find("velocity"), i, &init.velocity[i * D]);
+    row_values(*f.find("density"), i, &init.density[i]);
+    row_values(*f.find("mass"), i, &init.mass[i]);
+    row_values(*f.find("kind"), i, v);
+    init.kind[i] = uint8_t(v[0]);
+  }
+  return init;
+}
+
+}  // namespace
+
+DistributedSimulation::DistributedSimulation(const ParamSet& params, Backend backend)
+    : params_(params), backend_(backend) {
+  precision_ = params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
+  rank_ = dist::rank();
+  ranks_ = dist::size();
+  if (ranks_ > kMaxRanks) fail("more than " + std::to_string(kMaxRanks) + " ranks");
+  start(build_scene(params));
+}
+
+void DistributedSimulation::fail(const std::string& what) const {
+  throw std::runtime_error("distributed run (" + std::to_string(ranks_) + " ranks): " + what);
+}
+
+void DistributedSimulation::start(const InitialParticles& init) {
+  h_ = init.h;
+  dp_ = init.dp;
+  liquid_.rho0 = init.rho0;
+  liquid_.c0 = init.c0;
+  liquid_.gamma = init.gamma;
+  liquid_.summation = params_.text("fluid.density") == "summation";
+  for (int d = 0; d < 3; ++d) liquid_.gravity[d] = d < 3 ? params_.vec3("physics.gravity")[d] : 0;
+  apply_params(params_);
+  // The halo: pairs interact within the support 2h; a wall's pressure (Adami 2012) sums over its fluid
+  // neighbours, so ghosts reach two supports deep (three with summation density, whose ghost fluid
+  // needs complete sums too), plus the skin over which particles move between rebuilds.
+  const double support = 2 * h_;
+  const int layers = liquid_.summation ? 3 : 2;
+  skin_ = params_.real("dist.skin") * support;
+  threshold_ = params_.real("dist.rebalance_threshold");
+  geom_.dim = init.dim;
+  geom_.reach = 2;  // key cells of half the halo depth: the splitters balance at that granularity
+  geom_.cell = (layers * support + skin_) / geom_.reach;
+  const int D = init.dim;
+  const std::size_t n = init.size();
+  for (int d = 0; d < 3; ++d) {
+    double lo = std::numeric_limits<double>::max();
+    for (std::size_t i = 0; d < D && i < n; ++i) lo = std::min(lo, init.position[i * D + d]);
+    geom_.origin[d] = d < D ? lo - 1024 * geom_.cell : 0;
+  }
+
+  // Every rank built the whole scene (a foundation's shortcut: the scene builders are serial). The
+  // splitters are balanced over a round-robin share of it, then each rank keeps its own rows and its
+  // ghosts, and one halo exchange gives the ghosts their owners' rates and every rank the same dt.
+  std::vector<uint64_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = geom_.key(&init.position[i * D]);
+  {
+    std::vector<uint64_t> k;
+    std::vector<double> w;
+    for (std::size_t i = std::size_t(rank_); i < n; i += std::size_t(ranks_)) {
+      k.push_back(keys[i]);
+      w.push_back(1.0);
+    }
+    decomp_.split = dist::balance_splitters(k, w, ranks_, geom_.key_end(), [](double* v, int m) { dist::sum_all(v, m); });
+  }
+  std::vector<uint32_t> local_ids;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int own = decomp_.owner(keys[i]);
+    int g[kMaxRanks];
+    const int ng = own == rank_ ? 0 : decomp_.ghost_ranks(geom_, &init.position[i * D], own, g);
+    if (own == rank_ || std::find(g, g + ng, rank_) != g + ng) local_ids.push_back(uint32_t(i));
+  }
+  if (dist::any(local_ids.empty())) fail("some rank got no particles: run on fewer ranks");
+  InitialParticles mine = init;
+  const std::size_t m = local_ids.size();
+  mine.position.resize(m * D);
+  mine.velocity.resize(m * D);
+  mine.density.resize(m);
+  mine.mass.resize(m);
+  mine.kind.resize(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    const std::size_t i = local_ids[j];
+    for (int d = 0; d < D; ++d) {
+      mine.position[j * D + d] = init.position[i * D + d];
+      mine.velocity[j * D + d] = init.velocity[i * D + d];
+    }
+    mine.density[j] = init.density[i];
+    mine.mass[j] = init.mass[i];
+    mine.kind[j] = init.kind[i];
+  }
+  local_ = make_cpu_solver(params_, mine, precision_);
+  FrameData f;
+  local_->capture_frame_into(f);
+  // The local solver numbered its particles 0..m-1: back to the scene's numbering.
+  uint32_t* id = const_cast<uint32_t*>(ids_of(f));
+  for (std::size_t j = 0; j < m; ++j) id[j] = local_ids[id[j]];
+  // The plans, from the rows this rank owns (their rates are complete; the ghosts' are not yet).
+  std::vector<uint8_t> own_rows(m);
+  const FieldData& pos = *f.find("position");
+  double xi[3] = {0, 0, 0};
+  for (std::size_t j = 0; j < m; ++j) {
+    row_values(pos, j, xi);
+    own_rows[j] = decomp_.owner(geom_.key(xi)) == rank_;
+  }
+  redistribute(select_rows(f, own_rows), Split::Keep);  // rows whose rates are complete
+  local_->capture_frame_into(f);
+  exchange_halo(f);
+}
+
+void DistributedSimulation::apply_params(const ParamSet& params) {
+  params_ = params;
+  if (local_) local_->apply_params(params);
+  cfl_ = params.real("time.cfl");
+  force_factor_ = params.real("time.force_factor");
+  dt_max_ = params.real("time.dt_max");
+  dt_min_ = params.real("time.dt_min");
+  dt_fixed_ = params.real("time.dt_fixed");
+  alpha_ = params.real("viscosity.alpha");
+}
+
+void DistributedSimulation::redistribute(const FrameData& held, Split split) {
+  const int D = geom_.dim;
+  const FieldData* pos = held.find("position");
+  if (!pos) fail("the frame has no positions");
+  const uint32_t* id = ids_of(held);
+  const std::size_t n = held.particles;
+  std::vector<double> x(n * D);
+  for (std::size_t i = 0; i < n; ++i) row_values(*pos, i, &x[i * D]);
+  std::vector<uint64_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = geom_.key(&x[i * D]);
+
+  // Work: a particle weighs the particles of its coarse cell (its neighbour count scales with them;
+  // the cell is whole on one rank after the first split).
+  std::vector<uint64_t> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<double> w(n);
+  for (std::size_t i = 0; i < n; ++i)
+    w[i] = double(std::upper_bound(sorted.begin(), sorted.end(), keys[i]) -
+                  std::lower_bound(sorted.begin(), sorted.end(), keys[i]));
+  std::vector<double> work(std::size_t(ranks_), 0.0);
+  for (std::size_t i = 0; i < n; ++i) work[std::size_t(decomp_.owner(keys[i]))] += w[i];
+  dist::sum_all(work.data(), ranks_);
+  stats_.imbalance = dist::imbalance(work);
+  if (split == Split::Balance || (split == Split::IfImbalanced && stats_.imbalance > threshold_)) {
+    decomp_.split = dist::balance_splitters(keys, w, ranks_, geom_.key_end(), [](double* v, int m) { dist::sum_all(v, m); });
+    ++stats_.rebalances;
+    std::fill(work.begin(), work.end(), 0.0);
+    for (std::size_t i = 0; i < n; ++i) work[std::size_t(decomp_.owner(keys[i]))] += w[i];
+    dist::sum_all(work.data(), ranks_);
+    stats_.imbalance = dist::imbalance(work);
+  }
+
+  // Migration: each row goes to its owner and to the ranks that need it as a ghost, with all fields.
+  std::vector<std::vector<unsigned char>> out(static_cast<std::size_t>(ranks_));
+  for (std::size_t i = 0; i < n; ++i) {
+    const int own = decomp_.owner(keys[i]);
+    append_row(held, i, out[std::size_t(own)]);
+    int g[kMaxRanks];
+    const int ng = decomp_.ghost_ranks(geom_, &x[i * D], own, g);
+    for (int k = 0; k < ng; ++k) append_row(held, i, out[std::size_t(g[k])]);
+  }
+  const std::size_t rb = record_bytes(held);
+  const std::vector<std::vector<unsigned char>> in = dist::all_to_all(out);
+  std::size_t m = 0;
+  for (const auto& buf : in) m += buf.size() / rb;
+  if (dist::any(m == 0)) fail("some rank got no particles: run on fewer ranks");
+  FrameData f = dist::empty_like(held, m);
+  std::size_t row = 0;
+  for (const auto& buf : in)
+    for (std::size_t off = 0; off < buf.size(); off += rb) dist::write_row(f, row++, buf.data() + off);
+
+  // The plans: which of my rows each peer needs as ghosts, and which ghosts each peer sends me, both
+  // sorted by id so that the per-step messages carry no ids.
+  send_.assign(std::size_t(ranks_), {});
+  recv_.assign(std::size_t(ranks_), {});
+  owned_.clear();
+  anchor_.clear();
+  owned_fluid_ = 0;
+  const uint32_t* fid = ids_of(f);
+  const FieldData& fkind = *f.find("kind");
+  double xi[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < m; ++i) {
+    row_values(*f.find("position"), i, xi);
+    anchor_.push_back({fid[i], std::vector<double>(xi, xi + D)});
+    const int own = decomp_.owner(geom_.key(xi));
+    if (own != rank_) {
+      recv_[std::size_t(own)].push_back(fid[i]);
+      continue;
+    }
+    owned_.push_back(fid[i]);
+    if (fkind.bytes[i] == kFluid) ++owned_fluid_;
+    int g[kMaxRanks];
+    const int ng = decomp_.ghost_ranks(geom_, xi, own, g);
+    for (int k = 0; k < ng; ++k) send_[std::size_t(g[k])].push_back(fid[i]);
+  }
+  std::sort(owned_.begin(), owned_.end());
+  std::sort(anchor_.begin(), anchor_.end());
+  for (auto& s : send_) std::sort(s.begin(), s.end());
+  for (auto& r : recv_) std::sort(r.begin(), r.end());
+  stats_.owned = owned_.size();
+  stats_.ghosts = m - owned_.size();
+  ++stats_.rebuilds;
+  (void)id;
+
+  // A fresh local solver over the new rows, then their exact state (all fields, rates included).
+  if (!(local_ && local_->particle_count() == m)) {
+    const InitialParticles like = [&] {
+      InitialParticles p;
+      p.dim = D;
+      p.dp = dp_;
+      p.h = h_;
+      p.rho0 = liquid_.rho0;
+      p.c0 = liquid_.c0;
+      p.gamma = liquid_.gamma;
+      for (int d = 0; d < 3; ++d) p.gravity[d] = liquid_.gravity[d];
+      return p;
+    }();
+    local_ = make_cpu_solver(params_, initial_from(f, like), precision_);
+  }
+  restore_unsorted(f);
+}
+
+void DistributedSimulation::restore_unsorted(const FrameData& f) {
+  // A restore re-sorts the persistent fields only (the derived ones and the rates are recomputed or
+  // expected in sorted order already, as a captured frame is): rows in another order are restored
+  // once to learn the solver's order, then every field again in that order (the re-sort is then
+  // the identity).
+  local_->restore_frame(f);
+  FrameData g;
+  local_->capture_frame_into(g);
+  const auto by_id = rows_by_id(f);
+  const uint32_t* gid = ids_of(g);
+  std::vector<unsigned char> rec;
+  for (std::size_t i = 0; i < g.particles; ++i) {
+    rec.clear();
+    append_row(f, row_of(by_id, gid[i]), rec);
+    dist::write_row(g, i, rec.data());
+  }
+  local_->restore_frame(g);
+}
+
+void DistributedSimulation::exchange_halo(FrameData& f) {
+  const auto by_id = rows_by_id(f);
+  const std::size_t rb = record_bytes(f);
+  std::vector<std::vector<unsigned char>> out(static_cast<std::size_t>(ranks_)), in(static_cast<std::size_t>(ranks_));
+  for (int p = 0; p < ranks_; ++p) {
+    out[std::size_t(p)].reserve(send_[std::size_t(p)].size() * rb);
+    for (uint32_t id : send_[std::size_t(p)]) append_row(f, row_of(by_id, id), out[std::size_t(p)]);
+    in[std::size_t(p)].resize(recv_[std::size_t(p)].size() * rb);
+  }
+  dist::exchange(out, in);
+  for (int p = 0; p < ranks_; ++p) {
+    const auto& ids = recv_[std::size_t(p)];
+    for (std::size_t k = 0; k < ids.size(); ++k)
+      dist::write_row(f, row_of(by_id, ids[k]), in[std::size_t(p)].data() + k * rb);
+  }
+  // Every row is now its owner's end-of-step state: the solver's limit (WcsphSolver::limit: CFL with
+  // Monaghan 1992 eq. 4.12's allowance for artificial viscosity, the force criterion, time.dt_max)
+  // over them, then the minimum over the ranks, is the single-process dt.
+  double dt = dt_fixed_;
+  if (!(dt_fixed_ > 0)) {
+    const dist::RowExtremes e = dist::frame_extremes(f, geom_.dim);
+    auto prec = [&](double v) { return precision_ == Precision::Float ? double(float(v)) : v; };
+    const double h = prec(h_), c0 = prec(liquid_.c0);
+    const double vmax = std::sqrt(e.max_v2), amax = std::sqrt(e.max_a2);
+    dt = cfl_ * h / (c0 + vmax + 0.6 * prec(alpha_) * c0);
+    if (amax > 0) dt = std::min(dt, force_factor_ * std::sqrt(h / amax));
+    dt = std::min(dt, dt_max_);
+  }
+  dt = dist::min_all(dt);
+  if (!(dt >= dt_min_))
+    throw BlowUpError("time step collapsed at step " + std::to_string(f.step) + ", t = " + std::to_string(f.time) +
+                      " s: dt = " + std::to_string(dt) + " s is below time.dt_min = " + std::to_string(dt_min_) + " s");
+  f.dt = precision_ == Precision::Float ? double(float(dt)) : dt;
+  local_->restore_frame(f);
+}
+
+void DistributedSimulation::step() {
+  std::string message;
+  bool failed = false;
+  try {
+    local_->step();
+  } catch (const BlowUpError& e) {
+    failed = true;
+    message = e.what();
+  }
+  const std::string first = dist::first_failure(failed, message);
+  if (!first.empty()) throw BlowUpError(first);
+  local_->capture_frame_into(scratch_);
+  exchange_halo(scratch_);
+  // Rebuild once some particle has moved half the skin since the last one (two particles closing in
+  // then have used at most the whole skin, and the halo still holds every interaction).
+  const uint32_t* id = ids_of(scratch_);
+  const FieldData& pos = *scratch_.find("position");
+  double moved = 0, x[3];
+  for (std::size_t i = 0; i < scratch_.particles; ++i) {
+    row_values(pos, i, x);
+    const auto it = std::lower_bound(anchor_.begin(), anchor_.end(), std::make_pair(id[i], std::vector<double>{}));
+    double r2 = 0;
+    for (int d = 0; d < geom_.dim; ++d) r2 += (x[d] - it->second[std::size_t(d)]) * (x[d] - it->second[std::size_t(d)]);
+    moved = std::max(moved, r2);
+  }
+  if (dist::max_all(std::sqrt(moved)) > 0.5 * skin_) redistribute(select_rows(scratch_, owned_mask(scratch_)), Split::IfImbalanced);
+}
+
+std::vector<uint8_t> DistributedSimulation::owned_mask(const FrameData& f) const {
+  const uint32_t* id = ids_of(f);
+  std::vector<uint8_t> keep(f.particles);
+  for (std::size_t i = 0; i < f.particles; ++i) keep[i] = std::binary_search(owned_.begin(), owned_.end(), id[i]);
+  return keep;
+}
+
+void DistributedSimulation::capture_frame_into(FrameData& frame, const std::vector<std::string>& names) const {
+  std::vector<std::string> with_id = names;
+  const bool add_id = !names.empty() && std::find(names.begin(), names.end(), "id") == names.end();
+  if (add_id) with_id.push_back("id");
+  FrameData all;
+  local_->capture_frame_into(all, with_id);
+  frame = select_rows(all, owned_mask(all));
+  if (add_id)
+    frame.fields.erase(std::remove_if(frame.fields.begin(), frame.fields.end(),
+                                      [](const FieldData& fd) { return fd.info.name == "id"; }),
+                       frame.fields.end());
+}
+
+HostParticles DistributedSimulation::download() const {
+  FrameData f;
+  capture_frame_into(f, {"position", "velocity", "density", "pressure", "mass", "kind", "id"});
+  HostParticles h;
+  h.dim = dim();
+  h.n = f.particles;
+  const int D = h.dim;
+  h.position.resize(h.n * D);
+  h.velocity.resize(h.n * D);
+  h.density.resize(h.n);
+  h.pressure.resize(h.n);
+  h.mass.resize(h.n);
+  h.kind.resize(h.n);
+  h.id.resize(h.n);
+  double v[3];
+  for (std::size_t i = 0; i < h.n; ++i) {
+    row_values(*f.find("position"), i, &h.position[i * D]);
+    row_values(*f.find("velocity"), i, &h.velocity[i * D]);
+    row_values(*f.find("density"), i, &h.density[i]);
+    row_values(*f.find("pressure"), i, &h.pressure[i]);
+    row_values(*f.find("mass"), i, &h.mass[i]);
+    row_values(*f.find("kind"), i, v);
+    h.kind[i] = uint8_t(v[0]);
+    h.id[i] = ids_of(f)[i];
+  }
+  return h;
+}
+
+Diagnostics DistributedSimulation::diagnostics() const {
+  FrameData f;
+  local_->capture_frame_into(f);
+  DiagnosticSums s = dist::frame_sums(f, dim(), owned_mask(f), liquid_);
+  double sums[11] = {s.mass, s.kinetic, s.potential, s.internal, s.momentum[0], s.momentum[1], s.momentum[2],
+                     s.angular[0], s.angular[1], s.angular[2], double(owned_.size())};
+  dist::sum_all(sums, 11);
+  double maxes[2] = {s.max_v2, s.max_density_error};
+  dist::max_all(maxes, 2);
+  s.mass = sums[0];
+  s.kinetic = sums[1];
+  s.potential = sums[2];
+  s.internal = sums[3];
+  for (int d = 0; d < 3; ++d) {
+    s.momentum[d] = sums[4 + d];
+    s.angular[d] = sums[7 + d];
+  }
+  s.max_v2 = maxes[0];
+  s.max_density_error = maxes[1];
+  return diagnostics_from_sums(s, dim(), time(), steps(), dt(), std::size_t(sums[10]), s.max_density_error);
+}
+
+void DistributedSimulation::restore_frame(const FrameData& frame) { redistribute(frame, Split::Balance); }
+
+std::unique_ptr<Simulation> make_distributed_simulation(const ParamSet& params, Backend backend) {
+  if (params.text("physics.model") != "wcsph")
+    throw ParamError(params.where("physics.model") + ": physics.model = " + params.text("physics.model") +
+                     " does not run on several MPI ranks yet (only wcsph does); run it without mpirun");
+  if (backend != Backend::Cpu)
+    throw std::runtime_error("the distributed run (mpirun) supports the CPU backend only for now; add --backend cpu");
+  if (scene_has_probes(params) && dist::rank() == 0)
+    std::fprintf(stderr, "ejecta: warning: the scene's probes and gauges are not sampled in a distributed run yet\n");
+  return std::make_unique<DistributedSimulation>(params, backend);
+}
+
+}  // namespace ejecta

@@ -1,0 +1,103 @@
+#pragma once
+// A distributed liquid run (issue 19; docs/architecture.md, "Distributed runs"): a Simulation that
+// wraps this rank's WcsphSolver over its own particles plus a halo of ghosts, so that THE step loop
+// (run/step_loop.h) drives it unchanged. After each local step the ghosts receive their owners'
+// end-of-step rows (all fields, rates included), the next dt is the minimum over the ranks of the
+// solver's limit measured over correct rows, and faults are agreed by every rank. Ownership and halos
+// are rebuilt (migration, and rebalancing past dist.rebalance_threshold) once some particle has moved
+// more than half the skin since the last rebuild (Verlet-list skin: the halo is one coarse cell of
+// support * layers + skin, so it stays complete until then).
+#include "dist/decomposition.h"
+#include "dist/frame_physics.h"
+#include "params/param_set.h"
+#include "simulation.h"
+
+#include <memory>
+#include <vector>
+
+namespace ejecta {
+
+struct InitialParticles;
+
+// True when this process is one of several mpirun ranks (then make_simulation builds a
+// DistributedSimulation); initialises MPI on first call in that case.
+bool distributed_run();
+
+// Counters of the decomposition, for tests and the log.
+struct DistStats {
+  long rebuilds = 0, rebalances = 0;
+  std::size_t owned = 0, ghosts = 0;
+  double imbalance = 0;  // of the last rebuild, max/mean - 1 of the ranks' work
+};
+
+class DistributedSimulation final : public Simulation {
+ public:
+  DistributedSimulation(const ParamSet& params, Backend backend);
+
+  void step() override;
+  double time() const override { return local_->time(); }
+  double dt() const override { return local_->dt(); }
+  long steps() const override { return local_->steps(); }
+  // This rank's own particles (capture and download return them, without ghosts).
+  std::size_t particle_count() const override { return owned_.size(); }
+  std::size_t fluid_count() const override { return owned_fluid_; }
+  int dim() const override { return local_->dim(); }
+  Backend backend() const override { return local_->backend(); }
+  Precision precision() const override { return local_->precision(); }
+  HostParticles download() const override;
+  // Sums and extremes over every rank's own particles (MPI_Allreduce).
+  Diagnostics diagnostics() const override;
+  const PhaseTimes& phase_times() const override { return local_->phase_times(); }
+  void reset_phase_times() override { local_->reset_phase_times(); }
+  void set_phase_timing(bool on) override { local_->set_phase_timing(on); }
+  void set_count_pairs(bool on) override { local_->set_count_pairs(on); }
+  PairCounts pair_counts() const override { return local_->pair_counts(); }
+  std::size_t device_bytes() const override { return local_->device_bytes(); }
+  std::string device_name() const override { return local_->device_name(); }
+  void synchronize() override { local_->synchronize(); }
+  std::vector<FieldInfo> fields() const override { return local_->fields(); }
+  void capture_frame_into(FrameData& frame, const std::vector<std::string>& names = {}) const override;
+  // Continues from frames that together hold every particle once (each rank passes any share, e.g. the
+  // files of a restart written by another number of ranks): the particles are redistributed.
+  void restore_frame(const FrameData& frame) override;
+  void apply_params(const ParamSet& params) override;
+
+  const DistStats& stats() const { return stats_; }
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+
+ private:
+  void start(const InitialParticles& init);
+  // Ownership, halos and a new local solver from the rows this rank holds (any share of the particles),
+  // keeping the key ranges, re-splitting them past dist.rebalance_threshold, or always.
+  enum class Split { Keep, IfImbalanced, Balance };
+  void redistribute(const FrameData& held, Split split);
+  // Restores rows given in any order (restore_frame expects the solver's sorted order).
+  void restore_unsorted(const FrameData& f);
+  // Ghost rows from their owners, the global dt, the state back into the solver.
+  void exchange_halo(FrameData& f);
+  std::vector<uint8_t> owned_mask(const FrameData& f) const;
+  [[noreturn]] void fail(const std::string& what) const;
+
+  ParamSet params_;
+  Backend backend_;
+  Precision precision_;
+  int rank_ = 0, ranks_ = 1;
+  dist::KeyGeometry geom_;
+  dist::Decomposition decomp_;
+  dist::LiquidConstants liquid_;
+  double h_ = 0, dp_ = 0, skin_ = 0, threshold_ = 0.1;
+  double cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, dt_fixed_ = 0, alpha_ = 0;
+  std::unique_ptr<Simulation> local_;
+  std::vector<uint32_t> owned_;                     // ids, sorted
+  std::vector<std::vector<uint32_t>> send_, recv_;  // per peer: ids, sorted
+  std::vector<std::pair<uint32_t, std::vector<double>>> anchor_;  // id -> position at the last rebuild
+  std::size_t owned_fluid_ = 0;
+  DistStats stats_;
+  FrameData scratch_;
+};
+
+// The distributed run of a scene (physics.model = wcsph only for now).
+std::unique_ptr<Simulation> make_distributed_simulation(const ParamSet& params, Backend backend);
+
+}  // namespace ejecta
