@@ -201,6 +201,55 @@ TEST(Grains, TermListHasTheContactTermAndKeysAreCheckedPerMaterial) {
   EXPECT_NE(e.find("is below 2 radius (1 + jitter) = 0.0105"), std::string::npos) << e;
 }
 
+// The collider sphere on grains (collider.*, the cuda-samples demo's): a grain (3D, no gravity) thrown
+// at the resting sphere at v0 bounces back as from a grain of infinite mass, m* = m: with the linear
+// contact at e = exp(-pi zeta / sqrt(1 - zeta^2)), zeta = c / (2 sqrt(k m)); with Hertz-Mindlin at the
+// dem.restitution. Without the collider it flies on; with a liquid in the scene it is refused.
+double collider_rebound(const std::string& contact, bool on) {
+  const double r = 1e-3, R = 0.01, v0 = 0.5, rho = 1000;
+  const double m = rho * 4.0 / 3.0 * kPi * r * r * r, k = 1e3, zeta = 0.2, c = 2 * zeta * std::sqrt(k * m);
+  std::string ini = "[scene]\ndim = 3\nprecision = double\n[physics]\nmodel = mixed\ngravity = 0, 0, 0\n[dem]\n"
+                    "contact = " + contact + "\nspring = " + fmt(k) + "\ndamping = " + fmt(c) +
+                    "\nyoungs_modulus = 1e8\npoisson_ratio = 0.3\nrestitution = 0.7\nsteps_per_contact = 100\n"
+                    "box_min = -1, -1, -1\nbox_max = 1, 1, 1\n[grains.1]\nmin = " + fmt(-r) + ", " + fmt(-r) + ", " +
+                    fmt(-r) + "\nmax = " + fmt(1.5 * r) + ", " + fmt(1.5 * r) + ", " + fmt(1.5 * r) + "\nradius = " +
+                    fmt(r) + "\ndensity = " + fmt(rho) + "\nvelocity = " + fmt(-v0) + ", 0, 0\n"
+                    "[collider]\nenabled = " + (on ? "true" : "false") + "\ncenter = " + fmt(-(r + R + 0.2 * r)) +
+                    ", 0, 0\nradius = " + fmt(R) + "\n";
+  auto sim = make_simulation(read_scene_string(ini, "<collider>"), Backend::Cpu);
+  double v = -v0;
+  for (int s = 0; s < 4000; ++s) {
+    test::step_n(*sim, 1);
+    const HostParticles p = sim->download();
+    v = p.velocity[0];
+    if (p.position[0] > 0.5 * r) break;  // back beyond its start: out of contact
+    if (p.position[0] < -5 * r) break;   // passed through
+  }
+  return v / v0;
+}
+
+TEST(Grains, ColliderSpherePushesGrains) {
+  const double zeta = 0.2, e = std::exp(-kPi * zeta / std::sqrt(1 - zeta * zeta));
+  const double lin = collider_rebound("linear", true), hm = collider_rebound("hertz_mindlin", true);
+  const double off = collider_rebound("linear", false);
+  std::printf("  grain off the collider: linear e %.5f (analytic %.5f), Hertz-Mindlin e %.5f (0.7); collider off: "
+              "v/v0 %.3f\n", lin, e, hm, off);
+  EXPECT_NEAR(lin, e, 0.01 * e);
+  EXPECT_NEAR(hm, 0.7, 0.01 * 0.7);
+  EXPECT_DOUBLE_EQ(off, -1.0);
+  // With a liquid in the mixed scene the collider is refused (it pushes grains only).
+  ParamSet wet = read_scene_string(grains_in_tank(2600), "<wet collider>");
+  wet.set("collider.enabled", "true", "test");
+  try {
+    make_simulation(wet, Backend::Cpu);
+    ADD_FAILURE() << "a collider in a mixed scene with liquid was accepted";
+  } catch (const ParamError& err) {
+    EXPECT_NE(std::string(err.what()).find("collider.enabled = true in a mixed scene acts on grains only"),
+              std::string::npos)
+        << err.what();
+  }
+}
+
 // The shipped grain scenes run headless for a few hundred steps (grains3d at its 16384 grains, the
 // dam break at a CI spacing of 0.04 m with 2 cm gravel, the frictional 2D column collapse).
 TEST(Grains, ShippedGrainScenesRun) {

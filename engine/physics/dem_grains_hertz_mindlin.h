@@ -39,7 +39,7 @@ struct DemContactCapacity {
   static constexpr int value = D == 3 ? 16 : 8;
 };
 constexpr uint32_t kDemNoContact = 0xffffffffu;
-constexpr uint32_t kDemWallKey = 0xfffffff0u;  // + 2 axis + (0 lower, 1 upper plane)
+constexpr uint32_t kDemWallKey = 0xfffffff0u;  // + 2 axis + (0 lower, 1 upper plane); + 2 D: the collider
 
 // The angular velocity: 3 components in 3D, the z component in 2D (and an unused one in 1D).
 template <int D>
@@ -174,6 +174,20 @@ struct GrainContacts_HertzMindlin {
         const Vec<T, D> vrel = Vec<T, D>::zero() - vi - dem_spin_cross(wi * arm, n);
         contact(kDemWallKey + uint32_t(2 * d + side), n, delta, vrel, arm, ri, mi, wi, inv_inertia);
       }
+    // The collider sphere (collider.*): a grain of the same material, of infinite mass, not spinning,
+    // moving at collider_v; its contact keeps its spring under the key kDemWallKey + 2 D.
+    if (gm.collider) {
+      const Vec<T, D> rel = gm.collider_x - xi;
+      const T dist = sqrt(norm2(rel));
+      const T delta = ri + gm.collider_r - dist;
+      if (delta > T(0) && dist > T(0)) {
+        const Vec<T, D> n = rel * (T(1) / dist);
+        const T arm = ri - T(0.5) * delta;
+        const Vec<T, D> vrel = gm.collider_v - vi - dem_spin_cross(wi * arm, n);
+        contact(kDemWallKey + uint32_t(2 * D), n, delta, vrel, arm, ri * gm.collider_r / (ri + gm.collider_r), mi, wi,
+                inv_inertia);
+      }
+    }
     h.partner[i] = partner;
     h.spring[i] = spring;
     h.count[i] = count;
@@ -186,6 +200,24 @@ struct GrainContacts_HertzMindlin {
     s.c[i] = T(0);
     s.vsig[i] = T(0);
   }
+};
+
+// The rotational kinetic energy 1/2 I |w|^2 of one grain (I = 2/5 m r^2, sphere; 1/2 m r^2, disc), for the
+// diagnostics' energy budget (added to Diagnostics::kinetic and total); 0 for other phases.
+template <class T, int D>
+struct MeasureGrainSpinEnergy {
+  const uint8_t* phase;
+  const T* m;
+  const T* radius;
+  const Vec<T, DemSpinDim<D>::value>* w;
+  EJ_INLINE double operator()(std::size_t i) const {
+    if (phase[i] != kPhaseGrain) return 0.0;
+    const double shape = D == 3 ? 0.4 : 0.5, r = double(radius[i]);
+    return 0.5 * shape * double(m[i]) * r * r * double(norm2(w[i]));
+  }
+};
+struct SumDoubles {
+  EJ_INLINE double operator()(double a, double b) const { return a + b; }
 };
 
 // The grain with the most contacts (the first such index): the solver's overflow check.
@@ -203,6 +235,30 @@ struct CombineDemContacts {
   EJ_INLINE DemMostContacts operator()(const DemMostContacts& a, const DemMostContacts& b) const {
     if (a.count != b.count) return a.count > b.count ? a : b;
     return a.index <= b.index ? a : b;
+  }
+};
+
+// The step's extremes (E, from Measure: the time-step limits and the first bad particle) and the grain
+// with the most contacts in one reduction, so the overflow check costs no second pass and host sync
+// (count == nullptr: no contact lists, the count stays 0).
+template <class E>
+struct ExtremesWithContacts {
+  E extremes;
+  DemMostContacts most;
+};
+template <class E, class Measure>
+struct MeasureExtremesWithContacts {
+  Measure measure;
+  MeasureDemContacts contacts;
+  EJ_INLINE ExtremesWithContacts<E> operator()(std::size_t i) const {
+    return ExtremesWithContacts<E>{measure(i), contacts.count ? contacts(i) : DemMostContacts{0u, uint32_t(i)}};
+  }
+};
+template <class E, class Combine>
+struct CombineExtremesWithContacts {
+  Combine combine;
+  EJ_INLINE ExtremesWithContacts<E> operator()(const ExtremesWithContacts<E>& a, const ExtremesWithContacts<E>& b) const {
+    return ExtremesWithContacts<E>{combine(a.extremes, b.extremes), CombineDemContacts{}(a.most, b.most)};
   }
 };
 
