@@ -312,7 +312,13 @@ TEST(GrainsGpu, CudaAgreesWithCpu) {
   ParamSet pile_p = read_scene_string(pile(2), "<agreement>");
   pile_p.set("grains.1.min", "0.005, 0.005, 0.0003", "test");
   const ParamSet hertz_p = frictional_pile();
-  for (const ParamSet& p : {pile_p, hertz_p, read_scene_string(grains_in_tank(2600), "<agreement>")}) {
+  // The frictional pile pushed by the collider sphere at its side, its surface moving along y (collider.*).
+  ParamSet collider_p = hertz_p;
+  collider_p.set("collider.enabled", "true", "test");
+  collider_p.set("collider.center", "-0.0065, 0.04, 0.006", "test");  // touching the first column (0.2 mm)
+  collider_p.set("collider.radius", "0.012", "test");
+  collider_p.set("collider.velocity", "0, 0.5, 0", "test");
+  for (const ParamSet& p : {pile_p, hertz_p, collider_p, read_scene_string(grains_in_tank(2600), "<agreement>")}) {
     auto cpu = make_simulation(p, Backend::Cpu);
     auto gpu = make_simulation(p, Backend::Cuda);
     StopRule rule;
@@ -327,10 +333,12 @@ TEST(GrainsGpu, CudaAgreesWithCpu) {
     EXPECT_NEAR(cpu->time(), gpu->time(), 1e-7 * cpu->time());
     // The frictional pile (Hertz-Mindlin, 2026-12-03): kinetic 2.2e-6 apart and spins 2.8e-5 of the
     // largest after 100 steps of contacts (the springs carry the backends' rounding); bands 5x that.
+    // The kinetic energy holds the spins' 1/2 I w^2 since then: its band is the spins' (1.5e-4), not
+    // yet measured on the H200 with it.
     const bool hertz = p.text("dem.contact") == "hertz_mindlin";
-    EXPECT_NEAR(dc.kinetic, dg.kinetic, (hertz ? 1.1e-5 : 1e-6) * dc.kinetic + 1e-15);
+    EXPECT_NEAR(dc.kinetic, dg.kinetic, (hertz ? 1.5e-4 : 1e-6) * dc.kinetic + 1e-15);
     EXPECT_NEAR(dc.potential, dg.potential, 1e-8 * std::fabs(dc.potential));
-    EXPECT_NEAR(dc.total, dg.total, 1e-8 * std::fabs(dc.total) + (hertz ? 1.1e-5 * dc.kinetic : 0.0));  // the kinetic's gap
+    EXPECT_NEAR(dc.total, dg.total, 1e-8 * std::fabs(dc.total) + (hertz ? 1.5e-4 * dc.kinetic : 0.0));  // the kinetic's gap
     if (hertz) {  // spins and contact lists, by particle id
       const std::vector<double> wc = test::field_by_id(*cpu, "angular_velocity"),
                                 wg = test::field_by_id(*gpu, "angular_velocity");

@@ -238,27 +238,45 @@ struct CombineDemContacts {
   }
 };
 
-// The step's extremes (E, from Measure: the time-step limits and the first bad particle) and the grain
-// with the most contacts in one reduction, so the overflow check costs no second pass and host sync
-// (count == nullptr: no contact lists, the count stays 0).
-template <class E>
-struct ExtremesWithContacts {
-  E extremes;
-  DemMostContacts most;
+// The mixed step's extremes (the time-step limits and the first bad particle, as MeasureSolidExtremes
+// finds them) and the grain with the most contacts in one reduction, so the overflow check costs no
+// second pass and host sync (count == nullptr: no contact lists, the count stays 0). A flat struct:
+// nvcc 12's cicc crashed (segfault) on the reduction of a struct nesting RateExtremes.
+template <class T>
+struct GrainStepExtremes {
+  T min_h_vsig, min_h_a, min_decay, max_v2;
+  uint32_t bad_index, bad_field, most_count, most_index;
+  EJ_INLINE static GrainStepExtremes none() {
+    const RateExtremes<T> e = RateExtremes<T>::none();
+    return GrainStepExtremes{e.min_h_vsig, e.min_h_a, e.min_decay, e.max_v2, e.bad_index, e.bad_field, 0u, 0u};
+  }
+  RateExtremes<T> rates() const { return RateExtremes<T>{min_h_vsig, min_h_a, min_decay, max_v2, bad_index, bad_field}; }
 };
-template <class E, class Measure>
-struct MeasureExtremesWithContacts {
-  Measure measure;
+template <class T, int D>
+struct MeasureGrainStepExtremes {
+  MeasureSolidExtremes<T, D> measure;
   MeasureDemContacts contacts;
-  EJ_INLINE ExtremesWithContacts<E> operator()(std::size_t i) const {
-    return ExtremesWithContacts<E>{measure(i), contacts.count ? contacts(i) : DemMostContacts{0u, uint32_t(i)}};
+  EJ_INLINE GrainStepExtremes<T> operator()(std::size_t i) const {
+    const RateExtremes<T> e = measure(i);
+    const DemMostContacts m = contacts.count ? contacts(i) : DemMostContacts{0u, uint32_t(i)};
+    return GrainStepExtremes<T>{e.min_h_vsig, e.min_h_a, e.min_decay, e.max_v2, e.bad_index, e.bad_field, m.count, m.index};
   }
 };
-template <class E, class Combine>
-struct CombineExtremesWithContacts {
-  Combine combine;
-  EJ_INLINE ExtremesWithContacts<E> operator()(const ExtremesWithContacts<E>& a, const ExtremesWithContacts<E>& b) const {
-    return ExtremesWithContacts<E>{combine(a.extremes, b.extremes), CombineDemContacts{}(a.most, b.most)};
+template <class T>
+struct CombineGrainStepExtremes {
+  EJ_INLINE GrainStepExtremes<T> operator()(const GrainStepExtremes<T>& a, const GrainStepExtremes<T>& b) const {
+    GrainStepExtremes<T> r;
+    r.min_h_vsig = a.min_h_vsig < b.min_h_vsig ? a.min_h_vsig : b.min_h_vsig;
+    r.min_h_a = a.min_h_a < b.min_h_a ? a.min_h_a : b.min_h_a;
+    r.min_decay = a.min_decay < b.min_decay ? a.min_decay : b.min_decay;
+    r.max_v2 = a.max_v2 > b.max_v2 ? a.max_v2 : b.max_v2;
+    const bool take_a = a.bad_index <= b.bad_index;
+    r.bad_index = take_a ? a.bad_index : b.bad_index;
+    r.bad_field = take_a ? a.bad_field : b.bad_field;
+    const bool most_a = a.most_count != b.most_count ? a.most_count > b.most_count : a.most_index <= b.most_index;
+    r.most_count = most_a ? a.most_count : b.most_count;
+    r.most_index = most_a ? a.most_index : b.most_index;
+    return r;
   }
 };
 

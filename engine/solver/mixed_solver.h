@@ -77,13 +77,12 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     const auto t1 = mark();
     for (const Term& t : terms_) t.run();
     // The time-step limits and (frictional grains) the largest contact count in one reduction.
-    using Ext = ExtremesWithContacts<SolidExtremes<T>>;
-    const Ext both = exec_.transform_reduce(
-        n_, Ext{MeasureSolidExtremes<T, D>::none(), DemMostContacts{0u, 0u}},
-        MeasureExtremesWithContacts<SolidExtremes<T>, MeasureSolidExtremes<T, D>>{
-            MeasureSolidExtremes<T, D>{pv_.s}, MeasureDemContacts{hertz_ ? hist_.count : nullptr, pv_.s.phase}},
-        CombineExtremesWithContacts<SolidExtremes<T>, CombineSolidExtremes<T>>{CombineSolidExtremes<T>{}});
-    const SolidExtremes<T>& e = both.extremes;
+    const GrainStepExtremes<T> both = exec_.transform_reduce(
+        n_, GrainStepExtremes<T>::none(),
+        MeasureGrainStepExtremes<T, D>{MeasureSolidExtremes<T, D>{pv_.s},
+                                       MeasureDemContacts{hertz_ ? hist_.count : nullptr, pv_.s.phase}},
+        CombineGrainStepExtremes<T>{});
+    const SolidExtremes<T> e = both.rates();
     const auto t2 = clock::now();
     times_.sort += std::chrono::duration<double>(t1 - t0).count();
     times_.forces += std::chrono::duration<double>(t2 - t1).count();
@@ -95,7 +94,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     dt = std::min(dt, force_factor_ * std::sqrt(double(e.min_h_a)));
     dt = std::min(dt, dt_grain_);
     if (hertz_) {
-      check_contact_capacity(both.most);
+      check_contact_capacity(DemMostContacts{both.most_count, both.most_index});
       dt = std::min(dt, hertz_dt());
     }
     return std::min(dt, dt_max_);
