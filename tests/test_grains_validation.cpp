@@ -23,21 +23,21 @@ namespace {
 
 using test::num;
 
-// The 2D grains' material, one set for the column collapses and the poured pile: discs of radius
-// r = 5 mm with sizes uniform in r (1 +- 0.2) (monodisperse discs crystallise in 2D), 2500 kg/m^3 (per
-// unit thickness), nu = 0.3, restitution e = 0.5, Coulomb friction mu = 0.5 (the grain-grain friction
-// of the 2D disc simulations of the experiment: Staron & Hinch 2005, J. Fluid Mech. 545, 1; Lacaze,
-// Phillips & Kerswell 2008, Phys. Fluids 20, 063302), and rolling resistance of type A (Ai, Chen, Rotter &
-// Ooi 2011, Powder Technol. 206, 269, eq. 5) with mu_r = 0.4. Ai et al. define mu_r as the tangent of
-// the steepest slope on which the resisting moment holds a grain against rolling; a regular polygon
-// of n sides tips over on a slope of pi/n, so (our reading) mu_r = tan(pi/n) gives a disc the static
-// rolling hindrance of an n-gon; Estrada, Azema, Radjai & Taboada 2011 (Phys. Rev. E 84, 011306) show that
-// rolling resistance on discs stands for the angularity of polygons (they match the two by the energy
-// dissipated in relative rotation). mu_r = 0.4 = tan(pi/7.8): an octagon, for the angular sand, sugar and
-// rice of the experiments (Lube et al. 2005). (Between two grains the moment uses R* = r/2, as
-// Ai et al.'s rolling radius; on a wall R* = r.) E = 1e8 Pa: the Hertz overlap under the tallest
-// column's weight (100 discs of 150 spheres' mass each) is about 20% of r at its foot, 5% of r a
-// quarter of the way down, and 20 steps per contact time.
+// The 2D grains' material, one set for the column collapses and the poured pile: discs of radius r = 5 mm
+// with sizes uniform in r (1 +- 0.2) (monodisperse discs crystallise in 2D), 2500 kg/m^3 (per unit
+// thickness), nu = 0.3, restitution e = 0.5, Coulomb friction mu = 0.5 (the usual grain friction of 2D
+// disc simulations of the experiment, e.g. Staron & Hinch 2005, J. Fluid Mech. 545, 1; also Lacaze,
+// Phillips & Kerswell 2008, Phys. Fluids 20, 063302; their exact values not re-read here), and rolling
+// resistance of type A (Ai, Chen, Rotter & Ooi 2011, Powder Technol. 206, 269, eq. 5) with mu_r = 0.4. Ai
+// et al. define mu_r as the tangent of the steepest slope on which the resisting moment holds a grain
+// against rolling; a regular polygon of n sides tips over on a slope of pi/n, so (our reading) mu_r =
+// tan(pi/n) gives a disc the static rolling hindrance of an n-gon; Estrada, Azema, Radjai & Taboada 2011
+// (Phys. Rev. E 84, 011306) show that rolling resistance on discs stands for the angularity of polygons
+// (they match the two by the energy dissipated in relative rotation). mu_r = 0.4 = tan(pi/7.8): an
+// octagon, for the angular sand, sugar and rice of the experiments (Lube et al. 2005). (Between two grains
+// the moment uses R* = r/2, as Ai et al.'s rolling radius; on a wall R* = r.) E = 1e8 Pa: the Hertz
+// overlap under the tallest column's weight (100 discs of 150 spheres' mass each) is about 20% of r at its
+// foot, about 8% a quarter of the way down, and 20 steps per contact time.
 struct Grains2D {
   double r = 0.005, spacing = 0.0106, jitter = 0.05, youngs = 1e8, restitution = 0.5, mu = 0.5;
   double steps_per_contact = 20, spread = 0.2, rolling = 0.4;
