@@ -185,6 +185,7 @@ int run(const CliOptions& o) {
     b.height = o.height;
     b.interop = !o.no_interop;
     b.splat = !o.gl_draw;
+    b.scene_path = o.scene_path;
     return run_render_benchmark(b);
   }
 

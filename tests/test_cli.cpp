@@ -94,6 +94,17 @@ TEST(Cli, ColorByIsAnAliasOfColourBy) {
   EXPECT_EQ(parse({"--colour-by", "density"}).parse.options.colour_by, "density");
 }
 
+// --benchmark-render takes a SCENE (issue 17: the grains' viewer figure), but no run-length options.
+TEST(Cli, BenchmarkRenderTakesAScene) {
+  const Parsed p = parse({"scenes/grains3d.ini", "--benchmark-render"});
+  EXPECT_FALSE(p.parse.exit) << p.err;
+  EXPECT_TRUE(p.parse.options.benchmark_render);
+  EXPECT_EQ(p.parse.options.scene_path, "scenes/grains3d.ini");
+  const Parsed q = parse({"scenes/grains3d.ini", "--benchmark-render", "--steps", "10"});
+  EXPECT_TRUE(q.parse.exit);
+  EXPECT_NE(q.err.find("times a fixed number of frames"), std::string::npos) << q.err;
+}
+
 TEST(Cli, ListParamsModelFilter) {
   Parsed p = parse({"--list-params", "--model", "gas"});
   EXPECT_FALSE(p.parse.exit) << p.err;

@@ -201,6 +201,55 @@ TEST(Grains, TermListHasTheContactTermAndKeysAreCheckedPerMaterial) {
   EXPECT_NE(e.find("is below 2 radius (1 + jitter) = 0.0105"), std::string::npos) << e;
 }
 
+// The collider sphere on grains (collider.*, the cuda-samples demo's): a grain (3D, no gravity) thrown
+// at the resting sphere at v0 bounces back as from a grain of infinite mass, m* = m: with the linear
+// contact at e = exp(-pi zeta / sqrt(1 - zeta^2)), zeta = c / (2 sqrt(k m)); with Hertz-Mindlin at the
+// dem.restitution. Without the collider it flies on; with a liquid in the scene it is refused.
+double collider_rebound(const std::string& contact, bool on) {
+  const double r = 1e-3, R = 0.01, v0 = 0.5, rho = 1000;
+  const double m = rho * 4.0 / 3.0 * kPi * r * r * r, k = 1e3, zeta = 0.2, c = 2 * zeta * std::sqrt(k * m);
+  std::string ini = "[scene]\ndim = 3\nprecision = double\n[physics]\nmodel = mixed\ngravity = 0, 0, 0\n[dem]\n"
+                    "contact = " + contact + "\nspring = " + fmt(k) + "\ndamping = " + fmt(c) +
+                    "\nyoungs_modulus = 1e8\npoisson_ratio = 0.3\nrestitution = 0.7\nsteps_per_contact = 100\n"
+                    "box_min = -1, -1, -1\nbox_max = 1, 1, 1\n[grains.1]\nmin = " + fmt(-r) + ", " + fmt(-r) + ", " +
+                    fmt(-r) + "\nmax = " + fmt(1.5 * r) + ", " + fmt(1.5 * r) + ", " + fmt(1.5 * r) + "\nradius = " +
+                    fmt(r) + "\ndensity = " + fmt(rho) + "\nvelocity = " + fmt(-v0) + ", 0, 0\n"
+                    "[collider]\nenabled = " + (on ? "true" : "false") + "\ncenter = " + fmt(-(r + R + 0.2 * r)) +
+                    ", 0, 0\nradius = " + fmt(R) + "\n";
+  auto sim = make_simulation(read_scene_string(ini, "<collider>"), Backend::Cpu);
+  double v = -v0;
+  for (int s = 0; s < 4000; ++s) {
+    test::step_n(*sim, 1);
+    const HostParticles p = sim->download();
+    v = p.velocity[0];
+    if (p.position[0] > 0.5 * r) break;  // back beyond its start: out of contact
+    if (p.position[0] < -5 * r) break;   // passed through
+  }
+  return v / v0;
+}
+
+TEST(Grains, ColliderSpherePushesGrains) {
+  const double zeta = 0.2, e = std::exp(-kPi * zeta / std::sqrt(1 - zeta * zeta));
+  const double lin = collider_rebound("linear", true), hm = collider_rebound("hertz_mindlin", true);
+  const double off = collider_rebound("linear", false);
+  std::printf("  grain off the collider: linear e %.5f (analytic %.5f), Hertz-Mindlin e %.5f (0.7); collider off: "
+              "v/v0 %.3f\n", lin, e, hm, off);
+  EXPECT_NEAR(lin, e, 0.01 * e);
+  EXPECT_NEAR(hm, 0.7, 0.01 * 0.7);
+  EXPECT_DOUBLE_EQ(off, -1.0);
+  // With a liquid in the mixed scene the collider is refused (it pushes grains only).
+  ParamSet wet = read_scene_string(grains_in_tank(2600), "<wet collider>");
+  wet.set("collider.enabled", "true", "test");
+  try {
+    make_simulation(wet, Backend::Cpu);
+    ADD_FAILURE() << "a collider in a mixed scene with liquid was accepted";
+  } catch (const ParamError& err) {
+    EXPECT_NE(std::string(err.what()).find("collider.enabled = true in a mixed scene acts on grains only"),
+              std::string::npos)
+        << err.what();
+  }
+}
+
 // The shipped grain scenes run headless for a few hundred steps (grains3d at its 16384 grains, the
 // dam break at a CI spacing of 0.04 m with 2 cm gravel, the frictional 2D column collapse).
 TEST(Grains, ShippedGrainScenesRun) {
@@ -263,7 +312,13 @@ TEST(GrainsGpu, CudaAgreesWithCpu) {
   ParamSet pile_p = read_scene_string(pile(2), "<agreement>");
   pile_p.set("grains.1.min", "0.005, 0.005, 0.0003", "test");
   const ParamSet hertz_p = frictional_pile();
-  for (const ParamSet& p : {pile_p, hertz_p, read_scene_string(grains_in_tank(2600), "<agreement>")}) {
+  // The frictional pile pushed by the collider sphere at its side, its surface moving along y (collider.*).
+  ParamSet collider_p = hertz_p;
+  collider_p.set("collider.enabled", "true", "test");
+  collider_p.set("collider.center", "-0.0065, 0.04, 0.006", "test");  // touching the first column (0.2 mm)
+  collider_p.set("collider.radius", "0.012", "test");
+  collider_p.set("collider.velocity", "0, 0.5, 0", "test");
+  for (const ParamSet& p : {pile_p, hertz_p, collider_p, read_scene_string(grains_in_tank(2600), "<agreement>")}) {
     auto cpu = make_simulation(p, Backend::Cpu);
     auto gpu = make_simulation(p, Backend::Cuda);
     StopRule rule;
@@ -278,10 +333,12 @@ TEST(GrainsGpu, CudaAgreesWithCpu) {
     EXPECT_NEAR(cpu->time(), gpu->time(), 1e-7 * cpu->time());
     // The frictional pile (Hertz-Mindlin, 2026-12-03): kinetic 2.2e-6 apart and spins 2.8e-5 of the
     // largest after 100 steps of contacts (the springs carry the backends' rounding); bands 5x that.
+    // The kinetic energy holds the spins' 1/2 I w^2 since then: its band is the spins' (1.5e-4), not
+    // yet measured on the H200 with it.
     const bool hertz = p.text("dem.contact") == "hertz_mindlin";
-    EXPECT_NEAR(dc.kinetic, dg.kinetic, (hertz ? 1.1e-5 : 1e-6) * dc.kinetic + 1e-15);
+    EXPECT_NEAR(dc.kinetic, dg.kinetic, (hertz ? 1.5e-4 : 1e-6) * dc.kinetic + 1e-15);
     EXPECT_NEAR(dc.potential, dg.potential, 1e-8 * std::fabs(dc.potential));
-    EXPECT_NEAR(dc.total, dg.total, 1e-8 * std::fabs(dc.total) + (hertz ? 1.1e-5 * dc.kinetic : 0.0));  // the kinetic's gap
+    EXPECT_NEAR(dc.total, dg.total, 1e-8 * std::fabs(dc.total) + (hertz ? 1.5e-4 * dc.kinetic : 0.0));  // the kinetic's gap
     if (hertz) {  // spins and contact lists, by particle id
       const std::vector<double> wc = test::field_by_id(*cpu, "angular_velocity"),
                                 wg = test::field_by_id(*gpu, "angular_velocity");

@@ -74,6 +74,13 @@ TEST(GrainsHertz, SlidingGrainStartsRollingAtTheAnalyticSpeedAndTime) {
     EXPECT_NEAR(p.velocity[0], v_roll, 0.005 * v_roll) << dim << "D";
     EXPECT_NEAR(spin_speed, v_roll, 0.005 * v_roll) << dim << "D: rolling without slip";
     EXPECT_NEAR(t_stick, t_roll, 0.03 * t_roll) << dim << "D";
+    // The energy budget counts the spin: rolling, the kinetic energy is 1/2 m v^2 + 1/2 I w^2 =
+    // 1/2 m v^2 (1 + k) (the diagnostics' `kinetic`; without the spin it would be 1/2 m v^2).
+    const double m = test::field_by_id(*sim, "mass")[0];
+    const double ke = sim->diagnostics().kinetic, want = 0.5 * m * (p.velocity[0] * p.velocity[0] + k * spin_speed * spin_speed);
+    std::printf("  kinetic energy %.9g J, 1/2 m v^2 + 1/2 I w^2 = %.9g J (translation alone %.9g J)\n", ke, want,
+                0.5 * m * p.velocity[0] * p.velocity[0]);
+    EXPECT_NEAR(ke, want, 1e-3 * want) << dim << "D";
   }
 }
 

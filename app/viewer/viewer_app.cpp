@@ -206,7 +206,7 @@ void handle_action(ViewerState& s, Action a, GLFWwindow* win, int w, int h) {
     case Action::ToggleAutoRange: s.view->colour().auto_range = !s.view->colour().auto_range; break;
     case Action::ToggleCollider: {
       if (!s.model->find("collider.enabled")) {  // the panels hold only the keys of the scene's model
-        s.message = "the collider acts on the liquid only (physics.model = wcsph)";
+        s.message = "the collider acts on the liquid (physics.model = wcsph) and on grains (mixed scenes of grains only)";
         break;
       }
       const bool on = !s.model->params().flag("collider.enabled");
@@ -218,6 +218,11 @@ void handle_action(ViewerState& s, Action a, GLFWwindow* win, int w, int h) {
                      nullptr);
       }
       s.model->set("collider.enabled", on ? "true" : "false", s.sim.get());
+      // A mixed scene with liquid or solids keeps it off (it pushes grains only there).
+      if (on && !s.sim->collider().enabled) {  // switched back off, so that a reset does not refuse the scene
+        s.model->set("collider.enabled", "false", s.sim.get());
+        s.message = "the collider of a mixed scene pushes grains only: this scene has liquid or solids";
+      }
       break;
     }
     case Action::ToggleClip: set_clip(s, !v.clip); break;

@@ -3,6 +3,7 @@
 #include "particles/field_values.h"
 #include "render/colormap.h"
 #include "scene/fluid_drop.h"
+#include "scene/grain_layout.h"
 #include "viewer/crush_plot.h"
 #include "viewer/line_profile.h"
 #include "viewer/scene_look.h"
@@ -119,8 +120,11 @@ void reset_layout(ViewerState& s, FluidLayout layout) {
   const char* what = layout == FluidLayout::Block ? "reset block" : "reset random";
   if (!scene_is_running_one(s, what)) return;
   try {
+    // A mixed scene of grains lays out its free grains (scene/grain_layout.h), a liquid its fluid.
+    const bool grains = s.model->params().text("physics.model") == "mixed";
     std::unique_ptr<Simulation> fresh =
-        make_simulation_with_layout(s.model->params(), s.sim->backend(), layout, s.reset_seed++);
+        grains ? make_grain_simulation_with_layout(s.model->params(), s.sim->backend(), layout, s.reset_seed++)
+               : make_simulation_with_layout(s.model->params(), s.sim->backend(), layout, s.reset_seed++);
     if (s.recorder) toggle_recording(s);  // a recording belongs to one simulation
     s.loop = std::make_unique<StepLoop>(*fresh, StopRule{});
     s.sim = std::move(fresh);
@@ -128,7 +132,8 @@ void reset_layout(ViewerState& s, FluidLayout layout) {
     s.view->replace(*s.sim);
     s.history.clear();
     s.picked = -1;
-    s.message = std::string(what) + ": " + std::to_string(s.sim->fluid_count()) + " fluid particles laid out afresh";
+    s.message = grains ? std::string(what) + ": the free grains laid out afresh (fixed grains kept)"
+                       : std::string(what) + ": " + std::to_string(s.sim->fluid_count()) + " fluid particles laid out afresh";
   } catch (const std::exception& e) {
     s.message = std::string(what) + ": " + e.what();
   }

@@ -48,7 +48,7 @@ ParamDesc only(ParamDesc d, std::vector<std::string> models) {
 const std::map<std::string, std::vector<std::string>>& section_models() {
   static const std::map<std::string, std::vector<std::string>> table = {
     {"fluid", {"wcsph"}},     {"viscosity", {"wcsph"}}, {"boundary", {"wcsph"}}, {"fault", {"wcsph"}},
-    {"collider", {"wcsph"}},  {"tank", {"wcsph"}},      {"block", {"wcsph"}},    {"obstacle", {"wcsph"}},
+    {"collider", {"wcsph", "mixed"}},  {"tank", {"wcsph"}},      {"block", {"wcsph"}},    {"obstacle", {"wcsph"}},
     {"gas", {"gas"}},         {"gas_block", {"gas"}},   {"blast", {"gas"}},      {"solid", {"solid"}},
     {"solid_block", {"solid"}}, {"probe", {"wcsph"}},     {"gauge", {"wcsph"}},
   };
@@ -402,7 +402,8 @@ ParamRegistry make_builtin() {
   t.group = "Collider";
   t.add(param("collider.enabled", T::Bool, "false", "", "Collider on",
               "A rigid sphere that pushes the fluid with the repulsive boundary force of Monaghan "
-              "(1994); the viewer moves it with the mouse."));
+              "(1994), or, in a mixed scene of grains only, the grains with their contact law (as in "
+              "the cuda-samples particles demo); the viewer moves it with the mouse."));
   t.add(range(param("collider.center", T::Vec3, "0, 0, 0", "m", "Collider centre",
                     "Centre of the collider sphere (2D scenes use x, y)."),
               -1e6, 1e6));

@@ -9,7 +9,10 @@
 //    with the overlap delta = r - distance to the plane, c_w = dem.boundary_damping, and the shear
 //    -k_s v_t; the cuda-samples demo reflects the velocity instead);
 //  - gravity, and a global drag -gamma v (dem.global_damping, the rate form of the demo's
-//    per-step velocity factor).
+//    per-step velocity factor);
+//  - the collider sphere (collider.*, moved by the viewer), as in the demo: the grains' spring, dashpot
+//    and shear with a sphere of radius collider.radius moving at collider.velocity, without attraction
+//    (cuda-samples particles_kernel_impl.cuh, collideD: collideSpheres(..., colliderRadius, 0)).
 // The liquid of the scene sees the grains as moving walls and pushes them back, by the coupling the
 // solid bodies use (physics/coupling_adami2012.h, Adami, Hu & Adams 2012): a grain is one boundary
 // particle of volume m / rho.
@@ -29,7 +32,20 @@ struct GrainModel {
   T r_max;                     // the largest grain radius (the reach of the pair search)
   Vec<T, D> box_lo, box_hi;    // dem.box_min, dem.box_max
   Vec<T, D> gravity;
+  bool collider = false;           // collider.enabled: the sphere pushes the grains
+  T collider_r = T(0);             // collider.radius
+  Vec<T, D> collider_x, collider_v;  // its centre and velocity (the viewer moves it)
 };
+
+// The force on a grain from the collider sphere with the linear contact (zero when off or apart): the
+// sphere is a grain of infinite mass, without the attraction (as in the cuda-samples demo).
+template <class T, int D>
+EJ_INLINE Vec<T, D> dem_linear_collider_force(const GrainModel<T, D>& gm, const Vec<T, D>& x, const Vec<T, D>& v, T r) {
+  if (!gm.collider) return Vec<T, D>::zero();
+  DemLinearParams<T> p = gm.contact;
+  p.attraction = T(0);
+  return dem_linear_force(x, v, r, gm.collider_x, gm.collider_v, gm.collider_r, p);
+}
 
 // The force on a grain at x, velocity v, radius r from the planes of the box (zero away from them).
 template <class T, int D>
@@ -67,6 +83,7 @@ struct GrainContacts_Linear {
       f += dem_linear_force(xi, vi, ri, s.x[j], s.v[j], radius[j], gm.contact);
     });
     f += dem_linear_box_force(gm, xi, vi, ri);
+    f += dem_linear_collider_force(gm, xi, vi, ri);
     s.a[i] = s.kind[i] != 0 ? Vec<T, D>::zero()  // grains.N.fixed: glued
                             : f * (T(1) / s.m[i]) + gm.gravity - vi * gm.global_damping;
     s.drho[i] = T(0);

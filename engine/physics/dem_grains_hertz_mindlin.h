@@ -39,7 +39,7 @@ struct DemContactCapacity {
   static constexpr int value = D == 3 ? 16 : 8;
 };
 constexpr uint32_t kDemNoContact = 0xffffffffu;
-constexpr uint32_t kDemWallKey = 0xfffffff0u;  // + 2 axis + (0 lower, 1 upper plane)
+constexpr uint32_t kDemWallKey = 0xfffffff0u;  // + 2 axis + (0 lower, 1 upper plane); + 2 D: the collider
 
 // The angular velocity: 3 components in 3D, the z component in 2D (and an unused one in 1D).
 template <int D>
@@ -174,6 +174,20 @@ struct GrainContacts_HertzMindlin {
         const Vec<T, D> vrel = Vec<T, D>::zero() - vi - dem_spin_cross(wi * arm, n);
         contact(kDemWallKey + uint32_t(2 * d + side), n, delta, vrel, arm, ri, mi, wi, inv_inertia);
       }
+    // The collider sphere (collider.*): a grain of the same material, of infinite mass, not spinning,
+    // moving at collider_v; its contact keeps its spring under the key kDemWallKey + 2 D.
+    if (gm.collider) {
+      const Vec<T, D> rel = gm.collider_x - xi;
+      const T dist = sqrt(norm2(rel));
+      const T delta = ri + gm.collider_r - dist;
+      if (delta > T(0) && dist > T(0)) {
+        const Vec<T, D> n = rel * (T(1) / dist);
+        const T arm = ri - T(0.5) * delta;
+        const Vec<T, D> vrel = gm.collider_v - vi - dem_spin_cross(wi * arm, n);
+        contact(kDemWallKey + uint32_t(2 * D), n, delta, vrel, arm, ri * gm.collider_r / (ri + gm.collider_r), mi, wi,
+                inv_inertia);
+      }
+    }
     h.partner[i] = partner;
     h.spring[i] = spring;
     h.count[i] = count;
@@ -186,6 +200,24 @@ struct GrainContacts_HertzMindlin {
     s.c[i] = T(0);
     s.vsig[i] = T(0);
   }
+};
+
+// The rotational kinetic energy 1/2 I |w|^2 of one grain (I = 2/5 m r^2, sphere; 1/2 m r^2, disc), for the
+// diagnostics' energy budget (added to Diagnostics::kinetic and total); 0 for other phases.
+template <class T, int D>
+struct MeasureGrainSpinEnergy {
+  const uint8_t* phase;
+  const T* m;
+  const T* radius;
+  const Vec<T, DemSpinDim<D>::value>* w;
+  EJ_INLINE double operator()(std::size_t i) const {
+    if (phase[i] != kPhaseGrain) return 0.0;
+    const double shape = D == 3 ? 0.4 : 0.5, r = double(radius[i]);
+    return 0.5 * shape * double(m[i]) * r * r * double(norm2(w[i]));
+  }
+};
+struct SumDoubles {
+  EJ_INLINE double operator()(double a, double b) const { return a + b; }
 };
 
 // The grain with the most contacts (the first such index): the solver's overflow check.
@@ -203,6 +235,48 @@ struct CombineDemContacts {
   EJ_INLINE DemMostContacts operator()(const DemMostContacts& a, const DemMostContacts& b) const {
     if (a.count != b.count) return a.count > b.count ? a : b;
     return a.index <= b.index ? a : b;
+  }
+};
+
+// The mixed step's extremes (the time-step limits and the first bad particle, as MeasureSolidExtremes
+// finds them) and the grain with the most contacts in one reduction, so the overflow check costs no
+// second pass and host sync (count == nullptr: no contact lists, the count stays 0). A flat struct:
+// nvcc 12's cicc crashed (segfault) on the reduction of a struct nesting RateExtremes.
+template <class T>
+struct GrainStepExtremes {
+  T min_h_vsig, min_h_a, min_decay, max_v2;
+  uint32_t bad_index, bad_field, most_count, most_index;
+  EJ_INLINE static GrainStepExtremes none() {
+    const RateExtremes<T> e = RateExtremes<T>::none();
+    return GrainStepExtremes{e.min_h_vsig, e.min_h_a, e.min_decay, e.max_v2, e.bad_index, e.bad_field, 0u, 0u};
+  }
+  RateExtremes<T> rates() const { return RateExtremes<T>{min_h_vsig, min_h_a, min_decay, max_v2, bad_index, bad_field}; }
+};
+template <class T, int D>
+struct MeasureGrainStepExtremes {
+  MeasureSolidExtremes<T, D> measure;
+  MeasureDemContacts contacts;
+  EJ_INLINE GrainStepExtremes<T> operator()(std::size_t i) const {
+    const RateExtremes<T> e = measure(i);
+    const DemMostContacts m = contacts.count ? contacts(i) : DemMostContacts{0u, uint32_t(i)};
+    return GrainStepExtremes<T>{e.min_h_vsig, e.min_h_a, e.min_decay, e.max_v2, e.bad_index, e.bad_field, m.count, m.index};
+  }
+};
+template <class T>
+struct CombineGrainStepExtremes {
+  EJ_INLINE GrainStepExtremes<T> operator()(const GrainStepExtremes<T>& a, const GrainStepExtremes<T>& b) const {
+    GrainStepExtremes<T> r;
+    r.min_h_vsig = a.min_h_vsig < b.min_h_vsig ? a.min_h_vsig : b.min_h_vsig;
+    r.min_h_a = a.min_h_a < b.min_h_a ? a.min_h_a : b.min_h_a;
+    r.min_decay = a.min_decay < b.min_decay ? a.min_decay : b.min_decay;
+    r.max_v2 = a.max_v2 > b.max_v2 ? a.max_v2 : b.max_v2;
+    const bool take_a = a.bad_index <= b.bad_index;
+    r.bad_index = take_a ? a.bad_index : b.bad_index;
+    r.bad_field = take_a ? a.bad_field : b.bad_field;
+    const bool most_a = a.most_count != b.most_count ? a.most_count > b.most_count : a.most_index <= b.most_index;
+    r.most_count = most_a ? a.most_count : b.most_count;
+    r.most_index = most_a ? a.most_index : b.most_index;
+    return r;
   }
 };
 
