@@ -19,14 +19,14 @@ void check_gas_restart(const std::vector<std::string>& overrides, long before = 
 TEST(GasRestart, NPlusNEqualsTwoN_Leapfrog) { check_gas_restart({}); }
 TEST(GasRestart, NPlusNEqualsTwoN_PredictorCorrector) { check_gas_restart({"time.integrator=predictor_corrector"}); }
 TEST(GasRestart, NPlusNEqualsTwoN_Rk23SwitchConductivity) {
-  check_gas_restart({"time.integrator=rk23", "gas.switch=morris_monaghan", "gas.conductivity=1"});
+  check_gas_restart({"time.integrator=rk23", "viscosity.switch=morris_monaghan", "gas.conductivity=1"});
 }
 TEST(GasRestart, FromTheFirstFrame_Rk23) { check_gas_restart({"time.integrator=rk23"}, 0, 300); }
 TEST(GasRestart, NPlusNEqualsTwoN_Rk23) { check_gas_restart({"time.integrator=rk23"}, 300, 300); }
 TEST(GasRestart, NPlusNEqualsTwoN_Float) { check_gas_restart({"scene.precision=float"}); }
 
 TEST(GasRestart, FieldsAreRegistered) {
-  auto sim = make_simulation(test::shipped_scene("sod1d.ini", {"gas.switch=morris_monaghan"}), Backend::Cpu);
+  auto sim = make_simulation(test::shipped_scene("sod1d.ini", {"viscosity.switch=morris_monaghan"}), Backend::Cpu);
   std::vector<std::string> names;
   for (const FieldInfo& f : sim->fields()) names.push_back(f.name);
   for (const char* want : {"internal_energy", "smoothing_length", "omega", "pressure", "sound_speed",

@@ -112,7 +112,7 @@ TEST(GasSod1D, Rk23) { expect_sod_quality(run_sod({"time.integrator=rk23"})); }
 TEST(GasSod1D, FixedH) { expect_sod_quality(run_sod({"gas.h_mode=fixed"})); }
 
 TEST(GasSod1D, ConductivityAndSwitch) {
-  expect_sod_quality(run_sod({"gas.conductivity=1", "gas.switch=morris_monaghan"}));
+  expect_sod_quality(run_sod({"gas.conductivity=1", "viscosity.switch=morris_monaghan"}));
 }
 
 TEST(GasSod1D, FloatPrecision) { expect_sod_quality(run_sod({"scene.precision=float"})); }

@@ -104,7 +104,7 @@ double poly_mass(double r) { return (std::sin(M_PI * r) - M_PI * r * std::cos(M_
 void run_polytrope(double dp, double t_relax, double t_free, int zero_every, bool viscosity_switch = false) {
   ParamSet p = read_scene_string(kGasSphere, "<polytrope>");
   p.set("gas.gamma", "2", "test");
-  if (viscosity_switch) p.set("gas.switch", "morris_monaghan", "test");
+  if (viscosity_switch) p.set("viscosity.switch", "morris_monaghan", "test");
   const GasInitial init = stretched_sphere(dp, 2.0, poly_mass, poly_density, [](double rho) { return kPolyK * rho; });
   auto sim = make_cpu_gas_solver(p, init, Precision::Double);
   const std::size_t n = init.size();

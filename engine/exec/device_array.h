@@ -1,6 +1,8 @@
 #pragma once
 // RAII array on an execution backend, for work buffers that are not particle fields (sort keys,
 // bucket offsets). Counts its bytes into the owner's tally.
+#include "exec/device_ptr.h"
+
 #include <cstddef>
 #include <utility>
 
@@ -23,6 +25,9 @@ class DeviceArray {
     data_ = static_cast<E*>(exec.allocate(sizeof(E) * (n ? n : 1)));
     if (tally_) *tally_ += sizeof(E) * n_;
   }
+  // The buffer as a typed device pointer (exec/device_ptr.h), for views and the typed transfers.
+  DevicePtr<E> device() { return DevicePtr<E>::adopt(data_); }
+  DevicePtr<const E> device() const { return DevicePtr<const E>::adopt(data_); }
   E* data() { return data_; }
   const E* data() const { return data_; }
   E*& ptr() { return data_; }  // for pointer swaps with a twin array (double buffering)

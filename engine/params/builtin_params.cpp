@@ -42,6 +42,18 @@ ParamDesc only(ParamDesc d, std::vector<std::string> models) {
   return d;
 }
 
+// A default that differs by model (ParamDesc::model_defaults).
+ParamDesc per_model(ParamDesc d, std::vector<std::pair<std::string, std::string>> defaults) {
+  d.model_defaults = std::move(defaults);
+  return d;
+}
+// Unset, the key is `parent` as `model` reads it (ParamDesc::inherits).
+ParamDesc inherit(ParamDesc d, std::string parent, std::string model) {
+  d.inherits = std::move(parent);
+  d.inherits_model = std::move(model);
+  return d;
+}
+
 // The physics models (physics.model values) that read the keys of a section; sections not listed
 // are read by every model. A key's own only(...) overrides its section's. (A function, so that a
 // registry built during static initialisation finds the table constructed.)
@@ -151,19 +163,73 @@ ParamRegistry make_builtin() {
               0, 1));
 
   t.group = "Viscosity";
-  t.add(range(param("viscosity.alpha", T::Real, "0.02", "", "Alpha",
-                    "Linear coefficient of the Monaghan (1992) artificial viscosity, acting "
-                    "between approaching particles."),
-              0, 5));
-  t.add(range(param("viscosity.beta", T::Real, "0", "", "Beta",
-                    "Quadratic coefficient of the Monaghan (1992) artificial viscosity, for "
-                    "strong compressions; usually 0 for weakly compressible flows."),
-              0, 10));
-  t.add(range(param("viscosity.wall_factor", T::Real, "1", "", "Wall factor",
-                    "Factor on the artificial viscosity between fluid and wall particles (with "
-                    "boundary.slip = at_rest or no_slip); 1 treats walls as fluid, smaller values "
-                    "lower the wall friction (DualSPHysics's ViscoBoundFactor)."),
-              0, 1));
+  // One artificial viscosity for every model (issue 14): the Monaghan (1992) Pi_ij, with the liquid's
+  // weak defaults and the gas's and solid's shock defaults; a mixed scene's liquid and solid bodies
+  // each take viscosity.alpha/beta unless [viscosity.liquid] or [viscosity.solid] sets their own.
+  t.add(per_model(only(range(param("viscosity.alpha", T::Real, "0.02", "", "Alpha",
+                                   "Linear coefficient of the Monaghan (1992) artificial viscosity, acting "
+                                   "between approaching particles (for the gas, Monaghan 1997's signal-velocity "
+                                   "form; with viscosity.switch the largest value alpha may reach). The default "
+                                   "depends on the model; in a mixed scene it applies to every material unless "
+                                   "viscosity.liquid.alpha or viscosity.solid.alpha is set."),
+                             0, 10),
+                       {"wcsph", "gas", "solid"}),
+                  {{"wcsph", "0.02"}, {"gas", "1"}, {"solid", "1"}}));
+  t.add(per_model(only(range(param("viscosity.beta", T::Real, "0", "", "Beta",
+                                   "Quadratic coefficient of the Monaghan (1992) artificial viscosity, for "
+                                   "strong compressions (for the gas, the signal velocity v_sig = c_i + c_j - "
+                                   "beta v_ij.r_ij/|r_ij| of Monaghan 1997); 0 suits weakly compressible flows. "
+                                   "The default depends on the model, as for viscosity.alpha."),
+                             0, 10),
+                       {"wcsph", "gas", "solid"}),
+                  {{"wcsph", "0"}, {"gas", "2"}, {"solid", "2"}}));
+  t.add(only(range(param("viscosity.wall_factor", T::Real, "1", "", "Wall factor",
+                         "Factor on the artificial viscosity between fluid and wall particles (with "
+                         "boundary.slip = at_rest or no_slip); 1 treats walls as fluid, smaller values "
+                         "lower the wall friction (DualSPHysics's ViscoBoundFactor)."),
+                   0, 1),
+             {"wcsph"}));
+  t.add(only(rebuild(choices(param("viscosity.switch", T::Choice, "none", "", "Viscosity switch",
+                                   "Gas: none, a constant viscosity.alpha; morris_monaghan, a per-particle alpha "
+                                   "that rises in compressions and decays elsewhere (Morris & Monaghan 1997)."),
+                             {"none", "morris_monaghan"})),
+             {"gas"}));
+  t.add(only(range(param("viscosity.alpha_min", T::Real, "0.1", "", "Switch alpha_min",
+                         "Floor towards which the switched viscosity decays (gas, viscosity.switch = "
+                         "morris_monaghan)."),
+                   0, 5),
+             {"gas"}));
+  t.add(only(range(param("viscosity.switch_decay", T::Real, "0.1", "", "Switch decay C",
+                         "Decay rate of the switch: tau = h / (C c) (Morris & Monaghan 1997 use 0.1-0.2)."),
+                   0.01, 1),
+             {"gas"}));
+  // Per material where a mixed scene needs different values (a granite sphere in water: the liquid's
+  // 0.05, the rock's 1); unset, each is viscosity.alpha/beta as its model reads it.
+  t.add(inherit(only(range(param("viscosity.liquid.alpha", T::Real, "0.02", "", "Liquid alpha",
+                                 "alpha of the liquid bodies of a mixed scene where they need their own "
+                                 "(also between liquid and solid: the liquid's viscosity acts on the "
+                                 "boundary pair); unset, viscosity.alpha as the liquid reads it."),
+                           0, 10),
+                     {"mixed"}),
+                "viscosity.alpha", "wcsph"));
+  t.add(inherit(only(range(param("viscosity.liquid.beta", T::Real, "0", "", "Liquid beta",
+                                 "beta of the liquid bodies of a mixed scene; unset, viscosity.beta as the "
+                                 "liquid reads it."),
+                           0, 10),
+                     {"mixed"}),
+                "viscosity.beta", "wcsph"));
+  t.add(inherit(only(range(param("viscosity.solid.alpha", T::Real, "1", "", "Solid alpha",
+                                 "alpha between the solid bodies of a mixed scene where they need their own; "
+                                 "unset, viscosity.alpha as the solid reads it."),
+                           0, 10),
+                     {"mixed"}),
+                "viscosity.alpha", "solid"));
+  t.add(inherit(only(range(param("viscosity.solid.beta", T::Real, "2", "", "Solid beta",
+                                 "beta between the solid bodies of a mixed scene; unset, viscosity.beta as "
+                                 "the solid reads it."),
+                           0, 10),
+                     {"mixed"}),
+                "viscosity.beta", "solid"));
 
   t.group = "Physics";
   t.add(range(param("physics.gravity", T::Vec3, "0, -9.81, 0", "m/s^2", "Gravity",
@@ -217,28 +283,10 @@ ParamRegistry make_builtin() {
                               "summation: rho = sum m W (with variable h, solved with h); continuity: "
                               "drho/dt integrated, h = eta (m/rho)^(1/dim)."),
                         {"summation", "continuity"})));
-  t.add(range(param("gas.alpha", T::Real, "1", "", "Viscosity alpha",
-                    "Coefficient of the signal-velocity artificial viscosity (Monaghan 1997); with "
-                    "the switch it is the largest value alpha may reach."),
-              0, 5));
-  t.add(range(param("gas.beta", T::Real, "2", "", "Viscosity beta",
-                    "Signal velocity v_sig = c_i + c_j - beta v_ij.r_ij/|r_ij| of the artificial "
-                    "viscosity (Monaghan 1997)."),
-              0, 10));
   t.add(range(param("gas.conductivity", T::Real, "0", "", "Conductivity alpha_u",
                     "Coefficient of the artificial conductivity (Price 2008), which smooths the "
                     "pressure blip at contact discontinuities; 0 disables it, 1 is usual."),
               0, 5));
-  t.add(rebuild(choices(param("gas.switch", T::Choice, "none", "", "Viscosity switch",
-                              "none: constant gas.alpha; morris_monaghan: a per-particle alpha that "
-                              "rises in compressions and decays elsewhere (Morris & Monaghan 1997)."),
-                        {"none", "morris_monaghan"})));
-  t.add(range(param("gas.alpha_min", T::Real, "0.1", "", "Switch alpha_min",
-                    "Floor towards which the switched viscosity decays."),
-              0, 5));
-  t.add(range(param("gas.switch_decay", T::Real, "0.1", "", "Switch decay C",
-                    "Decay rate of the switch: tau = h / (C c) (Morris & Monaghan 1997 use 0.1-0.2)."),
-              0.01, 1));
 
   t.group = "Solid";
   t.add(rebuild(param("solid.materials", T::String, "assets/materials.ini", "", "Material library",
@@ -248,12 +296,6 @@ ParamRegistry make_builtin() {
                             "Fixed smoothing length of a solid particle in units of its block's "
                             "spacing dp."),
                       0.5, 4)));
-  t.add(range(param("solid.alpha", T::Real, "1", "", "Viscosity alpha",
-                    "Linear coefficient of the Monaghan (1992) artificial viscosity of solids."),
-              0, 10));
-  t.add(range(param("solid.beta", T::Real, "2", "", "Viscosity beta",
-                    "Quadratic coefficient of the Monaghan (1992) artificial viscosity of solids."),
-              0, 10));
   t.add(rebuild(range(param("solid.artificial_stress", T::Real, "0", "", "Artificial stress",
                             "epsilon of the Monaghan (2000) / Gray, Monaghan & Swift (2001) "
                             "artificial stress against the tensile instability, with n = 4; 0 = off, "
@@ -737,6 +779,17 @@ ParamRegistry make_builtin() {
                                  "At a rebuild the Morton-key ranges are re-split when the largest rank's work "
                                  "exceeds the mean by more than this fraction."),
                            0, 10)), {"wcsph"}));
+
+  // Keys that were replaced (issue 14: one viscosity description instead of three alphas and betas).
+  const std::string one = "one artificial viscosity for every model";
+  const std::string solid_note = one + "; viscosity.solid.alpha/beta where a mixed scene's solid bodies need their own";
+  reg.add_replaced({"gas.alpha", "viscosity.alpha", one});
+  reg.add_replaced({"gas.beta", "viscosity.beta", one});
+  reg.add_replaced({"gas.switch", "viscosity.switch", one});
+  reg.add_replaced({"gas.alpha_min", "viscosity.alpha_min", one});
+  reg.add_replaced({"gas.switch_decay", "viscosity.switch_decay", one});
+  reg.add_replaced({"solid.alpha", "viscosity.alpha", solid_note});
+  reg.add_replaced({"solid.beta", "viscosity.beta", solid_note});
   return reg;
 }
 

@@ -233,6 +233,33 @@ void ParamRegistry::add(ParamDesc d) {
   descs_.push_back(std::move(d));
 }
 
+const ReplacedKey* ParamRegistry::replaced(const std::string& key) const {
+  for (const ReplacedKey& r : replaced_)
+    if (r.old_key == key) return &r;
+  return nullptr;
+}
+
+const std::string& default_for(const ParamDesc& d, const std::string& model) {
+  for (const auto& md : d.model_defaults)
+    if (md.first == model) return md.second;
+  return d.default_value;
+}
+
+std::string default_text(const ParamDesc& d) {
+  if (!d.inherits.empty()) return "= " + d.inherits;
+  if (d.model_defaults.empty()) return d.default_value;
+  // Models grouped by value, in the order of model_defaults: "0.02 (wcsph); 1 (gas, solid)".
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_value;
+  for (const auto& md : d.model_defaults) {
+    auto it = std::find_if(by_value.begin(), by_value.end(), [&](const auto& b) { return b.first == md.second; });
+    if (it == by_value.end()) by_value.push_back({md.second, {md.first}});
+    else it->second.push_back(md.first);
+  }
+  std::string out;
+  for (const auto& b : by_value) out += (out.empty() ? "" : "; ") + b.first + " (" + join_models(b.second, ", ") + ")";
+  return out;
+}
+
 const ParamDesc* ParamRegistry::find(const std::string& key) const {
   for (const ParamDesc& d : descs_)
     if (matches(d.key, key)) return &d;
@@ -297,7 +324,7 @@ std::string ParamRegistry::markdown() const {
          << "|---|---|---|---|---|---|\n";
       for (const ParamDesc& d : in_set) {
         if (d.group != group) continue;
-        md << "| `" << d.key << "` | " << to_string(d.type) << " | `" << md_escape(d.default_value)
+        md << "| `" << d.key << "` | " << to_string(d.type) << " | `" << md_escape(default_text(d))
            << "` | " << md_escape(limits_text(d, true)) << " | " << md_escape(d.units) << " | "
            << md_escape(d.help) << (d.needs_rebuild ? " **(rebuild)**" : "") << " |\n";
       }
@@ -314,7 +341,7 @@ std::string ParamRegistry::listing(const std::string& model) const {
   for (const ParamDesc& d : shown) {
     wkey = std::max(wkey, d.key.size());
     wtype = std::max(wtype, std::string(to_string(d.type)).size());
-    wdef = std::max(wdef, d.default_value.size());
+    wdef = std::max(wdef, default_text(d).size());
     wlim = std::max(wlim, limits_text(d, false).size());
     wunit = std::max(wunit, d.units.size());
   }
@@ -331,7 +358,7 @@ std::string ParamRegistry::listing(const std::string& model) const {
     for (const ParamDesc& d : shown) {
       if (d.group != group) continue;
       std::string line = "  " + cell(d.key, wkey) + cell(to_string(d.type), wtype) +
-                         cell(d.default_value, wdef) + cell(limits_text(d, false), wlim) +
+                         cell(default_text(d), wdef) + cell(limits_text(d, false), wlim) +
                          cell(d.units, wunit) + (d.needs_rebuild ? "[rebuild]  " : "") +
                          (d.models.empty() ? "" : "[" + join_models(d.models, ", ") + "]");
       line.erase(line.find_last_not_of(' ') + 1);

@@ -4,6 +4,7 @@
 // the GUI panels and the provenance written into output files.
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ejecta {
@@ -28,7 +29,29 @@ struct ParamDesc {
   // The physics models (values of physics.model) whose code reads this key; empty = every model.
   // A scene that sets a key its model does not read is refused (check_model_keys in param_set.h).
   std::vector<std::string> models;
+  // A default that depends on the model (viscosity.alpha: 0.02 for the liquid, 1 for gas and solid):
+  // {model, value} pairs; default_value holds for every model not listed. A single-model scene reads
+  // its model's; ParamSet::real(key) in a mixed scene reads default_value, so the mixed engine reads
+  // its materials' values through keys that inherit (below).
+  std::vector<std::pair<std::string, std::string>> model_defaults;
+  // When unset, this key takes the value of `inherits` as the model `inherits_model` reads it (set, else
+  // that model's default): viscosity.solid.alpha is viscosity.alpha for the solid bodies of a mixed scene
+  // unless it is set. Empty = no inheritance.
+  std::string inherits, inherits_model;
 };
+
+// A key that no longer exists, and the key that took its place: reading it is an error that names the
+// new key (ParamSet::set), e.g. gas.alpha -> viscosity.alpha.
+struct ReplacedKey {
+  std::string old_key, new_key;
+  std::string note;  // why, and what else may apply ("or viscosity.solid.alpha for ...")
+};
+
+// The default of `d` for a scene of physics.model `model`: its model_defaults entry, else default_value.
+const std::string& default_for(const ParamDesc& d, const std::string& model);
+// The default as the docs and --list-params show it: "1", "0.02 (wcsph); 1 (gas, solid)", or
+// "= viscosity.alpha" for an inheriting key.
+std::string default_text(const ParamDesc& d);
 
 // The values of physics.model, in the order the docs list them.
 const std::vector<std::string>& physics_models();
@@ -43,6 +66,10 @@ class ParamRegistry {
   static const ParamRegistry& builtin();
 
   void add(ParamDesc d);
+  void add_replaced(ReplacedKey r) { replaced_.push_back(std::move(r)); }
+  // The replacement of a key that was removed, nullptr if `key` never was one.
+  const ReplacedKey* replaced(const std::string& key) const;
+  const std::vector<ReplacedKey>& all_replaced() const { return replaced_; }
   const std::vector<ParamDesc>& all() const { return descs_; }
   // Finds the description of a concrete key ("fluid.2.min" -> "fluid.#.min"); nullptr if unknown.
   const ParamDesc* find(const std::string& key) const;
@@ -56,6 +83,7 @@ class ParamRegistry {
 
  private:
   std::vector<ParamDesc> descs_;
+  std::vector<ReplacedKey> replaced_;
 };
 
 // Levenshtein distance (insertions, deletions, substitutions), for "did you mean" suggestions.

@@ -239,9 +239,25 @@ std::string lookup(const ParamRegistry& reg, const Map& values, const std::strin
                            to_string(d->type) + " parameter");
   const auto it = values.find(key);
   if (it != values.end()) return it->second.value;  // validated by set()
-  const std::string err = check_value(*d, key, d->default_value);
+  // An unset key that inherits takes its parent's value as its model reads it (viscosity.solid.alpha:
+  // viscosity.alpha if set, else the solid's default); a key with per-model defaults takes the scene's.
+  const ParamDesc* from = d;
+  std::string model;
+  if (!d->inherits.empty()) {
+    const auto parent = values.find(d->inherits);
+    if (parent != values.end()) return parent->second.value;  // same type and range (a registry test checks)
+    from = reg.find(d->inherits);
+    if (!from) throw std::logic_error("parameter registry: " + key + " inherits the unknown key " + d->inherits);
+    model = d->inherits_model;
+  }
+  if (model.empty() && !from->model_defaults.empty()) {
+    const auto m = values.find("physics.model");
+    model = m != values.end() ? m->second.value : reg.find("physics.model")->default_value;
+  }
+  const std::string& def = default_for(*from, model);
+  const std::string err = check_value(*d, key, def);
   if (!err.empty()) throw std::logic_error("invalid default in the parameter registry: " + err);
-  return d->default_value;
+  return def;
 }
 
 }  // namespace
@@ -277,7 +293,16 @@ std::array<double, 3> ParamSet::vec3(const std::string& key) const {
 
 void ParamSet::set(const std::string& key, const std::string& value, const std::string& where) {
   const ParamDesc* d = reg_->find(key);
-  if (!d) throw ParamError(prefixed(where, unknown_key_message(*reg_, key)));
+  if (!d) {
+    if (const ReplacedKey* r = reg_->replaced(key)) {
+      const std::string section = r->new_key.substr(0, r->new_key.rfind('.'));
+      const std::string name = r->new_key.substr(r->new_key.rfind('.') + 1);
+      throw ParamError(prefixed(where, key + " was replaced by " + r->new_key + " (" + r->note + "); write '" + name +
+                                           " = " + trim(value) + "' in [" + section + "], or --set " + r->new_key +
+                                           "=" + trim(value) + " (docs/parameters.md)"));
+    }
+    throw ParamError(prefixed(where, unknown_key_message(*reg_, key)));
+  }
   const std::string v = trim(value);
   const std::string err = check_value(*d, key, v);
   if (!err.empty()) throw ParamError(prefixed(where, err));

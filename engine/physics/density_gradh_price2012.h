@@ -26,7 +26,7 @@ struct DensityGradH_Price2012 {
     const SmoothingKernel<T, D> k = model.kernel.at(h);
     rho = T(0);
     drho_dh = T(0);
-    grid.for_each_neighbor(pv.x[i], pv.x, T(2) * h, false, [&](uint32_t j, const Vec<T, D>&, T r2) {
+    grid.for_each_neighbor(pv.x[i], pv.x.get(), T(2) * h, false, [&](uint32_t j, const Vec<T, D>&, T r2) {
       const T r = sqrt(r2);
       const T W = k.W(r);
       rho += pv.m[j] * W;

@@ -51,7 +51,7 @@ struct Forces_Gas_GradH {
     const SmoothingKernel<T, D> ki = model.kernel.at(hi);
     Vec<T, D> acc = Vec<T, D>::zero();
     T du = 0, work = 0, vsig_max = T(2) * ci;
-    grid.for_each_neighbor(xi, pv.x, T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
+    grid.for_each_neighbor(xi, pv.x.get(), T(2) * hi, true, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
       if (j == i) return;
       const T hj = pv.h[j];
       const T reach = T(2) * (hi > hj ? hi : hj);

@@ -3,6 +3,7 @@
 // smoothing length per particle). Plain structs, copied by value into CUDA kernels and OpenMP loops.
 #include "core/types.h"
 #include "core/vec.h"
+#include "exec/device_ptr.h"
 #include "neighbors/level_grid.h"
 #include "physics/eos_ideal_gas.h"
 #include "physics/kernel_varh.h"
@@ -29,24 +30,25 @@ struct GasModel {
 };
 
 template <class T, int D>
+// Device memory only (DevicePtr, exec/device_ptr.h): a host array here is a compile error.
 struct GasView {
-  Vec<T, D>* x;
-  Vec<T, D>* v;
-  T* u;        // specific internal energy
-  T* rho;      // density
-  T* h;        // smoothing length
-  T* omega;    // grad-h correction Omega_i (1 for fixed h)
-  T* p;        // pressure
-  T* c;        // sound speed
-  Vec<T, D>* a;  // acceleration
-  T* du;       // du/dt
-  T* drho;     // drho/dt (continuity density)
-  T* alpha;    // per-particle viscosity coefficient (switch on; else nullptr)
-  T* dalpha;   // its rate
-  T* vsig;     // largest signal speed over the neighbours (CFL)
-  T* divv;     // velocity divergence (switch source)
-  const T* m;
-  const uint8_t* kind;
+  DevicePtr<Vec<T, D>> x;
+  DevicePtr<Vec<T, D>> v;
+  DevicePtr<T> u;        // specific internal energy
+  DevicePtr<T> rho;      // density
+  DevicePtr<T> h;        // smoothing length
+  DevicePtr<T> omega;    // grad-h correction Omega_i (1 for fixed h)
+  DevicePtr<T> p;        // pressure
+  DevicePtr<T> c;        // sound speed
+  DevicePtr<Vec<T, D>> a;  // acceleration
+  DevicePtr<T> du;       // du/dt
+  DevicePtr<T> drho;     // drho/dt (continuity density)
+  DevicePtr<T> alpha;    // per-particle viscosity coefficient (switch on; else nullptr)
+  DevicePtr<T> dalpha;   // its rate
+  DevicePtr<T> vsig;     // largest signal speed over the neighbours (CFL)
+  DevicePtr<T> divv;     // velocity divergence (switch source)
+  DevicePtr<const T> m;
+  DevicePtr<const uint8_t> kind;
 };
 
 }  // namespace ejecta

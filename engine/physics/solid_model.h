@@ -36,6 +36,7 @@
 // the areal density in the kernel sums (the thickness change is not carried: relative error O(strain)).
 #include "core/types.h"
 #include "core/vec.h"
+#include "exec/device_ptr.h"
 #include "neighbors/level_grid.h"
 #include "physics/artificial_stress.h"
 #include "physics/damage_grady_kipp.h"
@@ -131,8 +132,8 @@ struct SolidModel {
   int n_materials;
   // The scene's materials, indexed by the particle's `mat`: a table in the execution layer's memory
   // (device memory on CUDA), owned by the solver (solver/solid_material_table.h), not a copy in
-  // every kernel's parameters.
-  const SolidMaterial<T>* mat;
+  // every kernel's parameters. A DevicePtr (exec/device_ptr.h): a host array here does not compile.
+  DevicePtr<const SolidMaterial<T>> mat;
   Vec<T, D> gravity;
   T T_ref;  // temperature at u = 0 (solid.reference_temperature), for melt weakening
 };

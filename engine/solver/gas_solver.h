@@ -55,19 +55,19 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
       return clock::now();
     };
     const auto t0 = mark();
-    cells_->build(pv_.x, pv_.h);
+    cells_->build(pv_.x.get(), pv_.h.get());
     store_.reorder(cells_->permutation());
     grid_ = cells_->grid();
     const auto t1 = mark();
     exec_.for_each_balanced(n_, DensityGradH_Price2012<T, D>{model_, grid_, pv_});
-    cells_->set_level_hmax(pv_.h);  // h moved: the symmetric search needs each level's true maximum
+    cells_->set_level_hmax(pv_.h.get());  // h moved: the symmetric search needs each level's true maximum
     grid_ = cells_->grid();
     const auto t2 = mark();
     exec_.for_each_balanced(n_, Forces_Gas_GradH<T, D>{model_, grid_, pv_});
     const auto t2g = mark();
-    if (gravity_) gravity_->accumulate(pv_.x, pv_.m, pv_.h, pv_.a, phi_);
+    if (gravity_) gravity_->accumulate(pv_.x.get(), pv_.m.get(), pv_.h.get(), pv_.a.get(), phi_);
     const auto t3g = mark();
-    if (gravity_) mark_gravity_bound(exec_, n_, pv_.v, pv_.m, phi_, bound_);  // the viewer's `bound`
+    if (gravity_) mark_gravity_bound(exec_, n_, pv_.v.get(), pv_.m.get(), phi_, bound_);  // the viewer's `bound`
     const GasExtremes<T> e = exec_.transform_reduce(n_, MeasureGasExtremes<T, D>::none(),
                                                     MeasureGasExtremes<T, D>{pv_}, CombineGasExtremes<T>{});
     const auto t3 = clock::now();
@@ -91,13 +91,13 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
-    return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, n_fluid_ > 0, req, out);
+    return fill_render_data_from_store<T, D>(exec_, store_, pv_.x.get(), pv_.kind.get(), n_, n_fluid_ > 0, req, out);
   }
   std::vector<TreeCellBox> gravity_tree_cells(int levels) override {
     return gravity_ ? gravity_->cells(levels) : std::vector<TreeCellBox>{};
   }
   ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
-    return colour_histogram_from_store(exec_, store_, pv_.kind, n_, n_fluid_ > 0, req, lo, hi);
+    return colour_histogram_from_store(exec_, store_, pv_.kind.get(), n_, n_fluid_ > 0, req, lo, hi);
   }
 
   void apply_params(const ParamSet& params) override { configure_live(params); }
@@ -118,7 +118,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     model_.h_iter = 50;
     model_.summation = params.text("gas.density") == "summation";
     model_.fixed_h = params.text("gas.h_mode") == "fixed";
-    model_.switch_on = params.text("gas.switch") == "morris_monaghan";
+    model_.switch_on = params.text("viscosity.switch") == "morris_monaghan";
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
     configure_live(params);
@@ -141,11 +141,11 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   // and its stage buffers, the particles) are needs_rebuild keys, read in configure() only.
   void configure_live(const ParamSet& params) {
     model_.h_tol = T(std::max(params.real("gas.h_tolerance"), 10 * double(std::numeric_limits<T>::epsilon())));
-    model_.alpha = T(params.real("gas.alpha"));
-    model_.beta = T(params.real("gas.beta"));
+    model_.alpha = T(params.real("viscosity.alpha"));  // the gas's default, 1 (builtin_params.cpp)
+    model_.beta = T(params.real("viscosity.beta"));
     model_.alpha_u = T(params.real("gas.conductivity"));
-    model_.alpha_min = T(std::min(params.real("gas.alpha_min"), params.real("gas.alpha")));
-    model_.switch_decay = T(params.real("gas.switch_decay"));
+    model_.alpha_min = T(std::min(params.real("viscosity.alpha_min"), params.real("viscosity.alpha")));
+    model_.switch_decay = T(params.real("viscosity.switch_decay"));
     const auto g = params.vec3("physics.gravity");
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(g[d]);
     if (gravity_) gravity_->set(gravity_settings_from(params));
@@ -154,24 +154,24 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
 
   void allocate() {
     using V = Vec<T, D>;
-    pv_.x = this->template field<V>("position", "m", "particle position", true);
-    pv_.v = this->template field<V>("velocity", "m/s", "particle velocity", true);
-    pv_.u = this->template field<T>("internal_energy", "J/kg", "specific internal energy", true);
-    pv_.rho = this->template field<T>("density", "kg/m^3", "mass density", true);
-    pv_.h = this->template field<T>("smoothing_length", "m", "smoothing length h (kernel support 2h)", true);
-    pv_.alpha = model_.switch_on ? this->template field<T>("viscosity_alpha", "", "artificial viscosity coefficient", true) : nullptr;
-    pv_.m = this->template field<T>("mass", "kg", "particle mass", true);
-    pv_.kind = this->template field<uint8_t>("kind", "", "0 gas, 1 frozen boundary particle", true);
+    pv_.x = this->template device_field<V>("position", "m", "particle position", true);
+    pv_.v = this->template device_field<V>("velocity", "m/s", "particle velocity", true);
+    pv_.u = this->template device_field<T>("internal_energy", "J/kg", "specific internal energy", true);
+    pv_.rho = this->template device_field<T>("density", "kg/m^3", "mass density", true);
+    pv_.h = this->template device_field<T>("smoothing_length", "m", "smoothing length h (kernel support 2h)", true);
+    pv_.alpha = model_.switch_on ? this->template device_field<T>("viscosity_alpha", "", "artificial viscosity coefficient", true) : nullptr;
+    pv_.m = mass_ = this->template device_field<T>("mass", "kg", "particle mass", true);
+    pv_.kind = kind_ = this->template device_field<uint8_t>("kind", "", "0 gas, 1 frozen boundary particle", true);
     id_ = this->template field<uint32_t>("id", "", "particle number in the initial layout", true);
-    pv_.p = this->template field<T>("pressure", "Pa", "pressure (ideal gas)", false);
-    pv_.c = this->template field<T>("sound_speed", "m/s", "adiabatic sound speed", false);
-    pv_.omega = this->template field<T>("omega", "", "grad-h correction factor Omega", false);
-    pv_.a = this->template field<V>("acceleration", "m/s^2", "total acceleration", false);
-    pv_.du = this->template field<T>("energy_rate", "W/kg", "du/dt", false);
-    pv_.drho = this->template field<T>("density_rate", "kg/(m^3 s)", "drho/dt (continuity density)", false);
-    pv_.dalpha = model_.switch_on ? this->template field<T>("viscosity_alpha_rate", "1/s", "dalpha/dt", false) : nullptr;
-    pv_.vsig = this->template field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
-    pv_.divv = this->template field<T>("velocity_divergence", "1/s", "div v", false);
+    pv_.p = this->template device_field<T>("pressure", "Pa", "pressure (ideal gas)", false);
+    pv_.c = this->template device_field<T>("sound_speed", "m/s", "adiabatic sound speed", false);
+    pv_.omega = this->template device_field<T>("omega", "", "grad-h correction factor Omega", false);
+    pv_.a = this->template device_field<V>("acceleration", "m/s^2", "total acceleration", false);
+    pv_.du = this->template device_field<T>("energy_rate", "W/kg", "du/dt", false);
+    pv_.drho = this->template device_field<T>("density_rate", "kg/(m^3 s)", "drho/dt (continuity density)", false);
+    pv_.dalpha = model_.switch_on ? this->template device_field<T>("viscosity_alpha_rate", "1/s", "dalpha/dt", false) : nullptr;
+    pv_.vsig = this->template device_field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
+    pv_.divv = this->template device_field<T>("velocity_divergence", "1/s", "div v", false);
 
     // The integrator's variables and their stage buffers (persistent: carried by the sort).
     this->add_ode_var("position", pv_.x, pv_.v, true);
@@ -214,15 +214,14 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
                                     (f.scalar == ScalarType::UInt8 ? 1 : f.scalar == ScalarType::Float64 ? 8 : 4) *
                                         std::size_t(f.components) * n_,
                                     0));
-    const std::size_t vb = sizeof(Vec<T, D>) * n_, sb = sizeof(T) * n_;
-    exec_.upload(pv_.x, x.data(), vb);
-    exec_.upload(pv_.v, v.data(), vb);
-    exec_.upload(pv_.u, u.data(), sb);
-    exec_.upload(pv_.rho, rho.data(), sb);
-    exec_.upload(pv_.h, h.data(), sb);
-    if (pv_.alpha) exec_.upload(pv_.alpha, alpha.data(), sb);
-    exec_.upload(const_cast<T*>(pv_.m), m.data(), sb);
-    exec_.upload(const_cast<uint8_t*>(pv_.kind), kind.data(), n_);
+    ejecta::upload(exec_, pv_.x, x.data(), n_);
+    ejecta::upload(exec_, pv_.v, v.data(), n_);
+    ejecta::upload(exec_, pv_.u, u.data(), n_);
+    ejecta::upload(exec_, pv_.rho, rho.data(), n_);
+    ejecta::upload(exec_, pv_.h, h.data(), n_);
+    if (pv_.alpha) ejecta::upload(exec_, pv_.alpha, alpha.data(), n_);
+    ejecta::upload(exec_, mass_, m.data(), n_);
+    ejecta::upload(exec_, kind_, kind.data(), n_);
     exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
   }
 
@@ -237,6 +236,8 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
 
   std::size_t n_fluid_;
   GasModel<T, D> model_{};
+  DevicePtr<T> mass_;         // pv_.m and pv_.kind, writable for the upload
+  DevicePtr<uint8_t> kind_;
   LevelGrid<T, D> grid_{};
   GasView<T, D> pv_{};
   uint32_t* id_ = nullptr;

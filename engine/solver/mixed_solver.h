@@ -154,7 +154,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     solid_.h_over_dp = T(params.real("solid.h_over_dp"));
     materials_ = init.materials;
     mats_.assign(exec_, init.materials, &array_bytes_);
-    solid_.mat = mats_.data();
+    solid_.mat = mats_.device();
     solid_.n_materials = mats_.size();
     any_yield_ = mats_.any_yield();
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
@@ -259,12 +259,14 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
       dt_grain_ = k > 0 && !hertz_ ? 3.14159265358979323846 * std::sqrt(grain_mass_min_ / k) / params.real("dem.steps_per_contact")
                         : std::numeric_limits<double>::max();
     }
-    solid_.alpha = T(params.real("solid.alpha"));
-    solid_.beta = T(params.real("solid.beta"));
+    // Each material's viscosity: viscosity.solid.* / viscosity.liquid.*, else viscosity.alpha/beta as
+    // that model reads it (ParamDesc::inherits).
+    solid_.alpha = T(params.real("viscosity.solid.alpha"));
+    solid_.beta = T(params.real("viscosity.solid.beta"));
     solid_.art_eps = art_on_ ? T(params.real("solid.artificial_stress")) : T(0);
     solid_.T_ref = T(params.real("solid.reference_temperature"));
-    liquid_.alpha = T(params.real("viscosity.alpha"));
-    liquid_.beta = T(params.real("viscosity.beta"));
+    liquid_.alpha = T(params.real("viscosity.liquid.alpha"));
+    liquid_.beta = T(params.real("viscosity.liquid.beta"));
     liquid_.wall_visc = T(params.real("viscosity.wall_factor"));
     liquid_.delta = T(params.real("fluid.delta_sph"));
     liquid_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";

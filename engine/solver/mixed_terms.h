@@ -48,13 +48,13 @@ inline std::vector<TermInfo> mixed_recipe(bool correction, bool grains = false, 
                {"position", "velocity", "density", "pressure", "mass", "smoothing_length", "phase",
                 "boundary_pressure", "boundary_density", "boundary_velocity"},
                {"acceleration", "density_rate", "signal_speed"},
-               {"viscosity.alpha", "viscosity.beta", "viscosity.wall_factor", "fluid.delta_sph",
+               {"viscosity.liquid.alpha", "viscosity.liquid.beta", "viscosity.wall_factor", "fluid.delta_sph",
                 "fluid.density_diffusion", "physics.gravity"}});
   r.push_back({"forces_solid", "solid", "Gray, Monaghan & Swift 2001 eq. 2.5, 2.7 (solid_model.h)",
                {"position", "velocity", "density", "pressure", "sound_speed", "deviatoric_stress", "mass",
                 "smoothing_length", "material", "kind", "phase"},
                {"acceleration", "density_rate", "energy_rate", "stress_rate", "signal_speed"},
-               {"solid.alpha", "solid.beta", "solid.plane", "solid.corrected_force", "physics.gravity"}});
+               {"viscosity.solid.alpha", "viscosity.solid.beta", "solid.plane", "solid.corrected_force", "physics.gravity"}});
   if (grains && hertz_mindlin)
     r.push_back({"contact_dem_hertz_mindlin", "dem",
                  "Hertz-Mindlin with Coulomb friction and a tangential spring (Cundall & Strack 1979 eq. 4-6; "
@@ -76,7 +76,7 @@ inline std::vector<TermInfo> mixed_recipe(bool correction, bool grains = false, 
   r.push_back({"coupling_reaction", "coupling", "the opposite of the liquid's boundary pair force; the boundary share of its work into u",
                {"position", "velocity", "density", "pressure", "mass", "smoothing_length", "phase", "kind",
                 "boundary_pressure", "boundary_density", "boundary_velocity"},
-               {"acceleration", "energy_rate"}, {"viscosity.alpha", "viscosity.beta", "viscosity.wall_factor"}});
+               {"acceleration", "energy_rate"}, {"viscosity.liquid.alpha", "viscosity.liquid.beta", "viscosity.wall_factor"}});
   return r;
 }
 

@@ -41,7 +41,7 @@ class SolidMaterialTable {
   int size() const { return int(host_.size()); }
   const SolidMaterial<T>& operator[](std::size_t k) const { return host_[k]; }
   // The table the functors read (SolidModel::mat).
-  const SolidMaterial<T>* data() const { return table_.data(); }
+  DevicePtr<const SolidMaterial<T>> device() const { return table_.device(); }
 
   bool any_yield() const {
     for (const SolidMaterial<T>& m : host_)
@@ -51,7 +51,7 @@ class SolidMaterialTable {
 
  private:
   void upload() {
-    if (!host_.empty()) exec_->upload(table_.data(), host_.data(), sizeof(SolidMaterial<T>) * host_.size());
+    if (!host_.empty()) ejecta::upload(*exec_, table_.device(), host_.data(), host_.size());
   }
 
   Exec* exec_ = nullptr;

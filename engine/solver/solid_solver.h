@@ -160,7 +160,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     model_.h_over_dp = T(params.real("solid.h_over_dp"));
     materials_ = init.materials;
     mats_.assign(exec_, init.materials, &array_bytes_);
-    model_.mat = mats_.data();
+    model_.mat = mats_.device();
     model_.n_materials = mats_.size();
     any_yield_ = mats_.any_yield();
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
@@ -194,8 +194,8 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
 
   void configure_live(const ParamSet& params) {
-    model_.alpha = T(params.real("solid.alpha"));
-    model_.beta = T(params.real("solid.beta"));
+    model_.alpha = T(params.real("viscosity.alpha"));  // the solid's default, 1 (builtin_params.cpp)
+    model_.beta = T(params.real("viscosity.beta"));
     model_.art_eps = art_on_ ? T(params.real("solid.artificial_stress")) : T(0);
     model_.T_ref = T(params.real("solid.reference_temperature"));
     const auto g = params.vec3("physics.gravity");

@@ -9,6 +9,7 @@
 // kick_drift / evaluate_rates / kick_and_limit hooks of Scheme::LeapfrogPredicted (the liquid), and
 // may shadow before_step() / after_step(report) for work outside the integrator's stages.
 #include "exec/device_array.h"
+#include "exec/device_ptr.h"
 #include "integrators/staged_integrators.h"
 #include "neighbors/level_grid.h"
 #include "neighbors/level_index.h"
@@ -146,9 +147,19 @@ class StagedStoreSolver : public Simulation {
     return store_.template add<E>(FieldInfo{name, 1, units, what, ScalarType::Float32, persistent});
   }
 
+  // The same as a typed device pointer (exec/device_ptr.h): the store's fields are device memory.
+  template <class E>
+  DevicePtr<E> device_field(const char* name, const char* units, const char* what, bool persistent) {
+    return DevicePtr<E>::adopt(field<E>(name, units, what, persistent));
+  }
+
   // One variable of the integrators' ODE state: y (the field `name`) with its rate, and the stage
   // buffers the scheme needs (stage_y0_NAME, ...; persistent, so the sort carries them). E is the
   // element type (T, Vec<T, D>, a symmetric tensor); position: drifted by the velocity.
+  template <class E>
+  void add_ode_var(const char* name, DevicePtr<E> y, DevicePtr<const typename NonDeduced<E>::type> rate, bool position) {
+    add_ode_var(name, y.get(), rate.get(), position);
+  }
   template <class E>
   void add_ode_var(const char* name, E* y, const E* rate, bool position) {
     const StageNeeds need = stage_needs(settings_.scheme);

@@ -71,13 +71,20 @@ TEST(PanelModel, PanelsShowOnlyTheGroupsOfTheScenesModel) {
   for (const char* g : {"Gas", "Solid", "Blast"}) EXPECT_EQ(liquid.count(g), 0u) << g;
   for (const char* g : {"Scene", "Fluid", "Viscosity", "Boundary", "Time", "View", "Geometry"})
     EXPECT_EQ(liquid.count(g), 1u) << g;
-  const auto gas = group_names(viewer::ParamPanelModel(test::shipped_scene("sod1d.ini")));
-  for (const char* g : {"Fluid", "Viscosity", "Solid", "Boundary", "Collider"}) EXPECT_EQ(gas.count(g), 0u) << g;
-  for (const char* g : {"Gas", "Blast", "Time"}) EXPECT_EQ(gas.count(g), 1u) << g;
+  const viewer::ParamPanelModel gas_model(test::shipped_scene("sod1d.ini"));
+  const auto gas = group_names(gas_model);
+  for (const char* g : {"Fluid", "Solid", "Boundary", "Collider"}) EXPECT_EQ(gas.count(g), 0u) << g;
+  for (const char* g : {"Gas", "Blast", "Time", "Viscosity"}) EXPECT_EQ(gas.count(g), 1u) << g;
+  // One viscosity description (issue 14): the gas's panel has the switch, not the liquid's wall factor.
+  EXPECT_NE(gas_model.find("viscosity.switch"), nullptr);
+  EXPECT_EQ(gas_model.find("viscosity.wall_factor"), nullptr);
+  EXPECT_EQ(gas_model.find("viscosity.solid.alpha"), nullptr) << "material overrides are for mixed scenes";
   const viewer::ParamPanelModel solid(test::shipped_scene("bar2d.ini"));
   const auto solid_groups = group_names(solid);
   for (const char* g : {"Fluid", "Gas", "Blast", "Fault"}) EXPECT_EQ(solid_groups.count(g), 0u) << g;
   EXPECT_EQ(solid_groups.count("Solid"), 1u);
+  EXPECT_NE(solid.find("viscosity.alpha"), nullptr);
+  EXPECT_EQ(solid.find("viscosity.switch"), nullptr);
   EXPECT_NE(solid.find("time.rtol"), nullptr) << "rk23 tolerances belong to the solid model too";
   EXPECT_EQ(solid.find("particles.dp"), nullptr) << "solid blocks carry their own spacing";
 }
