@@ -723,6 +723,18 @@ ParamRegistry make_builtin() {
                          "grain on a plane), at most what stops it within the step. It stands for the shape "
                          "of real grains; 0 = round grains that roll freely."),
                    0, 10), dem));
+
+  // Speed (issue 18): A/B switches for measuring the liquid's force pass.
+  t.group = "Fluid";
+  t.add(rebuild(choices(param("fluid.neighbour_record", T::Choice, "packed", "", "Neighbour record",
+                              "How the 3D force pass reads a neighbour: arrays = six arrays of the store; "
+                              "packed = a packed copy of the sorted particles, position with pressure and "
+                              "velocity with density (two 16-byte loads and the mass); packed_eos = two "
+                              "16-byte loads, the fluid's pressure derived from its density (Tait) in the "
+                              "loop. The same results (bit-identical on the CPU); the packed copy lives in "
+                              "the sort's buffers and adds 4 (float) or 24 (double) bytes a particle. 2D "
+                              "and 1D read the arrays."),
+                        {"arrays", "packed", "packed_eos"})));
   return reg;
 }
 
