@@ -24,19 +24,27 @@ class CellIndex {
       exec.upload(rank_.data(), rank.data(), sizeof(uint32_t) * rank.size());
       grid_.rank = rank_.data();
     }
-    keys_.resize(exec, n, tally);
-    keys_alt_.resize(exec, n, tally);
-    perm_.resize(exec, n, tally);
-    perm_alt_.resize(exec, n, tally);
+    tally_ = tally;
+    sort_.resize(exec, 4 * n, tally);
+    lay_out_sort_buffers();
     offsets_.resize(exec, std::size_t(grid.num_buckets) + 1, tally);
     grid_.offset = offsets_.data();
   }
 
   void build(const Vec<T, D>* pos) {
-    exec_.for_each(n_, ComputeBucketKeys<T, D>{grid_, pos, keys_.data(), perm_.data()});
-    exec_.sort_pairs(keys_.ptr(), perm_.ptr(), keys_alt_.ptr(), perm_alt_.ptr(), n_, grid_.num_buckets);
-    exec_.for_each(std::size_t(grid_.num_buckets) + 1,
-                   BuildBucketOffsets{keys_.data(), offsets_.data(), uint32_t(n_)});
+    lay_out_sort_buffers();  // the sort swaps the pointers, and scratch() may have moved the block
+    exec_.for_each(n_, ComputeBucketKeys<T, D>{grid_, pos, keys_, perm_});
+    exec_.sort_pairs(keys_, perm_, keys_alt_, perm_alt_, n_, grid_.num_buckets);
+    exec_.for_each(std::size_t(grid_.num_buckets) + 1, BuildBucketOffsets{keys_, offsets_.data(), uint32_t(n_)});
+  }
+
+  // The sort's four buffers (keys, permutation, their twins) are one block, dead from the caller's
+  // reorder by permutation() until the next build(): the caller may use it in between, as at least
+  // `bytes` (the block grows to that; its contents are lost at the next build). The liquid's packed
+  // neighbour record lives there (solver/wcsph_solver.h).
+  void* scratch(std::size_t bytes) {
+    if (bytes > sizeof(uint32_t) * sort_.size()) sort_.resize(exec_, (bytes + 3) / 4, tally_);
+    return sort_.data();
   }
 
   // Flags the buckets holding particles of kind `wanted` (call after reordering by permutation()).
@@ -48,7 +56,7 @@ class CellIndex {
     exec_.for_each(grid_.num_buckets, MarkBuckets{grid_.rank, offsets_.data(), kind, wanted, marked_.data()});
   }
 
-  const uint32_t* permutation() const { return perm_.data(); }
+  const uint32_t* permutation() const { return perm_; }
   // The grid view, valid for particle data in sorted order.
   const CellGrid<T, D>& grid() const { return grid_; }
 
@@ -56,7 +64,16 @@ class CellIndex {
   Exec& exec_;
   CellGrid<T, D> grid_;
   std::size_t n_;
-  DeviceArray<uint32_t, Exec> rank_, keys_, keys_alt_, perm_, perm_alt_, offsets_;
+  void lay_out_sort_buffers() {
+    keys_ = sort_.data();
+    keys_alt_ = keys_ + n_;
+    perm_ = keys_ + 2 * n_;
+    perm_alt_ = keys_ + 3 * n_;
+  }
+
+  std::size_t* tally_ = nullptr;
+  DeviceArray<uint32_t, Exec> rank_, sort_, offsets_;
+  uint32_t *keys_ = nullptr, *keys_alt_ = nullptr, *perm_ = nullptr, *perm_alt_ = nullptr;
   DeviceArray<uint8_t, Exec> marked_;
 };
 

@@ -780,6 +780,18 @@ ParamRegistry make_builtin() {
                                  "exceeds the mean by more than this fraction."),
                            0, 10)), {"wcsph"}));
 
+  // Speed (issue 18): A/B switches for measuring the liquid's force pass.
+  t.group = "Fluid";
+  t.add(rebuild(choices(param("fluid.neighbour_record", T::Choice, "packed", "", "Neighbour record",
+                              "How the 3D force pass reads a neighbour: arrays = six arrays of the store; "
+                              "packed = a packed copy of the sorted particles, position with pressure and "
+                              "velocity with density (two 16-byte loads and the mass); packed_eos = two "
+                              "16-byte loads, the fluid's pressure derived from its density (Tait) in the "
+                              "loop. The same results (bit-identical on the CPU); the packed copy lives in "
+                              "the sort's buffers and adds 4 (float) or 24 (double) bytes a particle. 2D "
+                              "and 1D read the arrays."),
+                        {"arrays", "packed", "packed_eos"})));
+
   // Keys that were replaced (issue 14: one viscosity description instead of three alphas and betas).
   const std::string one = "one artificial viscosity for every model";
   const std::string solid_note = one + "; viscosity.solid.alpha/beta where a mixed scene's solid bodies need their own";

@@ -82,6 +82,22 @@ class ParticleStore {
     }
   }
 
+  // The reorder's scratch buffer, at least elem_bytes a particle (grown to that): free for the caller
+  // between reorders, which overwrite it (the liquid's packed neighbour record, wcsph_solver.h).
+  void* scratch(std::size_t elem_bytes) {
+    if (scratch_ && elem_bytes > scratch_elem_) {
+      exec_.deallocate(scratch_);
+      bytes_ -= scratch_elem_ * n_;
+      scratch_ = nullptr;
+    }
+    if (elem_bytes > scratch_elem_) scratch_elem_ = elem_bytes;
+    if (!scratch_) {
+      scratch_ = exec_.allocate(scratch_elem_ * n_);
+      bytes_ += scratch_elem_ * n_;
+    }
+    return scratch_;
+  }
+
   std::vector<FieldInfo> fields() const {
     std::vector<FieldInfo> out;
     for (auto& f : fields_) out.push_back(f.info);

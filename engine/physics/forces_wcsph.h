@@ -22,6 +22,7 @@
 // A wall particle keeps the volume V_w = m_w / rho0 it was built with (the lattice cell): its mass in
 // the sums is rho_w V_w with the density extrapolated from the fluid (Adami et al. 2012 write the
 // wall terms with volumes), so the wall pushes with its pressure, not a density-scaled one.
+#include "physics/forces_wcsph_neighbours.h"
 #include "physics/shifting_sun2017.h"
 #include "physics/wcsph_model.h"
 
@@ -30,7 +31,9 @@ namespace ejecta {
 // Shifting: the particle-shifting sums ride along (fluid.shifting > 0). A template flag, picked at run
 // time by the solver, so that the default pass carries none of their seven accumulators: with them
 // the fused pass held more registers and ran 15% slower on the H200 (docs/benchmarks.md).
-template <class T, int D, bool Shifting = false>
+// Nb: how a neighbour is read (forces_wcsph_neighbours.h), the store's arrays or the packed mirror;
+// the arithmetic is the same.
+template <class T, int D, bool Shifting = false, class Nb = WcsphArrays<T, D>>
 struct Forces_WCSPH_Monaghan1992 {
   // CUDA blocks of 128 per SM to fit (exec_cuda.cuh): 7 in float (at most 72 registers, 28 warps).
   // Measured on the H200 (2026-12-03, 3D dam break at 1M, float): the force pass took 2.08 ms with
@@ -41,11 +44,12 @@ struct Forces_WCSPH_Monaghan1992 {
   CellGrid<T, D> grid;
   ParticleView<T, D> pv;
   bool count_pairs;
+  Nb nb{};
 
   EJ_INLINE void operator()(std::size_t i) const {
     if (pv.kind[i] != kFluid) return;
     const Vec<T, D> xi = pv.x[i], vi = pv.vp[i];
-    const T rhoi = pv.rhop[i], pi_rho2 = pv.p[i] / (rhoi * rhoi);
+    const T rhoi = pv.rhop[i], p_i = pv.p[i], pi_rho2 = p_i / (rhoi * rhoi);
     const T h = model.kernel.h, r2max = model.kernel.support() * model.kernel.support();
     const T diffusion = model.delta * h * model.eos.c0;
     // rho^H_ji = rho0 g.(x_j - x_i) / c0^2 = -(rho0 / c0^2) g.x_ij
@@ -54,15 +58,19 @@ struct Forces_WCSPH_Monaghan1992 {
     [[maybe_unused]] ShiftingSums<T, D> shift;
     T drho = 0;
     uint32_t real = 0;
-    const uint32_t cand = grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>& xij, T r2) {
-      if (j == i) return;
+    const uint32_t cand = grid.for_each_candidate(xi, [&](uint32_t j) {
+      const auto pos = nb.position(pv, j);
+      const Vec<T, D> xij = xi - pos.x;
+      const T r2 = norm2(xij);
+      if (!(r2 < r2max) || j == i) return;
       ++real;
+      const WcsphNeighbour<T, D> n = nb.rest(pv, j, pos);
       const T r = sqrt(r2);
       const T F = model.kernel.F(r);  // grad_i W_ij = xij F
-      const bool fluid_j = pv.kind[j] == kFluid;
-      const T rhoj = pv.rhop[j];
-      const T mj = fluid_j ? pv.m[j] : pv.m[j] * (rhoj / model.eos.rho0);
-      const Vec<T, D> vij = vi - pv.vp[j];
+      const bool fluid_j = n.fluid;
+      const T rhoj = n.rho;
+      const T mj = fluid_j ? n.m : n.m * (rhoj / model.eos.rho0);
+      const Vec<T, D> vij = vi - n.v;
       const T vx = dot(vij, xij);
       T visc = 0;
       if (vx < T(0) && (fluid_j || model.slip != kSlipFree)) {
@@ -76,10 +84,10 @@ struct Forces_WCSPH_Monaghan1992 {
         // U_i - U_j = (v_i - v_j) . e_ij = -v_ij . x_ij / r (positive when approaching).
         const T du = r > T(0) ? -vx / r : T(0);
         const T beta = fmin(T(3) * fmax(du, T(0)), model.eos.c0);
-        const T pstar = (rhoj * pv.p[i] + rhoi * pv.p[j] + rhoi * rhoj * beta * du) / (rhoi + rhoj);
+        const T pstar = (rhoj * p_i + rhoi * n.p + rhoi * rhoj * beta * du) / (rhoi + rhoj);
         pij = T(2) * pstar / (rhoi * rhoj);
       } else {
-        pij = pi_rho2 + pv.p[j] / (rhoj * rhoj);
+        pij = pi_rho2 + n.p / (rhoj * rhoj);
       }
       acc += xij * (-mj * (pij + visc) * F);
       if constexpr (Shifting) shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
@@ -91,7 +99,7 @@ struct Forces_WCSPH_Monaghan1992 {
           drho += diffusion * T(-2) * (rhoj - rhoi + rho_hydro) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
         }
         if (model.xsph > T(0))
-          xs += (pv.vp[j] - vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
+          xs += (n.v - vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
       }
     });
     pv.a[i] = acc + model.gravity;

@@ -30,6 +30,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace ejecta {
 
@@ -63,11 +64,14 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   }
 
   // Device bytes per particle this solver needs (fields, sort buffers, the bucket table and bucket
-  // ranks of up to 2 n + 64 buckets, the reorder scratch), for "how many particles fit" when memory
-  // runs out.
+  // ranks of up to 2 n + 64 buckets, the reorder scratch; in 3D the packed neighbour record, which
+  // lives in the sort buffers and the reorder scratch), for "how many particles fit" when memory runs
+  // out.
   static double estimated_bytes_per_particle(bool xsph) {
     const double vec = sizeof(Vec<T, D>), scalar = sizeof(T);
-    return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + 16 + 8 + 8;
+    // The packed record (3D) aliases the sort buffers (16) and the reorder scratch (a vector).
+    const double record = D == 3 ? 4 * scalar : 0, sort = std::max(16.0, record), reorder = std::max(vec, record);
+    return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + sort + 8 + reorder;
   }
 
   // The hooks of Scheme::LeapfrogPredicted (staged_integrators.h, functors of leapfrog_kdk.h).
@@ -208,6 +212,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     model_.eos = TaitEos<T>::make(init.rho0, init.c0, init.gamma);
     model_.eta2 = T(0.01 * init.h * init.h);
     model_.summation = params.text("fluid.density") == "summation";
+    configure_packed(params, init);
     settings_.scheme = Scheme::LeapfrogPredicted;  // time.integrator = leapfrog, the only one for wcsph
     configure_live(params);
 
@@ -222,6 +227,20 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
         hi[d] = std::max(hi[d], init.position[i * D + d]);
       }
     grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.h, n_);
+  }
+
+  // The neighbour record of the force pass (physics/forces_wcsph_neighbours.h, fluid.neighbour_record):
+  // the packed ones in 3D; packed_eos only when every wall has one mass (else packed).
+  void configure_packed(const ParamSet& params, const InitialParticles& init) {
+    const std::string record = params.text("fluid.neighbour_record");
+    packed_ = D == 3 && record != "arrays" ? (record == "packed_eos" ? 2 : 1) : 0;
+    bool seen = false;
+    for (std::size_t i = 0; i < init.size() && packed_ == 2; ++i) {
+      if (init.kind[i] == kFluid) continue;
+      if (seen && T(init.mass[i]) != m_wall_) packed_ = 1;
+      seen = true;
+      m_wall_ = T(init.mass[i]);
+    }
   }
 
   // The parameters that may change between steps (needs_rebuild = false), from construction and
@@ -286,6 +305,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     pv_.kind = field((uint8_t*)nullptr, "kind", "", "0 fluid, 1 wall", true);
     id_ = field((uint32_t*)nullptr, "id", "", "particle number in the initial layout", true);
     cells_ = std::make_unique<CellIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
+    if (packed_) packed_record();  // sizes the two scratch buffers the record lives in once
     grid_ = cells_->grid();
   }
 
@@ -333,10 +353,22 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   }
 
   void evaluate_forces() {
-    if (model_.shift > T(0))
-      exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D, true>{model_, grid_, pv_, count_pairs_});
-    else
-      exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D>{model_, grid_, pv_, count_pairs_});
+    if constexpr (D == 3) {
+      if (packed_) {
+        const auto [xp, vr] = packed_record();
+        if (packed_ == 2) {
+          exec_.for_each(n_, PackWcsphNeighbours<T, true>{pv_, xp, vr});
+          force_pass(WcsphPacked<T, D, true>{xp, vr, model_.eos, m_wall_, model_.summation});
+        } else {
+          exec_.for_each(n_, PackWcsphNeighbours<T>{pv_, xp, vr});
+          force_pass(WcsphPacked<T, D>{xp, vr, model_.eos, m_wall_, model_.summation});
+        }
+      } else {
+        force_pass(WcsphArrays<T, D>{});
+      }
+    } else {
+      force_pass(WcsphArrays<T, D>{});
+    }
     if (collider_.enabled) exec_.for_each(n_, ColliderForce_Monaghan1994<T, D>{collider_, pv_});
     if (count_pairs_) {
       const uint32_t* real = pair_real_.data();
@@ -345,6 +377,22 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
       pairs_.real = double(exec_.transform_reduce(n_, 0ull, FluidCount{real, kind}, SumU64{}));
       pairs_.candidate = double(exec_.transform_reduce(n_, 0ull, FluidCount{cand, kind}, SumU64{}));
     }
+  }
+
+  // The packed neighbour record: two arrays of n Packed4, in the sort's buffers and the reorder's
+  // scratch (dead from the reorder to the next sort; their contents are lost there, and the record is
+  // packed again each force pass), so it costs 4 of its 32 bytes a particle in float 3D.
+  std::pair<Packed4<T>*, Packed4<T>*> packed_record() {
+    return {static_cast<Packed4<T>*>(cells_->scratch(sizeof(Packed4<T>) * n_)),
+            static_cast<Packed4<T>*>(store_.scratch(sizeof(Packed4<T>)))};
+  }
+
+  template <class Nb>
+  void force_pass(const Nb& nb) {
+    if (model_.shift > T(0))
+      exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D, true, Nb>{model_, grid_, pv_, count_pairs_, nb});
+    else
+      exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D, false, Nb>{model_, grid_, pv_, count_pairs_, nb});
   }
 
   // One reduction over every particle (max speed and acceleration, the first bad particle) for the
@@ -381,6 +429,8 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
 
   std::size_t n_fluid_;
   DeviceArray<uint32_t, Exec> pair_real_, pair_cand_;
+  T m_wall_ = T(0);
+  int packed_ = 0;  // 0 the arrays, 1 packed, 2 packed with the EOS in the loop
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};
