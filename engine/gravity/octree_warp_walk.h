@@ -43,6 +43,10 @@ struct GravityWarpLane {
 
 template <class T, int D>
 struct GravityWarpWalk {
+  // Blocks of 4 warps per SM that ptxas must fit (warp_exec_cuda.cuh), measured with -Xptxas -v for
+  // sm_90: float 3D 56 registers without spills at 8 (32 warps per SM); double 3D spilled 32 bytes at
+  // 8, so 6 (85 registers at most).
+  static constexpr int kCudaMinBlocks = sizeof(T) == sizeof(float) ? 8 : 6;
   static constexpr uint32_t kCells = 128;  // cell list entries per warp
   static constexpr uint32_t kRanges = 64;  // leaf ranges per warp (2 words each)
   // Shared 32-bit words per warp for a stack of `stack_cap` entries.
