@@ -175,7 +175,10 @@ struct GravityWarpWalk {
   EJ_INLINE void eval_cells(const W& w, L& me, const uint32_t* cells, uint32_t ncell) const {
     w.each([&](int l) {
       GravityWarpLane<T>& s = me[l];
-      for (uint32_t c = 0; c < ncell; ++c) add_accepted_cell(s.x, s.e, nodes[cells[c]], s.acc, s.pot);
+      for (uint32_t c = 0; c < ncell; ++c) {
+        const GravityNode<T> nd = nodes[cells[c]];  // one copy: 128-bit loads
+        add_accepted_cell(s.x, s.e, nd, s.acc, s.pot);
+      }
     });
   }
   // Returns the particles in the ranges (the self pair included, as the group walk counts).
@@ -187,7 +190,8 @@ struct GravityWarpWalk {
         const uint32_t b = ranges[2 * q], e = ranges[2 * q + 1];
         for (uint32_t j = b; j < e; ++j) {
           if (j == s.k) continue;
-          add_particle(s.x, s.e, body[j], eps[j], s.acc, s.pot);
+          const GravityBody<T> bj = body[j];
+          add_particle(s.x, s.e, bj, eps[j], s.acc, s.pot);
         }
       }
     });
