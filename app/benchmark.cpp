@@ -378,6 +378,10 @@ void print_json(const RungResult& r) {
       .add("ms_forces", r.ms_per_step(r.phases.forces))
       .add("ms_integrate", r.ms_per_step(r.phases.integrate))
       .add("ms_gravity", r.ms_per_step(r.phases.gravity))
+      .add("ms_gravity_keys_sort", r.ms_per_step(r.phases.gravity_phases.keys))
+      .add("ms_gravity_build", r.ms_per_step(r.phases.gravity_phases.build))
+      .add("ms_gravity_moments", r.ms_per_step(r.phases.gravity_phases.moments))
+      .add("ms_gravity_walk", r.ms_per_step(r.phases.gravity_phases.walk))
       .add("bytes_per_particle", r.particles ? double(r.device_bytes) / double(r.particles) : 0.0);
   if (r.record_seconds > 0) {
     const double per_frame_ms = r.record.frames ? 1e3 / double(r.record.frames) : 0;
@@ -429,6 +433,10 @@ void print_table_row(const RungResult& r, bool record) {
               fixed(r.particles ? double(r.device_bytes) / double(r.particles) : 0.0, 0).c_str());
   if (record) std::printf(kRecordColumnFormat, fixed(r.record_overhead_percent(), 1).c_str());
   std::printf("\n");
+  const GravityPhaseTimes& g = r.phases.gravity_phases;  // self-gravity's parts (gravity_phase_times.h)
+  if (g.total() > 0)
+    std::printf("%10s grav ms per step: box+keys+sort %s, tree levels %s, moments %s, walk %s\n", "", ms(g.keys).c_str(),
+                ms(g.build).c_str(), ms(g.moments).c_str(), ms(g.walk).c_str());
 }
 
 }  // namespace

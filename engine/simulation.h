@@ -2,6 +2,7 @@
 // The engine facade (ALIEN style): no GUI or GL types. The viewer, the headless run and the benchmark
 // all drive a Simulation through the one step loop in run/step_loop.h.
 #include "core/types.h"
+#include "gravity/gravity_phase_times.h"
 #include "io/frame.h"
 #include "materials/material_library.h"
 #include "params/param_set.h"
@@ -49,6 +50,7 @@ struct Diagnostics {
 // and walk (gravity.self = on).
 struct PhaseTimes {
   double sort = 0, density = 0, forces = 0, integrate = 0, gravity = 0;
+  GravityPhaseTimes gravity_phases;  // the parts of `gravity` (self-gravity), not added to total()
   double total() const { return sort + density + forces + integrate + gravity; }
 };
 

@@ -5,12 +5,17 @@
 // with phi_i the self-gravity potential of the last tree evaluation (G included; the uniform
 // physics.gravity and the internal energy are not counted). The usual criterion of reaccumulation
 // studies (e.g. Benz & Asphaug 1999, Icarus 142, 5, sec. 4, who iterate it on the largest remnant; here
-// one pass, relative to the whole set). One reduction and one pass over the execution layer.
+// one pass, relative to the whole set). One reduction and one pass over the execution layer, run only
+// when the field is asked for (a colour request, a captured frame: needs_gravity_bound), not at every
+// evaluation; phi is then the last evaluation's and v the current velocity.
 #include "core/hd.h"
 #include "core/vec.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ejecta {
 
@@ -51,6 +56,12 @@ struct MarkGravityBound {
     bound[i] = T(0.5) * k + phi[i] < T(0) ? uint8_t(1) : uint8_t(0);
   }
 };
+
+// Whether a colour request for `field`, or a capture of `names` (empty: every field), reads `bound`.
+inline bool needs_gravity_bound(const std::string& field) { return field == "bound"; }
+inline bool needs_gravity_bound(const std::vector<std::string>& names) {
+  return names.empty() || std::find(names.begin(), names.end(), std::string("bound")) != names.end();
+}
 
 // bound[i] = 1 where e_i < 0, else 0 (n particles; velocities, masses and G phi in the same order).
 template <class T, int D, class Exec>

@@ -12,7 +12,8 @@ inline GravitySettings gravity_settings_from(const ParamSet& params) {
   s.G = params.real("gravity.G");
   s.theta = params.real("gravity.theta");
   s.softening = params.real("gravity.softening");
-  s.group_walk = params.text("gravity.walk") != "particles";
+  s.group_walk = params.text("gravity.walk") == "groups";
+  s.warp_walk = params.text("gravity.walk") == "warps";
   s.group = int(params.integer("gravity.group"));
   return s;
 }

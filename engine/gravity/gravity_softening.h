@@ -9,14 +9,33 @@
 
 namespace ejecta {
 
+// r = sqrt(x) and inv = 1 / r for x >= 0 (x = 0: r = 0, inv = inf). On a GPU both come from one
+// reciprocal square root (rsqrtf / rsqrt: one special-function instruction; 2 ulp in float, 1 ulp in
+// double) instead of the IEEE-rounded sqrt and division nvcc emits without fast math (sqrt.rn and
+// rcp.rn, a Newton step and a slow path each: they were most of the cost of an interaction in the
+// walks' PTX). On the CPU the IEEE sqrt and division, as before.
+template <class T>
+EJ_INLINE void sqrt_and_inverse(T x, T& r, T& inv) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == sizeof(float))
+    inv = rsqrtf(x);
+  else
+    inv = rsqrt(x);
+  r = x > T(0) ? x * inv : T(0);
+#else
+  r = sqrt(x);
+  inv = T(1) / r;
+#endif
+}
+
 // The force factor g and the potential factor f of one pair at distance r (r2 = r^2) with softening
 // length eps > 0: the acceleration of i from j is -G m_j g(r) (x_i - x_j) and the potential at i is
 // -G m_j f(r). For r >= 2 eps, g = 1/r^3 and f = 1/r.
 template <class T>
 EJ_INLINE void spline_softened(T r2, T eps, T& g, T& f) {
-  const T r = sqrt(r2);
+  T r, inv;
+  sqrt_and_inverse(r2, r, inv);
   if (r >= T(2) * eps) {
-    const T inv = T(1) / r;
     f = inv;
     g = inv * inv * inv;
     return;
@@ -32,7 +51,6 @@ EJ_INLINE void spline_softened(T r2, T eps, T& g, T& f) {
   }
   // 1 <= u < 2: g = (1/r^3)(-1/15 + 8/3 u^3 - 3 u^4 + 6/5 u^5 - 1/6 u^6)
   //             f = -1/(15 r) + (1/eps)(8/5 - 4/3 u^2 + u^3 - 3/10 u^4 + 1/30 u^5)
-  const T inv = T(1) / r;
   g = inv * inv * inv *
       (T(-1) / T(15) + T(8) / T(3) * u3 - T(3) * u2 * u2 + T(6) / T(5) * u2 * u3 - T(1) / T(6) * u3 * u3);
   f = T(-1) / T(15) * inv +

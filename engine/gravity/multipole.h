@@ -9,6 +9,7 @@
 // Always three components: a 2D or 1D scene is a set of point masses in a plane or on a line with the
 // 3D law (the 2D logarithmic potential is not meant).
 #include "core/hd.h"
+#include "gravity/gravity_softening.h"
 
 namespace ejecta {
 
@@ -34,7 +35,8 @@ EJ_INLINE void add_point_quadrupole(T* q, T m, const T* d) {
 // to acc and pot (without G).
 template <class T>
 EJ_INLINE void add_cell_field(const T* r, T r2, T M, const T* q, T* acc, T& pot) {
-  const T inv = T(1) / sqrt(r2);
+  T r_len, inv;
+  sqrt_and_inverse(r2, r_len, inv);  // one rsqrt on a GPU (gravity_softening.h)
   const T inv2 = inv * inv;
   const T inv3 = inv * inv2;
   const T inv5 = inv3 * inv2;

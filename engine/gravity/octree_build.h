@@ -78,9 +78,10 @@ struct GravityKeys {
   }
 };
 
-// A particle in sorted order: position (3 components), mass, softening length.
+// A particle in sorted order: position (3 components), mass. 16-byte aligned, so a GPU thread reads a
+// float body with one 128-bit load (the walks read every body of an opened leaf).
 template <class T>
-struct GravityBody {
+struct alignas(16) GravityBody {
   T x[3];
   T m;
 };
@@ -194,9 +195,10 @@ struct GravityWriteChildren {
 
 // What the traversal reads of a node: centre of mass, mass, traceless quadrupole, the squared
 // opening radius, the radius of the sphere about the centre of mass that holds its particles and the
-// largest softening length of its particles.
+// largest softening length of its particles. 16-byte aligned (a float node is padded from 56 to 64
+// bytes), so a GPU thread reads it with four 128-bit loads instead of fourteen 32-bit ones.
 template <class T>
-struct GravityNode {
+struct alignas(16) GravityNode {
   T com[3];
   T m;
   T q[6];

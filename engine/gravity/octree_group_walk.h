@@ -73,16 +73,19 @@ struct GravityGroupLists {
 };
 
 // The largest cell and range counts of a batch (the overflow check) and the sums of the cell and
-// particle counts (the interactions, statistics), as one reduction.
+// particle counts weighted by the group's particles (the interactions, statistics), as one reduction.
 struct GravityListCounts {
   uint32_t cells, ranges;
   double sum_cells, sum_particles;
 };
 struct MeasureGravityLists {
   const uint32_t* counts;
+  std::size_t g0, group, n;  // the batch's first group, particles per group, all particles
   EJ_INLINE GravityListCounts operator()(std::size_t item) const {
-    return GravityListCounts{counts[3 * item], counts[3 * item + 1], double(counts[3 * item]),
-                             double(counts[3 * item + 2])};
+    const std::size_t b = (g0 + item) * group, e = b + group < n ? b + group : n;
+    const double w = double(e - b);
+    return GravityListCounts{counts[3 * item], counts[3 * item + 1], w * double(counts[3 * item]),
+                             w * double(counts[3 * item + 2])};
   }
 };
 struct MaxGravityLists {

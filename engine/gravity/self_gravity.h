@@ -5,24 +5,30 @@
 //   exclusive_scan, write; octree_build.h) -> multipoles bottom-up -> group boxes -> the walk, which
 //   adds G a to the caller's acceleration and writes G phi, in the caller's order: by default the
 //   group walk (octree_group_walk.h: one walk per group of 32 sorted particles into interaction lists,
-//   then one pass per particle over its group's lists, in batches of groups), or the per-particle walk
-//   (octree_walk.h; gravity.walk = particles), which makes the same opening decisions.
+//   then one pass per particle over its group's lists, in batches of groups), the per-particle walk
+//   (octree_walk.h; gravity.walk = particles) or the warp-cooperative walk (octree_warp_walk.h;
+//   gravity.walk = warps), all with the same opening decisions.
 // Cost O(N log N): the sort and the build are linear per level, the walk visits O(log N) cells per
 // particle at a fixed opening angle. The particles themselves are not reordered: the tree works on
 // its own sorted copies (20 bytes per particle in float) and scatters its results back.
 // Host round trips: the bounding box, and one integer per tree level (the next level's size).
 #include "exec/device_array.h"
+#include "gravity/gravity_phase_times.h"
 #include "gravity/octree_build.h"
 #include "gravity/octree_group_walk.h"
 #include "gravity/octree_walk.h"
+#include "gravity/octree_warp_walk.h"
 #include "render_data/render_request.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace ejecta {
@@ -32,7 +38,9 @@ struct GravitySettings {
   double theta = 0.5;    // Barnes-Hut opening angle
   double softening = 0;  // spline softening length (m); 0: each particle's smoothing length h
   bool group_walk = true;  // interaction lists per group (octree_group_walk.h); false: octree_walk.h
-  int group = 0;           // particles per group; 0: kGravityGroup (32)
+  bool warp_walk = false;  // the warp-cooperative walk (octree_warp_walk.h; groups of 32), before group_walk
+  int group = 0;           // particles per group; 0: kGravityGroup (32); the warp walk always has 32
+  bool count = false;      // warp walk: count the interactions (stats' cells/particles_per_particle)
   // Initial list capacities per group (cells, particle ranges); they grow when a group finds more.
   // Small values in a test exercise the growth.
   uint32_t list_cells = 2048, list_ranges = 128;
@@ -45,8 +53,8 @@ struct GravityTreeStats {
   // again with larger lists.
   uint32_t max_cells = 0, max_ranges = 0;
   int list_regrowths = 0;
-  // Group walk: mean particle-cell and particle-particle interactions per particle (a group's counts
-  // weighted by its particles; the self pair included).
+  // Group walk, and warp walk with settings.count: mean particle-cell and particle-particle
+  // interactions per particle (a group's counts weighted by its particles; the self pair included).
   double cells_per_particle = 0, particles_per_particle = 0;
 };
 
@@ -66,7 +74,7 @@ class SelfGravity {
 
   void set(const GravitySettings& s) {
     settings_ = s;
-    group_ = uint32_t(s.group > 0 ? s.group : kGravityGroup);
+    group_ = uint32_t(s.warp_walk ? kWarpLanes : (s.group > 0 ? s.group : kGravityGroup));
     const std::size_t ng = (n_ + group_ - 1) / group_;
     if (groups_.size() != ng) groups_.resize(exec_, ng, tally_);
   }
@@ -102,16 +110,23 @@ class SelfGravity {
   const GravityTreeStats& stats() const { return stats_; }
 
   // a[i] += G sum_j ...; phi[i] = G phi_i (phi may be null). h: smoothing lengths, read when
-  // settings().softening == 0.
-  void accumulate(const Vec<T, D>* x, const T* m, const T* h, Vec<T, D>* a, T* phi) {
+  // settings().softening == 0. With `times` (the benchmark), the device is waited for at each phase
+  // boundary and the phases' seconds are added there (gravity_phase_times.h).
+  void accumulate(const Vec<T, D>* x, const T* m, const T* h, Vec<T, D>* a, T* phi,
+                  GravityPhaseTimes* times = nullptr) {
     if (n_ == 0) return;
+    times_ = times;
     build(x, m, h);
-    if (settings_.group_walk) {
+    if (settings_.warp_walk) {
+      warp_walk(a, phi);
+    } else if (settings_.group_walk) {
       group_walk(a, phi);
-      return;
+    } else {
+      exec_.for_each_balanced(n_, GravityWalk<T, D>{links_.data(), nodes_.data(), body_.data(), eps_.data(),
+                                                    groups_.data(), perm_.data(), a, phi, T(settings_.G), group_});
     }
-    exec_.for_each_balanced(n_, GravityWalk<T, D>{links_.data(), nodes_.data(), body_.data(), eps_.data(),
-                                                  groups_.data(), perm_.data(), a, phi, T(settings_.G), group_});
+    lap(times_ ? &times_->walk : nullptr);
+    times_ = nullptr;
   }
 
  private:
@@ -122,6 +137,45 @@ class SelfGravity {
     nodes_.resize(exec_, cap, tally_);
     count_.resize(exec_, cap, tally_);
     offset_.resize(exec_, cap + 1, tally_);
+  }
+
+  // Phase timing: adds the seconds since the last lap to *slot (nothing without timing).
+  void lap(double* slot) {
+    if (!times_) return;
+    exec_.synchronize();
+    const auto now = std::chrono::steady_clock::now();
+    if (slot) *slot += std::chrono::duration<double>(now - lap_).count();
+    lap_ = now;
+  }
+
+  // The warp walk (octree_warp_walk.h): one warp per group of 32, its stack sized by the tree's depth.
+  void warp_walk(Vec<T, D>* a, T* phi) {
+    if (stats_.nodes >= (std::size_t(1) << 29))
+      throw std::runtime_error("gravity.walk = warps: the tree has " + std::to_string(stats_.nodes) +
+                               " nodes, more than its stack encoding holds (2^29); use gravity.walk = particles");
+    const std::size_t ngroups = (n_ + kWarpLanes - 1) / kWarpLanes;
+    const bool count = settings_.count || times_;
+    if (count && warp_counts_.size() < 2 * ngroups) warp_counts_.resize(exec_, 2 * ngroups, tally_);
+    if (overflow_.size() == 0) overflow_.resize(exec_, 1, tally_);
+    const uint32_t zero = 0;
+    exec_.upload(overflow_.data(), &zero, sizeof zero);
+    const uint32_t stack_cap = uint32_t(kWarpLanes) * uint32_t(stats_.levels + 2);
+    const GravityWarpWalk<T, D> walk{links_.data(), nchild_.data(), nodes_.data(), body_.data(), eps_.data(),
+                                     groups_.data(), perm_.data(), a, phi, T(settings_.G), uint32_t(n_), stack_cap,
+                                     overflow_.data(), count ? warp_counts_.data() : nullptr};
+    for_each_warp(exec_, ngroups, GravityWarpWalk<T, D>::words(stack_cap), walk);
+    uint32_t overflow = 0;
+    exec_.download(&overflow, overflow_.data(), sizeof overflow);
+    if (overflow)  // the stack bound of octree_warp_walk.h was wrong: a bug, never a scene's fault
+      throw std::logic_error("self-gravity warp walk: the stack of " + std::to_string(stack_cap) +
+                             " entries overflowed (tree levels " + std::to_string(stats_.levels) + ")");
+    if (count) {
+      const GravityWarpCounts c = exec_.transform_reduce(ngroups, GravityWarpCounts{0, 0},
+                                                         MeasureGravityWarpCounts{warp_counts_.data(), n_},
+                                                         AddGravityWarpCounts{});
+      stats_.cells_per_particle = c.cells / double(n_);
+      stats_.particles_per_particle = c.particles / double(n_);
+    }
   }
 
   // The group walk in batches of groups, so the lists stay within a memory budget (8 MiB on the CPU,
@@ -145,7 +199,7 @@ class SelfGravity {
       exec_.for_each(batch, GravityGroupLists<T>{links_.data(), nodes_.data(), groups_.data(), uint32_t(g0), cell_cap_,
                                                  range_cap_, cells_.data(), ranges_.data(), list_counts_.data()});
       const GravityListCounts most = exec_.transform_reduce(batch, GravityListCounts{0, 0, 0, 0},
-                                                            MeasureGravityLists{list_counts_.data()}, MaxGravityLists{});
+                                                            MeasureGravityLists{list_counts_.data(), g0, group_, n_}, MaxGravityLists{});
       if (most.cells > cell_cap_ || most.ranges > range_cap_) {  // walk this batch again, nothing dropped
         // A quarter more than found, so the next steps' slightly longer lists fit.
         cell_cap_ = std::max(cell_cap_, most.cells + most.cells / 4);
@@ -155,8 +209,8 @@ class SelfGravity {
       }
       stats_.max_cells = std::max(stats_.max_cells, most.cells);
       stats_.max_ranges = std::max(stats_.max_ranges, most.ranges);
-      sum_cells += most.sum_cells * group_;  // the last group may be shorter: a small overcount
-      sum_particles += most.sum_particles * group_;
+      sum_cells += most.sum_cells;
+      sum_particles += most.sum_particles;
       const std::size_t k0 = g0 * group_, kn = std::min(n_, (g0 + batch) * group_) - k0;
       exec_.for_each_balanced(kn, GravityGroupEval<T, D>{nodes_.data(), body_.data(), eps_.data(), perm_.data(),
                                                          cells_.data(), ranges_.data(), list_counts_.data(),
@@ -176,6 +230,7 @@ class SelfGravity {
   }
 
   void build(const Vec<T, D>* x, const T* m, const T* h) {
+    lap(nullptr);
     GravityBox<T> none;
     for (int d = 0; d < 3; ++d) {
       none.lo[d] = std::numeric_limits<T>::max();
@@ -194,9 +249,11 @@ class SelfGravity {
     exec_.for_each(n_, keys);
     exec_.sort_pairs64(keys_.ptr(), perm_.ptr(), keys_alt_.ptr(), perm_alt_.ptr(), n_);
     exec_.for_each(n_, GravityGather<T, D>{x, m, h, perm_.data(), body_.data(), eps_.data(), T(settings_.softening)});
+    lap(times_ ? &times_->keys : nullptr);
 
     // Levels, top-down; a too small node array is enlarged and the levels built again.
     while (!build_levels()) reserve_nodes(cap_ * 2);
+    lap(times_ ? &times_->build : nullptr);
     // Multipoles, bottom-up.
     for (int l = int(level_start_.size()) - 2; l >= 0; --l) {
       GravityMoments<T, D> mo{keys_.data(), body_.data(), eps_.data(), links_.data(), nchild_.data(),
@@ -205,6 +262,7 @@ class SelfGravity {
       exec_.for_each(level_start_[l + 1] - level_start_[l], mo);
     }
     exec_.for_each((n_ + group_ - 1) / group_, GravityGroupBounds<T>{body_.data(), groups_.data(), n_, group_});
+    lap(times_ ? &times_->moments : nullptr);
   }
 
   // level_start_ gets the first node of each level and, last, the node count. False when the node
@@ -250,6 +308,9 @@ class SelfGravity {
   uint32_t group_ = kGravityGroup;         // particles per group (set())
   uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)
   DeviceArray<uint32_t, Exec> cells_, ranges_, list_counts_;
+  DeviceArray<uint32_t, Exec> warp_counts_, overflow_;  // warp walk: interactions per group, stack overflow
+  GravityPhaseTimes* times_ = nullptr;                  // phase timing of the current accumulate()
+  std::chrono::steady_clock::time_point lap_;
 };
 
 }  // namespace ejecta

@@ -372,8 +372,11 @@ ParamRegistry make_builtin() {
                            "group's opening test (the default: on the H200 it is 6x faster at 10^6); "
                            "groups = each group of consecutive sorted particles walks once and its "
                            "particles evaluate the interaction lists (Barnes 1990; Bedorf et al. 2012), "
-                           "1.1-1.2x faster on the CPU. Same opening decisions and forces (to round-off)."),
-                     {"groups", "particles"}),
+                           "1.1-1.2x faster on the CPU; warps = a warp per group of 32 walks the tree "
+                           "together, 32 cells at a time, into lists in shared memory (Bedorf et al. "
+                           "2012; SPH-EXA's Ryoanji), emulated lane by lane on the CPU. Same opening "
+                           "decisions and forces (to round-off)."),
+                     {"groups", "particles", "warps"}),
              {"gas", "solid"}));
   t.add(only(range(param("gravity.group", T::Int, "0", "", "Walk group",
                          "Consecutive sorted particles that share one opening test (their bounding "

@@ -65,9 +65,9 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     const auto t2 = mark();
     exec_.for_each_balanced(n_, Forces_Gas_GradH<T, D>{model_, grid_, pv_});
     const auto t2g = mark();
-    if (gravity_) gravity_->accumulate(pv_.x.get(), pv_.m.get(), pv_.h.get(), pv_.a.get(), phi_);
+    if (gravity_) gravity_->accumulate(pv_.x.get(), pv_.m.get(), pv_.h.get(), pv_.a.get(), phi_,
+                                        phase_timing_ ? &times_.gravity_phases : nullptr);
     const auto t3g = mark();
-    if (gravity_) mark_gravity_bound(exec_, n_, pv_.v.get(), pv_.m.get(), phi_, bound_);  // the viewer's `bound`
     const GasExtremes<T> e = exec_.transform_reduce(n_, MeasureGasExtremes<T, D>::none(),
                                                     MeasureGasExtremes<T, D>{pv_}, CombineGasExtremes<T>{});
     const auto t3 = clock::now();
@@ -91,12 +91,19 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
+    refresh_bound(needs_gravity_bound(req.field));
     return fill_render_data_from_store<T, D>(exec_, store_, pv_.x.get(), pv_.kind.get(), n_, n_fluid_ > 0, req, out);
   }
   std::vector<TreeCellBox> gravity_tree_cells(int levels) override {
     return gravity_ ? gravity_->cells(levels) : std::vector<TreeCellBox>{};
   }
+  // `bound` is derived when asked for (gravity_bound.h): a cache, so the const capture refreshes it.
+  void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
+    const_cast<GasSolver*>(this)->refresh_bound(needs_gravity_bound(names));
+    Base::capture_frame_into(f, names);
+  }
   ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
+    refresh_bound(needs_gravity_bound(req.field));
     return colour_histogram_from_store(exec_, store_, pv_.kind.get(), n_, n_fluid_ > 0, req, lo, hi);
   }
 
@@ -242,6 +249,9 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   GasView<T, D> pv_{};
   uint32_t* id_ = nullptr;
   std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
+  void refresh_bound(bool needed) {
+    if (gravity_ && needed) mark_gravity_bound(exec_, n_, pv_.v.get(), pv_.m.get(), phi_, bound_);
+  }
   T* phi_ = nullptr;
   uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
 };

@@ -80,9 +80,9 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     const auto t2 = mark();
     exec_.for_each_balanced(n_, SolidForces<T, D>{model_, grid_, pv_});
     const auto t2g = mark();
-    if (gravity_) gravity_->accumulate(pv_.x, pv_.m, pv_.h, pv_.a, phi_);  // gravity.self = on
+    if (gravity_) gravity_->accumulate(pv_.x, pv_.m, pv_.h, pv_.a, phi_,
+                                        phase_timing_ ? &times_.gravity_phases : nullptr);  // gravity.self = on
     const auto t3g = mark();
-    if (gravity_) mark_gravity_bound(exec_, n_, pv_.v, pv_.m, phi_, bound_);  // the viewer's `bound`
     const SolidExtremes<T> e = exec_.transform_reduce(n_, MeasureSolidExtremes<T, D>::none(),
                                                       MeasureSolidExtremes<T, D>{pv_}, CombineSolidExtremes<T>{});
     const auto t3 = clock::now();
@@ -114,12 +114,19 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
+    refresh_bound(needs_gravity_bound(req.field));
     return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, true, req, out);
   }
   std::vector<TreeCellBox> gravity_tree_cells(int levels) override {
     return gravity_ ? gravity_->cells(levels) : std::vector<TreeCellBox>{};
   }
+  // `bound` is derived when asked for (gravity_bound.h): a cache, so the const capture refreshes it.
+  void capture_frame_into(FrameData& f, const std::vector<std::string>& names) const override {
+    const_cast<SolidSolver*>(this)->refresh_bound(needs_gravity_bound(names));
+    Base::capture_frame_into(f, names);
+  }
   ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
+    refresh_bound(needs_gravity_bound(req.field));
     return colour_histogram_from_store(exec_, store_, pv_.kind, n_, true, req, lo, hi);
   }
 
@@ -343,6 +350,9 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   std::vector<Material> materials_;
   bool any_yield_ = false, art_on_ = false;
   std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
+  void refresh_bound(bool needed) {
+    if (gravity_ && needed) mark_gravity_bound(exec_, n_, pv_.v, pv_.m, phi_, bound_);
+  }
   T* phi_ = nullptr;
   uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
 };

@@ -1,0 +1,224 @@
+#pragma once
+// The warp-cooperative group walk of the Barnes-Hut tree (gravity.walk = warps): the scheme of Bonsai
+// (Bedorf, Gaburov & Portegies Zwart 2012, J. Comput. Phys. 231, 2825, sec. 3.3) and of SPH-EXA's
+// Ryoanji, on this project's level-ordered octree (octree_build.h). One warp per group of 32
+// consecutive sorted particles (Morton order): the 32 lanes test 32 cells at a time against the
+// group's bounding box (the opening test of octree_walk.h, accepts_cell), and by warp ballot and
+// prefix count write
+//   - the accepted cells into a cell list,
+//   - the opened leaves into a list of particle ranges,
+//   - the children of the other opened cells onto a stack of sibling ranges (first node, count),
+// all in the warp's shared memory. When a list is nearly full (it grows by at most 32 a round), each
+// lane evaluates its own particle against it (gravity_interactions.h) and the list is emptied. The
+// cells and leaves met are those of the per-particle walk, so the forces are the same up to the
+// order of summation.
+//
+// The stack holds ranges of siblings, encoded node << 3 | (count - 1). A round takes up to 32 nodes
+// from its top (lane 0 the topmost) and pushes the children of the lanes it opens in reverse lane
+// order, so the levels on the stack never decrease towards the top. A round that opens a node of
+// level L has taken every entry of level > L (they lie above it), so the entries of any level come
+// from one round: at most 32 per level, 32 (levels + 2) in all (SelfGravity sizes the stack so; a
+// fuller stack would set `overflow`, which the host reports).
+#include "core/hd.h"
+#include "core/vec.h"
+#include "exec/warp_exec.h"
+#include "gravity/gravity_interactions.h"
+#include "gravity/octree_build.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ejecta {
+
+// One lane's particle: position, softening, accumulated field (without G), sorted index.
+template <class T>
+struct GravityWarpLane {
+  T x[3];
+  T e;
+  T acc[3];
+  T pot;
+  uint32_t k;
+  bool valid;
+};
+
+template <class T, int D>
+struct GravityWarpWalk {
+  // Blocks of 4 warps per SM that ptxas must fit (warp_exec_cuda.cuh), measured with -Xptxas -v for
+  // sm_90: float 3D 56 registers without spills at 8 (32 warps per SM); double 3D spilled 32 bytes at
+  // 8, so 6 (85 registers at most).
+  static constexpr int kCudaMinBlocks = sizeof(T) == sizeof(float) ? 8 : 6;
+  static constexpr uint32_t kCells = 128;  // cell list entries per warp
+  static constexpr uint32_t kRanges = 64;  // leaf ranges per warp (2 words each)
+  // Shared 32-bit words per warp for a stack of `stack_cap` entries.
+  static constexpr std::size_t words(uint32_t stack_cap) { return std::size_t(stack_cap) + kCells + 2 * kRanges; }
+
+  const GravityLink* links;
+  const uint32_t* nchild;
+  const GravityNode<T>* nodes;
+  const GravityBody<T>* body;
+  const T* eps;
+  const GravityGroup<T>* groups;  // groups of kWarpLanes
+  const uint32_t* perm;
+  Vec<T, D>* a;  // += G * acceleration (store order)
+  T* phi;        // = G * potential (store order); may be null
+  T G;
+  uint32_t n;
+  uint32_t stack_cap;
+  uint32_t* overflow;  // set to 1 if the stack would overflow (see above: it cannot)
+  uint32_t* counts;    // per group: cells, particles met (the cost model); may be null
+
+  template <class W>
+  EJ_INLINE void operator()(const W& w, std::size_t g) const {
+    uint32_t* stack = w.shared();
+    uint32_t* cells = stack + stack_cap;
+    uint32_t* ranges = cells + kCells;
+    const GravityGroup<T> grp = groups[g];
+    typename W::template Lane<GravityWarpLane<T>> me;
+    typename W::template Lane<uint32_t> node;
+    typename W::template Lane<bool> take_cell, take_leaf, open;
+    w.each([&](int l) {
+      GravityWarpLane<T>& s = me[l];
+      const std::size_t k = g * kWarpLanes + std::size_t(l);
+      s.valid = k < n;
+      s.k = s.valid ? uint32_t(k) : n - 1;  // a spare lane of the last group repeats the last particle
+      const GravityBody<T> b = body[s.k];
+      for (int c = 0; c < 3; ++c) {
+        s.x[c] = b.x[c];
+        s.acc[c] = T(0);
+      }
+      s.e = eps[s.k];
+      s.pot = T(0);
+    });
+    uint32_t top = 1, ncell = 0, nrange = 0, met_cells = 0, met_particles = 0;
+    stack[0] = 0u;  // the root, one node
+    w.sync();
+    while (top > 0) {
+      // Up to 32 nodes from the top of the stack, lane 0 the topmost; a range cut short keeps its rest.
+      uint32_t taken = 0, rest = kGravityEnd;
+      w.each([&](int l) { node[l] = kGravityEnd; });
+      while (top > 0 && taken < uint32_t(kWarpLanes)) {
+        const uint32_t e = stack[top - 1];
+        const uint32_t first = e >> 3, cnt = (e & 7u) + 1u;
+        const uint32_t room = uint32_t(kWarpLanes) - taken, take = cnt < room ? cnt : room;
+        w.each([&](int l) {
+          if (uint32_t(l) >= taken && uint32_t(l) < taken + take) node[l] = first + (uint32_t(l) - taken);
+        });
+        if (take < cnt)
+          rest = ((first + take) << 3) | (cnt - take - 1u);
+        else
+          --top;
+        taken += take;
+      }
+      w.sync();  // every lane has read the entries before any is written
+      if (rest != kGravityEnd) stack[top - 1] = rest;
+      w.each([&](int l) {
+        take_cell[l] = take_leaf[l] = open[l] = false;
+        if (node[l] == kGravityEnd) return;
+        if (accepts_cell(grp, nodes[node[l]])) {
+          take_cell[l] = true;
+        } else if (links[node[l]].first < 0) {
+          take_leaf[l] = true;
+        } else {
+          open[l] = true;
+        }
+      });
+      const uint32_t mc = w.ballot(take_cell), ml = w.ballot(take_leaf), mo = w.ballot(open);
+      const uint32_t nc = uint32_t(popcount32(mc)), nl = uint32_t(popcount32(ml)), no = uint32_t(popcount32(mo));
+      if (top + no > stack_cap) {
+        *overflow = 1u;
+        return;
+      }
+      w.each([&](int l) {
+        if (take_cell[l]) cells[ncell + uint32_t(below(mc, l))] = node[l];
+        if (take_leaf[l]) {
+          const GravityLink lk = links[node[l]];
+          const uint32_t q = nrange + uint32_t(below(ml, l));
+          ranges[2 * q] = lk.begin;
+          ranges[2 * q + 1] = lk.end;
+        }
+        if (open[l]) stack[top + uint32_t(above(mo, l))] = (uint32_t(links[node[l]].first) << 3) | (nchild[node[l]] - 1u);
+      });
+      ncell += nc;
+      nrange += nl;
+      top += no;
+      w.sync();
+      if (ncell > kCells - uint32_t(kWarpLanes)) {
+        met_cells += ncell;
+        eval_cells(w, me, cells, ncell);
+        ncell = 0;
+        w.sync();
+      }
+      if (nrange > kRanges - uint32_t(kWarpLanes)) {
+        met_particles += eval_ranges(w, me, ranges, nrange);
+        nrange = 0;
+        w.sync();
+      }
+    }
+    met_cells += ncell;
+    eval_cells(w, me, cells, ncell);
+    met_particles += eval_ranges(w, me, ranges, nrange);
+    if (counts) {
+      counts[2 * g] = met_cells;
+      counts[2 * g + 1] = met_particles;
+    }
+    w.each([&](int l) {
+      const GravityWarpLane<T>& s = me[l];
+      if (!s.valid) return;
+      const uint32_t p = perm[s.k];
+      for (int c = 0; c < D; ++c) a[p][c] += G * s.acc[c];
+      if (phi) phi[p] = G * s.pot;
+    });
+  }
+
+ private:
+  template <class W, class L>
+  EJ_INLINE void eval_cells(const W& w, L& me, const uint32_t* cells, uint32_t ncell) const {
+    w.each([&](int l) {
+      GravityWarpLane<T>& s = me[l];
+      for (uint32_t c = 0; c < ncell; ++c) {
+        const GravityNode<T> nd = nodes[cells[c]];  // one copy: 128-bit loads
+        add_accepted_cell(s.x, s.e, nd, s.acc, s.pot);
+      }
+    });
+  }
+  // Returns the particles in the ranges (the self pair included, as the group walk counts).
+  template <class W, class L>
+  EJ_INLINE uint32_t eval_ranges(const W& w, L& me, const uint32_t* ranges, uint32_t nrange) const {
+    w.each([&](int l) {
+      GravityWarpLane<T>& s = me[l];
+      for (uint32_t q = 0; q < nrange; ++q) {
+        const uint32_t b = ranges[2 * q], e = ranges[2 * q + 1];
+        for (uint32_t j = b; j < e; ++j) {
+          if (j == s.k) continue;
+          const GravityBody<T> bj = body[j];
+          add_particle(s.x, s.e, bj, eps[j], s.acc, s.pot);
+        }
+      }
+    });
+    uint32_t np = 0;
+    for (uint32_t q = 0; q < nrange; ++q) np += ranges[2 * q + 1] - ranges[2 * q];
+    return np;
+  }
+};
+
+// The mean interactions of a walk from the per-group counts (cells, particles), weighted by the
+// groups' particles.
+struct GravityWarpCounts {
+  double cells, particles;
+};
+struct MeasureGravityWarpCounts {
+  const uint32_t* counts;
+  std::size_t n;
+  EJ_INLINE GravityWarpCounts operator()(std::size_t g) const {
+    const std::size_t b = g * kWarpLanes, e = b + kWarpLanes < n ? b + kWarpLanes : n;
+    const double w = double(e - b);
+    return GravityWarpCounts{w * double(counts[2 * g]), w * double(counts[2 * g + 1])};
+  }
+};
+struct AddGravityWarpCounts {
+  EJ_INLINE GravityWarpCounts operator()(const GravityWarpCounts& x, const GravityWarpCounts& y) const {
+    return GravityWarpCounts{x.cells + y.cells, x.particles + y.particles};
+  }
+};
+
+}  // namespace ejecta
