@@ -5,6 +5,8 @@
 #include "gravity/gravity_bound.h"
 #include "gravity/self_gravity.h"
 #include "gravity_test_util.h"
+#include "sim_test_util.h"
+#include "step_util.h"
 
 #include <gtest/gtest.h>
 
@@ -123,6 +125,21 @@ TEST(GravityTree, TopCellsNestAndHoldTheParticles) {
     }
     EXPECT_EQ(outside, 0u) << "level " << level;
   }
+}
+
+// `bound` is derived when a frame or a colour asks for it, not at every evaluation: a cold cube at rest
+// (the cold collapse, 10^3 particles, G = 1) captured after one step is bound everywhere (phi < 0,
+// v ~ 0); without the refresh on capture the field would hold whatever its allocation held.
+TEST(GravityBound, ComputedWhenCaptured) {
+  const auto sim = make_simulation(test::shipped_scene("cold_collapse3d.ini", {"gas_block.1.dp=0.1"}), Backend::Cpu);
+  test::step_n(*sim, 1);
+  const FrameData f = sim->capture_frame({"bound"});
+  const FieldData* b = f.find("bound");
+  ASSERT_TRUE(b);
+  ASSERT_EQ(b->count(), sim->particle_count());
+  std::size_t bound = 0;
+  for (unsigned char c : b->bytes) bound += c == 1 ? 1 : 0;
+  EXPECT_EQ(bound, sim->particle_count());
 }
 
 }  // namespace
