@@ -228,5 +228,26 @@ TEST(GrainsDrop, GrainsOrWaterIntoATankOfWaterWithGrains) {
   EXPECT_THROW(add_grains(*with_water, p, g), std::invalid_argument);
 }
 
+// The same drop on the GPU: the same count, the same grains, and the runs agree (double precision).
+TEST(GrainsDrop, CudaAddsTheSameGrains) {
+  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
+  const ParamSet p = test::shipped_scene("grains_column2d.ini", {"scene.precision=double"});
+  auto cpu = make_simulation(p, Backend::Cpu);
+  auto gpu = make_simulation(p, Backend::Cuda);
+  test::step_n(*cpu, 40);
+  test::step_n(*gpu, 40);
+  GrainDrop d;
+  d.center[0] = 0.26, d.center[1] = 0.3, d.radius = 0.06;
+  std::size_t kc = 0, kg = 0;
+  cpu = add_grains(*cpu, p, d, &kc);
+  gpu = add_grains(*gpu, p, d, &kg);
+  EXPECT_EQ(kc, kg);
+  EXPECT_EQ(gpu->backend(), Backend::Cuda);
+  test::step_n(*cpu, 100);
+  test::step_n(*gpu, 100);
+  const test::ParticleDifference diff = test::max_difference_by_id(cpu->download(), gpu->download());
+  EXPECT_LT(diff.position, 1e-8) << "double precision, the same functors";
+}
+
 }  // namespace
 }  // namespace ejecta
