@@ -228,6 +228,27 @@ TEST(GrainsDrop, GrainsOrWaterIntoATankOfWaterWithGrains) {
   EXPECT_THROW(add_grains(*with_water, p, g), std::invalid_argument);
 }
 
+// 3D, float: the cuda-samples preset (16384 grains): a sphere under the hanging block holds all of its
+// lattice sites (81 with i^2 + j^2 + k^2 <= 6), one inside the block none; the old grains bit for bit.
+TEST(GrainsDrop, SphereOfGrainsIn3DUnderTheCudaSamplesBlock) {
+  const ParamSet p = test::shipped_scene("grains3d.ini");
+  auto sim = make_simulation(p, Backend::Cpu);
+  test::step_n(*sim, 5);
+  const FrameData f0 = sim->capture_frame();
+  GrainDrop d;
+  d.center[0] = 0.5, d.center[1] = 0.5, d.center[2] = 0.3, d.radius = 0.05;  // spacing 2.02 r = 0.0202
+  std::size_t added = 0, dropped = 0;
+  auto grown = add_grains(*sim, p, d, &added, &dropped);
+  EXPECT_EQ(added, 81u);
+  EXPECT_EQ(dropped, 0u);
+  const FrameData f1 = grown->capture_frame();
+  EXPECT_EQ(changed_fields(f0, f1), "");
+  test::step_n(*grown, 20);
+  EXPECT_TRUE(std::isfinite(grown->diagnostics().kinetic));
+  d.center[2] = 0.67;  // inside the block of grains
+  EXPECT_THROW(add_grains(*grown, p, d), std::invalid_argument);
+}
+
 // The same drop on the GPU: the same count, the same grains, and the runs agree (double precision).
 TEST(GrainsDrop, CudaAddsTheSameGrains) {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
