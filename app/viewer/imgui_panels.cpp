@@ -206,15 +206,26 @@ void colour_controls(ViewerState& s) {
 }
 
 void interaction_controls(ViewerState& s) {
-  if (!ImGui::CollapsingHeader("Drop fluid, snapshot, line profile")) return;
-  int shape = s.drop_block ? 1 : 0;
+  if (!ImGui::CollapsingHeader("Drop fluid or grains, snapshot, line profile")) return;
+  // A scene of grains drops grains (grain_drop.h); with liquid too, a choice of grains or water.
+  const bool both = drops_grains(s.model->params()) && drops_water_too(s.model->params());
+  if (both) {
+    int what = s.drop_water ? 1 : 0;
+    const char* whats[] = {"grains", "water"};
+    ImGui::PushItemWidth(120);
+    if (ImGui::Combo("drop", &what, whats, 2)) s.drop_water = what == 1;
+    ImGui::PopItemWidth();
+  }
+  const bool grains = drops_grains(s.model->params()) && !(both && s.drop_water);
+  int shape = s.drop_block && !grains ? 1 : 0;
   const char* shapes[] = {"sphere", "block"};
   ImGui::PushItemWidth(120);
-  if (ImGui::Combo("drop shape", &shape, shapes, 2)) s.drop_block = shape == 1;
-  ImGui::InputFloat(s.drop_block ? "half edge [m]" : "radius [m]##drop", &s.drop_size, 0, 0, "%.4g");
+  if (!grains && ImGui::Combo("drop shape", &shape, shapes, 2)) s.drop_block = shape == 1;
+  ImGui::InputFloat(shape == 1 ? "half edge [m]" : "radius [m]##drop", &s.drop_size, 0, 0, "%.4g");
   ImGui::PopItemWidth();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("0: four particle spacings");
-  ImGui::TextUnformatted("D drops it at the cursor (liquid scenes, between steps)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip(grains ? "0: three lattice spacings" : "0: four particle spacings");
+  ImGui::TextUnformatted(grains ? "D drops a sphere of grains at the cursor (the first free [grains.N]'s size and density)"
+                                : "D drops it at the cursor (liquid scenes, between steps)");
   if (ImGui::Button("Add at view centre")) {
     glm::vec3 c = 0.5f * (s.view->bounds().lo + s.view->bounds().hi);
     if (s.sim->dim() < 3) c.z = 0.f;

@@ -23,7 +23,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {GLFW_KEY_O, "O", Action::ToggleCollider, "Collider sphere on / off (Shift + left drag moves it)"},
       {GLFW_KEY_X, "X", Action::ToggleClip, "3D: clip plane on / off"},
       {GLFW_KEY_T, "T", Action::ToggleTree, "Self-gravity octree: draw its top levels on / off (gravity.self = on; levels in the panel)"},
-      {GLFW_KEY_D, "D", Action::DropFluid, "Drop a sphere or block of fluid at the cursor, or at the view centre when the cursor is off the scene (liquid scenes; shape and size in the panel)"},
+      {GLFW_KEY_D, "D", Action::DropFluid, "Drop a sphere or block of fluid at the cursor, or at the view centre when the cursor is off the scene (liquid scenes; shape and size in the panel); in a scene of grains, a sphere of grains (sites that would overlap left out; grains or water in a scene with both: a choice in the panel)"},
       {GLFW_KEY_B, "B", Action::ResetBlock, "Reset block: the scene's fluid as one block in the middle of the tank, or its free grains in the middle of their box, at rest"},
       {GLFW_KEY_N, "N", Action::ResetRandom, "Reset random: the scene's fluid (or free grains) at random lattice sites of the tank (the grains' box), at rest"},
       {GLFW_KEY_K, "K", Action::SaveSnapshot, "Save a snapshot (ejecta-<date>-snapshot.h5) that ejecta --restart FILE continues"},

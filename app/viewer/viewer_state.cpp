@@ -3,6 +3,7 @@
 #include "particles/field_values.h"
 #include "render/colormap.h"
 #include "scene/fluid_drop.h"
+#include "scene/grain_drop.h"
 #include "scene/grain_layout.h"
 #include "viewer/crush_plot.h"
 #include "viewer/line_profile.h"
@@ -87,7 +88,21 @@ bool scene_is_running_one(ViewerState& s, const char* what) {
 
 }  // namespace
 
+bool drops_grains(const ParamSet& params) {
+  return params.text("physics.model") == "mixed" && !params.indices("grains").empty();
+}
+
+bool drops_water_too(const ParamSet& params) {
+  return !params.indices("tank").empty() || !params.indices("block").empty();
+}
+
 void drop_fluid(ViewerState& s, const glm::vec3& at) {
+  const ParamSet& params = s.model->params();
+  const bool mixed_liquid = params.text("physics.model") == "mixed" && drops_water_too(params);
+  if (drops_grains(params) && !(mixed_liquid && s.drop_water)) {
+    drop_grains(s, at);
+    return;
+  }
   if (!scene_is_running_one(s, "drop fluid")) return;
   FluidDrop d;
   d.shape = s.drop_block ? DropShape::Block : DropShape::Sphere;
@@ -95,7 +110,8 @@ void drop_fluid(ViewerState& s, const glm::vec3& at) {
   for (int k = 0; k < s.sim->dim(); ++k) d.center[k] = double(at[k]);
   try {
     std::size_t added = 0;
-    std::unique_ptr<Simulation> grown = add_fluid(*s.sim, s.model->params(), d, &added);
+    std::unique_ptr<Simulation> grown = mixed_liquid ? add_mixed_fluid(*s.sim, params, d, &added)
+                                                     : add_fluid(*s.sim, params, d, &added);
     if (s.recorder) toggle_recording(s);  // a recording holds one particle count
     s.loop = std::make_unique<StepLoop>(*grown, StopRule{});
     s.sim = std::move(grown);
@@ -104,6 +120,26 @@ void drop_fluid(ViewerState& s, const glm::vec3& at) {
     s.message = "dropped " + std::to_string(added) + " fluid particles";
   } catch (const std::exception& e) {
     s.message = std::string("drop fluid: ") + e.what();
+  }
+}
+
+void drop_grains(ViewerState& s, const glm::vec3& at) {
+  if (!scene_is_running_one(s, "drop grains")) return;
+  GrainDrop d;
+  d.radius = double(s.drop_size);  // grains come as a sphere (disc); 0: three lattice spacings
+  for (int k = 0; k < s.sim->dim(); ++k) d.center[k] = double(at[k]);
+  try {
+    std::size_t added = 0, left_out = 0;
+    std::unique_ptr<Simulation> grown = add_grains(*s.sim, s.model->params(), d, &added, &left_out);
+    if (s.recorder) toggle_recording(s);  // a recording holds one particle count
+    s.loop = std::make_unique<StepLoop>(*grown, StopRule{});
+    s.sim = std::move(grown);
+    s.view->replace(*s.sim);
+    s.picked = -1;  // indices changed
+    s.message = "dropped " + std::to_string(added) + " grains" +
+                (left_out ? " (" + std::to_string(left_out) + " lattice sites left out: they would overlap grains or walls)" : "");
+  } catch (const std::exception& e) {
+    s.message = std::string("drop grains: ") + e.what();
   }
 }
 

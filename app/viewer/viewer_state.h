@@ -81,8 +81,10 @@ struct ViewerState {
   std::vector<std::pair<std::string, std::string>> picked_fields;
   glm::dvec3 picked_position{0.0};  // where it was when picked (m)
   int colormap_index = 0;
-  // Drop fluid (key D): sphere or block, radius or half edge (0: four particle spacings).
+  // Drop fluid (key D): sphere or block, radius or half edge (0: four particle spacings); grains:
+  // a sphere of that radius (0: three lattice spacings).
   bool drop_block = false;
+  bool drop_water = false;  // a scene of grains and liquid: D drops water (else grains)
   float drop_size = 0;
   // Line profile (key L): while on, left drag draws the segment; the plot follows the colour field.
   bool profile_on = false, profile_dragging = false;
@@ -125,8 +127,19 @@ void toggle_video(ViewerState& s);
 // After drawing: the frame into the video. A resized window ends the video (its size is fixed).
 void video_frame(ViewerState& s);
 // Adds a sphere or block of fluid (s.drop_block, s.drop_size) centred at `at` to the running liquid
-// scene between steps (engine/scene/fluid_drop.h); the view stays as it is. Errors go to s.message.
+// scene between steps (engine/scene/fluid_drop.h; a mixed scene's liquid: grain_drop.h add_mixed_fluid);
+// in a scene of grains, grains (drop_grains) unless s.drop_water. The view stays as it is. Errors go
+// to s.message.
 void drop_fluid(ViewerState& s, const glm::vec3& at);
+// A scene of grains (physics.model = mixed with [grains.N]): D and the panel's button drop grains, or
+// (s.drop_water, where the scene has liquid too: drops_water_too) fluid.
+bool drops_grains(const ParamSet& params);
+bool drops_water_too(const ParamSet& params);
+// Adds a sphere (2D: disc) of grains of radius s.drop_size (0: three lattice spacings) centred at `at`
+// to the running scene of grains between steps (engine/scene/grain_drop.h: the first free [grains.N]'s
+// radius, size spread and density, at rest, sites that would overlap left out); the message says how
+// many were added and left out. drop_fluid calls it in a scene of grains. Errors go to s.message.
+void drop_grains(ViewerState& s, const glm::vec3& at);
 // Where D drops fluid: the point under the cursor when the cursor is in the window and over the scene's
 // bounds (within dim axes), else the centre of the bounds (the view centre after a fit).
 glm::vec3 drop_centre(const glm::vec3& under_cursor, bool cursor_in_window, const render::Bounds& bounds, int dim);

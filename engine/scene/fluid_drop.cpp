@@ -1,6 +1,7 @@
 #include "scene/fluid_drop.h"
 
 #include "particles/field_values.h"
+#include "scene/grain_drop.h"
 #include "scene/scene_builder.h"
 #include "solver/solver_factory.h"
 
@@ -184,13 +185,15 @@ std::unique_ptr<Simulation> add_fluid(const Simulation& sim, const ParamSet& par
 
 std::unique_ptr<Simulation> make_simulation_from_frame(const ParamSet& params, Backend backend, const FrameData& frame) {
   auto sim = make_simulation(params, backend);
-  if (frame.particles == sim->particle_count() || !is_liquid(params)) {
+  const bool mixed = params.text("physics.model") == "mixed";
+  if (frame.particles == sim->particle_count() || (!is_liquid(params) && !mixed)) {
     sim->restore_frame(frame);
     return sim;
   }
   const Backend b = sim->backend();
   const Precision p = sim->precision();
   sim.reset();
+  if (mixed) return make_mixed_simulation_from_frame(params, b, p, frame);  // grains were added (grain_drop.h)
   auto grown = make_liquid_solver(params, b, p, particles_of(params, frame));
   grown->restore_frame(frame);
   return grown;

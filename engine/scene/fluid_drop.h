@@ -37,7 +37,8 @@ std::unique_ptr<Simulation> add_fluid(const Simulation& sim, const ParamSet& par
                                       std::size_t* added = nullptr);
 
 // A liquid solver built from the frame's own particles and continued from it: the restart of a frame
-// whose particle count is not the scene's (fluid was added in the viewer). A frame of the scene's
+// whose particle count is not the scene's (fluid was added in the viewer; a mixed scene's grains were:
+// scene/grain_drop.h). A frame of the scene's
 // own count restarts as make_simulation + restore_frame would.
 std::unique_ptr<Simulation> make_simulation_from_frame(const ParamSet& params, Backend backend,
                                                        const FrameData& frame);

@@ -1,7 +1,7 @@
-// The viewer's interactions on a real SceneView (offscreen GL): dropping fluid grows the drawn
-// particles and keeps the view, the snapshot button writes a restartable file, the clip plane starts
-// through the middle facing the camera, the line profile follows the colour field, and the rates
-// read 0 while paused.
+// The viewer's interactions on a real SceneView (offscreen GL): dropping fluid (or, in a scene of
+// grains, grains) grows the drawn particles and keeps the view, the snapshot button writes a
+// restartable file, the clip plane starts through the middle facing the camera, the line profile
+// follows the colour field, and the rates read 0 while paused.
 #include "gl_test_util.h"
 #include "io/h5_reader.h"
 #include "sim_test_util.h"
@@ -64,6 +64,60 @@ TEST(ViewerInteraction, DropFluidGrowsTheDrawnSceneAndKeepsTheView) {
   drop_fluid(s, glm::vec3(0.25f, 0.15f, 0.f));
   EXPECT_EQ(s.sim->particle_count(), n1);
   EXPECT_NE(s.message.find("Reset first"), std::string::npos) << s.message;
+}
+
+TEST(ViewerInteraction, DropInAGrainSceneAddsGrainsAndSaysHowMany) {
+  EJECTA_NEED_GL();
+  ViewerState s = state(test::shipped_scene("grains_column2d.ini"));
+  s.view->draw(320, 240);
+  s.view->update();
+  s.view->draw(320, 240);
+  const std::size_t px0 = drawn(s.view->read());
+  const std::size_t n0 = s.sim->particle_count();
+  const glm::mat4 before_view = s.view->camera().view();
+  s.drop_size = 0.05f;
+  drop_fluid(s, glm::vec3(0.8f, 0.3f, 0.f));  // key D: grains in a scene of grains, in the empty box
+  ASSERT_GT(s.sim->particle_count(), n0) << s.message;
+  EXPECT_EQ(s.message, "dropped " + std::to_string(s.sim->particle_count() - n0) + " grains");
+  EXPECT_EQ(s.view->camera().view(), before_view) << "the view stays";
+  s.view->update();
+  s.view->draw(320, 240);
+  EXPECT_GT(drawn(s.view->read()), px0 + 50) << "the new grains are drawn";
+  s.loop->advance(5);  // and the new simulation steps
+  EXPECT_EQ(s.sim->steps(), 5);
+  // Over the column's edge: the sites that would overlap are left out, and the message says so.
+  const std::size_t n1 = s.sim->particle_count();
+  drop_grains(s, glm::vec3(0.26f, 0.3f, 0.f));
+  EXPECT_GT(s.sim->particle_count(), n1) << s.message;
+  EXPECT_NE(s.message.find("left out"), std::string::npos) << s.message;
+  // Inside the column there is no room: a message, nothing else changes.
+  const std::size_t n2 = s.sim->particle_count();
+  s.drop_size = 0.004f;
+  drop_fluid(s, glm::vec3(0.1f, 0.2f, 0.f));
+  EXPECT_EQ(s.sim->particle_count(), n2);
+  EXPECT_NE(s.message.find("no room"), std::string::npos) << s.message;
+}
+
+TEST(ViewerInteraction, DropInATankOfWaterWithGrainsOffersGrainsOrWater) {
+  EJECTA_NEED_GL();
+  ViewerState s = state(read_scene_string(
+      "[scene]\ndim = 2\n[physics]\nmodel = mixed\ngravity = 0, -9.81\n[particles]\ndp = 0.01\n"
+      "[fluid]\nc0 = 20\n[tank.1]\nmin = 0, 0\nmax = 0.3, 0.4\n[block.1]\nmin = 0, 0\nmax = 0.3, 0.2\n"
+      "[dem]\nspring = 2000\ndamping = 1\nbox_min = 0, 0\nbox_max = 0.3, 0.4\n"
+      "[grains.1]\nmin = 0.1, 0.1\nmax = 0.2, 0.16\nradius = 0.01\ndensity = 2600\n",
+      "<tank>"));
+  ASSERT_TRUE(drops_grains(s.model->params()) && drops_water_too(s.model->params()));
+  const std::size_t n0 = s.sim->particle_count();
+  s.drop_size = 0.04f;
+  drop_fluid(s, glm::vec3(0.15f, 0.3f, 0.f));  // grains by default
+  const std::size_t n1 = s.sim->particle_count();
+  EXPECT_EQ(s.message, "dropped " + std::to_string(n1 - n0) + " grains");
+  s.drop_water = true;
+  drop_fluid(s, glm::vec3(0.06f, 0.33f, 0.f));
+  EXPECT_GT(s.sim->particle_count(), n1);
+  EXPECT_EQ(s.message, "dropped " + std::to_string(s.sim->particle_count() - n1) + " fluid particles");
+  s.loop->advance(5);
+  EXPECT_EQ(s.sim->steps(), 5);
 }
 
 TEST(ViewerInteraction, SnapshotButtonWritesARestartableFile) {
