@@ -9,6 +9,7 @@
 #include "probes/probe_sample.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <vector>
 
@@ -56,7 +57,9 @@ class ProbeSampler final : public ProbeRing {
     owner_.resize(exec, pts.size());
     inst_.resize(exec, inst.size());
     chans_.resize(exec, chans.size());
-    set_lanes(kProbeLanes);
+    // EJECTA_PROBE_LANES=N (1..64) overrides kProbeLanes, to measure the split (docs/benchmarks.md).
+    const char* lanes_env = std::getenv("EJECTA_PROBE_LANES");
+    set_lanes(lanes_env && *lanes_env ? std::atoi(lanes_env) : kProbeLanes);
     values_.resize(exec, pts.size() * std::size_t(stride_));
     exec.upload(points_.data(), pts.data(), sizeof(Vec<T, D>) * pts.size());
     exec.upload(owner_.data(), layout.point_owner.data(), sizeof(uint32_t) * pts.size());
