@@ -144,8 +144,8 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // DEM grains ([grains.N]: min, max, radius, spacing, jitter, density, velocity, fixed, size_spread;
   // [dem]: spring, damping, shear, attraction, boundary_damping, global_damping, box_min, box_max,
   // steps_per_contact, contact, youngs_modulus, poisson_ratio, restitution, friction,
-  // rolling_friction; issue 17).
-  EXPECT_EQ(reg.all().size(), 158u);
+  // rolling_friction; issue 17), 1 of the SPHERIC 2 impact (boundary.wall_pressure; issue 12).
+  EXPECT_EQ(reg.all().size(), 159u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);
