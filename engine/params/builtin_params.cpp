@@ -399,6 +399,14 @@ ParamRegistry make_builtin() {
                       "interaction with walls), or no slip (the fluid sticks to the walls; Adami "
                       "et al. 2012)."),
                 {"at_rest", "free", "no_slip"}));
+  // Issue 12 (SPHERIC 2 impact), helper fidelity3.
+  t.add(choices(param("boundary.wall_pressure", T::Choice, "adami2012", "", "Wall pressure",
+                      "Pressure extrapolated to wall particles: adami2012 (the fluid's pressure "
+                      "plus rho g . r, Adami et al. 2012 eq. 27 for walls at rest) or "
+                      "fluid_acceleration (rho (g - a_f) . r with each fluid particle's "
+                      "acceleration, the gradient its momentum equation implies; an option "
+                      "measured on SPHERIC 2, docs/physics.md)."),
+                {"adami2012", "fluid_acceleration"}));
 
   t.group = "Time";
   // The integrator owns stage buffers sized at construction: a change waits for a rebuild.

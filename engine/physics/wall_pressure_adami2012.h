@@ -2,7 +2,11 @@
 // Wall boundary of Adami, Hu & Adams (2012), J. Comput. Phys. 231, 7057: fixed wall particles take a
 // pressure extrapolated from the fluid around them, eq. (27),
 //   p_w = (sum_f p_f W_wf + (g - a_w) . sum_f rho_f r_wf W_wf) / sum_f W_wf,   r_wf = x_w - x_f,
-// (a_w = 0: walls do not move), and a density from the inverted EOS, eq. (28). Negative wall pressure
+// (a_w = 0: walls do not move), and a density from the inverted EOS, eq. (28). Option
+// (boundary.wall_pressure = fluid_acceleration): the hydrostatic-like term taken with each fluid
+// particle's own acceleration, sum_f rho_f (g - a_f) . r_wf W_wf, the pressure gradient the fluid's
+// momentum equation implies (grad p = rho (g - a)), so a wall under a decelerating front reads the
+// pressure the deceleration needs (a_f of the last force evaluation). Negative wall pressure
 // is cut to zero so water does not stick to walls. For no-slip the wall velocity used in viscous terms
 // is 2 v_w - v~_f, eq. (22-23), with v~_f the kernel-weighted fluid velocity; otherwise v_w = 0 (free
 // slip leaves the viscous term with walls out altogether, see WallSlip).
@@ -20,7 +24,7 @@ struct WallPressure_Adami2012 {
     if (pv.kind[i] != kWall) return;
     const Vec<T, D> xi = pv.x[i];
     const T r2max = model.kernel.support() * model.kernel.support();
-    T sum_w = 0, sum_pw = 0;
+    T sum_w = 0, sum_pw = 0, sum_acc = 0;
     Vec<T, D> sum_rho_r = Vec<T, D>::zero(), sum_vw = Vec<T, D>::zero();
     // A dry wall (no bucket holding fluid around it) skips the scan: most of a tank's walls are dry.
     const bool wet = !grid.marked || grid.any_marked_around(xi);
@@ -30,10 +34,11 @@ struct WallPressure_Adami2012 {
       sum_w += w;
       sum_pw += pv.p[j] * w;
       sum_rho_r += r * (pv.rhop[j] * w);
+      if (model.wall_fluid_accel) sum_acc += dot(model.gravity - pv.a[j], r) * (pv.rhop[j] * w);
       sum_vw += pv.vp[j] * w;
     });
     if (sum_w > T(0)) {
-      T pw = (sum_pw + dot(model.gravity, sum_rho_r)) / sum_w;
+      T pw = (sum_pw + (model.wall_fluid_accel ? sum_acc : dot(model.gravity, sum_rho_r))) / sum_w;
       if (pw < T(0)) pw = T(0);
       pv.p[i] = pw;
       pv.rhop[i] = model.eos.density(pw);

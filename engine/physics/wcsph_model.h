@@ -27,6 +27,9 @@ struct WcsphModel {
   int pressure;    // PressureTerm: the pair pressure of the momentum equation
   bool diffusion_hydrostatic;  // delta-SPH less its hydrostatic part (Fourtakas et al. 2019)
   bool summation;  // summation density instead of the continuity equation
+  // boundary.wall_pressure = fluid_acceleration: the wall pressure extrapolated with each fluid
+  // particle's own (g - a_f) instead of g (physics/wall_pressure_adami2012.h)
+  bool wall_fluid_accel = false;
 };
 
 // boundary.slip. Free: no viscous interaction between fluid and walls (a free-slip wall exerts no

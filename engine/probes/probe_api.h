@@ -34,6 +34,11 @@ class ProbeRing {
   // Downloads the queued rows (queued() rows of layout().columns.size() values, oldest first) into
   // `rows` in one copy, waiting for the sampling to finish, and empties the ring.
   virtual void read(std::vector<double>& rows) = 0;
+  // Threads per (sample point, cell row) of the neighbour sums (kProbeLanes in probes/probe_sample.h,
+  // 1..64): the same sums split into that many interleaved parts, so values agree to rounding; 1 is
+  // one thread per row. For tests and measurements.
+  virtual void set_lanes(int lanes) = 0;
+  virtual int lanes() const = 0;
 };
 
 class ProbeSampling {

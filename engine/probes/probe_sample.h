@@ -1,12 +1,16 @@
 #pragma once
 // The probe and gauge functors, written once for both backends (definitions in probes/probe_layout.h).
 // Three launches per sample, each for every instrument together, all queued on the step's stream:
-//  - SampleProbeRows runs per (sample point, cell row): the 3^D cells around a point are 3^(D-1) rows
-//    along x (for_each_candidate_in_row below), and one thread scans one row, so a point's ~500
-//    candidates (3D, h = 1.3 dp) are spread over 9 threads instead of walked by one (a latency-bound
-//    walk with a few thousand points: one thread per point left most of the GPU idle). The partial
-//    kernel sums go to scratch; no scan over all particles.
-//  - CombineProbeRows runs per point: it adds the rows' partials and Shepard-normalises.
+//  - SampleProbeRows runs per (lane, sample point, cell row): the 3^D cells around a point are 3^(D-1)
+//    rows along x (for_each_candidate_in_row below), and kProbeLanes threads share one row, lane l
+//    taking the row's candidates l, l + kProbeLanes, ... So a point's ~500 candidates (3D, h = 1.3 dp)
+//    are spread over 9 x 4 threads of ~14 candidates each instead of 9 of ~55: the walk is a chain of
+//    dependent loads (position, then mass, density and kind, then the channel), latency-bound with a
+//    few thousand points, and its length is what a sample costs. The lanes are the slowest index, so
+//    the threads of a warp share a lane and take or skip a candidate together. The partial kernel
+//    sums go to scratch; no scan over all particles.
+//  - CombineProbeRows runs per point: it adds the rows' and lanes' partials in a fixed order (the sums
+//    do not depend on the thread schedule) and Shepard-normalises.
 //  - ReduceProbeInstruments runs per instrument: it averages a sensor disc or walks a gauge line and
 //    writes the column values into one row of the sample ring (probes/probe_sampler.h). Only whole
 //    batches of rows go back to the host.
@@ -36,6 +40,9 @@ constexpr int kProbeChannelSlots = 16;
 // Gauge points whose colours one ReduceProbeInstruments thread loads at once while walking up a
 // line: independent loads in flight instead of one dependent load per dp/4.
 constexpr int kGaugeChunk = 16;
+// Threads per (sample point, cell row) in SampleProbeRows (ProbeRing::set_lanes changes it; 1 is the
+// walk of one thread per row).
+constexpr int kProbeLanes = 4;
 
 // The rows along x of the 3^D cells around a point: 3^(D-1) of them. for_each_candidate_in_row calls
 // f(j) for every candidate of row r alone, through the grid's own row walk, which knows the bucket
@@ -49,8 +56,10 @@ EJ_INLINE void for_each_candidate_in_row(const CellGrid<T, D>& g, const Vec<T, D
   g.for_each_candidate_in_row(x, r, f);
 }
 
-// Partial sums of one row of cells around one sample point; item i = point * kRows + row. Per item,
-// `stride` values: [0] the kernel sum over fluid and walls (the colour of the gauges), [1] the kernel
+// Partial sums of one lane of one row of cells around one sample point. Item i = lane * num_rows +
+// point * kRows + row (num_rows = points x kRows); lane l of `lanes` visits the row's candidates l,
+// l + lanes, ... in the grid's order. Per item, `stride` values at partial[((point * kRows + row) *
+// lanes + lane) * stride]: [0] the kernel sum over fluid and walls (the colour of the gauges), [1] the kernel
 // sum over the source (the fluid, or the walls for a probe with source = walls), [2 + c] the sum of
 // channel c weighted by the source's kernel (channels of the point's instrument only).
 template <class T, int D>
@@ -68,9 +77,13 @@ struct SampleProbeRows {
   const ColourSource* channels;  // component = the component to read
   T* partial;
   int stride;
+  std::size_t num_rows;  // sample points x kRows
+  uint32_t lanes;        // threads per row (kProbeLanes)
 
   EJ_INLINE void operator()(std::size_t i) const {
-    const std::size_t p = i / kRows;
+    const uint32_t lane = uint32_t(i / num_rows);
+    const std::size_t k = i % num_rows;  // point * kRows + row
+    const std::size_t p = k / kRows;
     const ProbeInstrumentDev in = inst[owner[p]];
     const Vec<T, D> xp = points[p];
     T acc[kProbeChannelSlots];
@@ -78,45 +91,62 @@ struct SampleProbeRows {
     T all = T(0), fluid = T(0);
     const T r2max = kernel.support() * kernel.support();
     const uint8_t source = in.walls ? uint8_t(kWall) : uint8_t(kFluid);
-    for_each_candidate_in_row(grid, xp, int(i % kRows), [&](uint32_t j) {
-      const T r2 = norm2(xp - x[j]);
+    // The first channel's source is loaded once (a probe has one channel unless told otherwise).
+    const ColourSource first = in.num_channels > 0 ? channels[in.first_channel] : ColourSource{};
+    uint32_t n = 0;  // the candidate's position in the row, modulo lanes
+    for_each_candidate_in_row(grid, xp, int(k % kRows), [&](uint32_t j) {
+      const bool mine = n == lane;
+      n = n + 1 == lanes ? 0u : n + 1;
+      if (!mine) return;
+      // All of j's loads issued together: one latency, not three in a row.
+      const Vec<T, D> xj = x[j];
+      const T mj = m[j], rhoj = rho[j];
+      const uint8_t kj = kind[j];
+      const T r2 = norm2(xp - xj);
       if (!(r2 < r2max)) return;
-      const T w = kernel.W(sqrt(r2)) * m[j] / rho[j];
+      const T w = kernel.W(sqrt(r2)) * mj / rhoj;
       all += w;
-      if (kind[j] != source) return;
+      if (kj != source) return;
       fluid += w;
       for (uint32_t c = 0; c < in.num_channels; ++c) {
-        const ColourSource& s = channels[in.first_channel + c];
+        const ColourSource& s = c == 0 ? first : channels[in.first_channel + c];
         acc[c] += w * T(s.raw(std::size_t(j) * std::size_t(s.components) + std::size_t(s.component)));
       }
     });
-    T* out = partial + i * std::size_t(stride);
+    T* out = partial + (k * std::size_t(lanes) + lane) * std::size_t(stride);
     out[0] = all;
     out[1] = fluid;
     for (uint32_t c = 0; c < in.num_channels; ++c) out[2 + c] = acc[c];
   }
 };
 
-// One sample point from its rows' partials, added in row order (so the sums do not depend on the
-// backend's thread schedule). Per point, `stride` values: [0] the colour (kernel sum over fluid and
-// walls), [1] the source's kernel sum, [2 + c] the Shepard average of channel c (0 where dry).
-template <class T, int Rows>
+// One sample point from its rows' and lanes' partials (`parts` = kRows x lanes of them), added in a
+// fixed order (so the sums do not depend on the backend's thread schedule). Per point, `stride`
+// values: [0] the colour (kernel sum over fluid and walls), [1] the source's kernel sum, [2 + c] the
+// Shepard average of channel c (0 where dry).
+template <class T>
 struct CombineProbeRows {
   const ProbeInstrumentDev* inst;
   const uint32_t* owner;
   const T* partial;  // SampleProbeRows' output
   T* values;
   int stride;
+  int parts;  // partials per point
   T dry_sum;  // below this fluid kernel sum a point is dry and reads 0
 
   EJ_INLINE void operator()(std::size_t p) const {
     const uint32_t n = 2 + inst[owner[p]].num_channels;
-    const T* in = partial + p * std::size_t(Rows) * std::size_t(stride);
+    const T* in = partial + p * std::size_t(parts) * std::size_t(stride);
     T* out = values + p * std::size_t(stride);
+    // Four running sums, part r into sum r % 4, added at the end: four independent chains of loads
+    // instead of one, so the 36 partials of a point (3D, 4 lanes) are not 36 latencies in a row.
     for (uint32_t v = 0; v < n; ++v) {
-      T s = T(0);
-      for (int r = 0; r < Rows; ++r) s += in[std::size_t(r) * std::size_t(stride) + v];
-      out[v] = s;
+      T s[4] = {T(0), T(0), T(0), T(0)};
+      int r = 0;
+      for (; r + 4 <= parts; r += 4)
+        for (int q = 0; q < 4; ++q) s[q] += in[std::size_t(r + q) * std::size_t(stride) + v];
+      for (; r < parts; ++r) s[0] += in[std::size_t(r) * std::size_t(stride) + v];
+      out[v] = (s[0] + s[1]) + (s[2] + s[3]);
     }
     const T fluid = out[1];
     const bool wet = fluid >= dry_sum;

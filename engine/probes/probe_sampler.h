@@ -1,7 +1,7 @@
 #pragma once
 // Holds a ProbeLayout on one backend (points, instruments, the field views of each channel, scratch,
 // the ring of sample rows) and samples it with the functors of probes/probe_sample.h through the
-// solver's exec: three launches per sample on the step's stream, no download; ProbeRing::read
+// solver's exec (SampleProbeRows spreads each point's cell rows over kProbeLanes threads): three launches per sample on the step's stream, no download; ProbeRing::read
 // downloads all queued rows in one copy (probes/probe_api.h).
 #include "exec/device_array.h"
 #include "probes/probe_api.h"
@@ -9,6 +9,7 @@
 #include "probes/probe_sample.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <vector>
 
@@ -56,7 +57,9 @@ class ProbeSampler final : public ProbeRing {
     owner_.resize(exec, pts.size());
     inst_.resize(exec, inst.size());
     chans_.resize(exec, chans.size());
-    partial_.resize(exec, pts.size() * std::size_t(kRows) * std::size_t(stride_));
+    // EJECTA_PROBE_LANES=N (1..64) overrides kProbeLanes, to measure the split (docs/benchmarks.md).
+    const char* lanes_env = std::getenv("EJECTA_PROBE_LANES");
+    set_lanes(lanes_env && *lanes_env ? std::atoi(lanes_env) : kProbeLanes);
     values_.resize(exec, pts.size() * std::size_t(stride_));
     exec.upload(points_.data(), pts.data(), sizeof(Vec<T, D>) * pts.size());
     exec.upload(owner_.data(), layout.point_owner.data(), sizeof(uint32_t) * pts.size());
@@ -74,6 +77,13 @@ class ProbeSampler final : public ProbeRing {
     ring_.resize(*exec_, std::max<std::size_t>(1, slots) * layout_.columns.size());
   }
 
+  void set_lanes(int lanes) override {
+    if (lanes < 1 || lanes > 64) throw std::invalid_argument("probe lanes must be 1..64");
+    lanes_ = lanes;
+    partial_.resize(*exec_, points_.size() * std::size_t(kRows) * std::size_t(lanes_) * std::size_t(stride_));
+  }
+  int lanes() const override { return lanes_; }
+
   void read(std::vector<double>& rows) override {
     rows.resize(queued_ * layout_.columns.size());
     if (!rows.empty()) exec_->download(rows.data(), ring_.data(), sizeof(double) * rows.size());
@@ -85,11 +95,13 @@ class ProbeSampler final : public ProbeRing {
   void queue(const CellGrid<T, D>& grid, const SmoothingKernel<T, D>& kernel, const Vec<T, D>* x, const T* m,
              const T* rho, const uint8_t* kind) {
     if (queued_ >= slots()) throw std::logic_error("probe ring full: read it before sampling again");
-    exec_->for_each_balanced(points_.size() * std::size_t(kRows),
+    const std::size_t rows = points_.size() * std::size_t(kRows);
+    exec_->for_each_balanced(rows * std::size_t(lanes_),
                              SampleProbeRows<T, D>{kernel, grid, x, m, rho, kind, points_.data(), owner_.data(),
-                                                   inst_.data(), chans_.data(), partial_.data(), stride_});
-    exec_->for_each(points_.size(), CombineProbeRows<T, kRows>{inst_.data(), owner_.data(), partial_.data(),
-                                                               values_.data(), stride_, T(kDryKernelSum)});
+                                                   inst_.data(), chans_.data(), partial_.data(), stride_, rows,
+                                                   uint32_t(lanes_)});
+    exec_->for_each(points_.size(), CombineProbeRows<T>{inst_.data(), owner_.data(), partial_.data(), values_.data(),
+                                                        stride_, kRows * lanes_, T(kDryKernelSum)});
     exec_->for_each(inst_.size(), ReduceProbeInstruments<T>{inst_.data(), values_.data(), stride_,
                                                             T(kGaugeSurfaceLevel),
                                                             ring_.data() + queued_ * layout_.columns.size()});
@@ -100,6 +112,7 @@ class ProbeSampler final : public ProbeRing {
   Exec* exec_;
   ProbeLayout layout_;
   int stride_ = 0;
+  int lanes_ = 0;
   std::size_t queued_ = 0;
   DeviceArray<Vec<T, D>, Exec> points_;
   DeviceArray<uint32_t, Exec> owner_;

@@ -263,6 +263,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     model_.slip = slip == "no_slip" ? kSlipNoSlip : slip == "at_rest" ? kSlipAtRest : kSlipFree;
     model_.pressure = params.text("fluid.pressure_term") == "zhang2017" ? kPressureZhang2017 : kPressureMonaghan1992;
     model_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
+    model_.wall_fluid_accel = params.text("boundary.wall_pressure") == "fluid_acceleration";
     this->configure_time(params);  // time.dt_fixed and the rk23 keys are not wcsph keys: their defaults
     const double r = params.real("fault.max_density_ratio");
     const double rho0 = double(model_.eos.rho0);
