@@ -3,6 +3,7 @@
 
 #include "params/model_keys.h"
 #include "probes/probe_api.h"
+#include "scene/grain_drop.h"  // make_mixed_solver
 #include "scene/memory_budget.h"
 #include "scene/scene_builder.h"
 #include "solver/solver_factory.h"
@@ -72,15 +73,7 @@ std::unique_ptr<Simulation> make_solid_simulation(const ParamSet& params, Backen
 std::unique_ptr<Simulation> make_mixed_simulation(const ParamSet& params, Backend backend, Precision precision,
                                                   const SizeCheck& check) {
   const MixedInitial init = build_mixed_scene(params, check);
-  if (backend == Backend::Cpu) return make_cpu_mixed_solver(params, init, precision);
-#ifdef EJECTA_WITH_CUDA
-  const std::string problem = cuda_device_problem();
-  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
-  return precision == Precision::Float ? make_cuda_mixed_solver_float(params, init)
-                                       : make_cuda_mixed_solver_double(params, init);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
+  return make_mixed_solver(params, backend, precision, init);
 }
 
 std::unique_ptr<Simulation> build_simulation(const ParamSet& params, Backend backend, const SizeCheck& check) {

@@ -1,4 +1,5 @@
 #include "scene/fluid_drop.h"
+#include "scene/point_cells.h"
 
 #include "particles/field_values.h"
 #include "scene/grain_drop.h"
@@ -38,14 +39,6 @@ InitialParticles particles_of(const ParamSet& params, const FrameData& f) {
   return ip;
 }
 
-long cell_of(double x, double dp) { return long(std::floor(x / dp)); }
-
-uint64_t hash_cell(const long* k) {
-  uint64_t h = 1469598103934665603ull;
-  for (int d = 0; d < 3; ++d) h = (h ^ uint64_t(k[d] + (1l << 40))) * 1099511628211ull;
-  return h;
-}
-
 }  // namespace
 
 std::unique_ptr<Simulation> make_liquid_solver(const ParamSet& params, Backend backend, Precision precision,
@@ -81,32 +74,14 @@ std::vector<double> drop_sites(const ParamSet& params, const FluidDrop& drop, co
   // Existing particles by cell of size dp (a hash collision only adds candidates): a site is free
   // when none lies within 0.9 dp.
   const std::size_t n = existing.size() / std::size_t(dim);
-  std::vector<std::vector<std::size_t>> bucket;
-  std::unordered_map<uint64_t, std::size_t> bucket_of;
-  for (std::size_t i = 0; i < n; ++i) {
-    long k[3] = {0, 0, 0};
-    for (int d = 0; d < dim; ++d) k[d] = cell_of(existing[i * dim + d], dp);
-    const auto it = bucket_of.emplace(hash_cell(k), bucket.size());
-    if (it.second) bucket.emplace_back();
-    bucket[it.first->second].push_back(i);
-  }
+  PointCells cells(dim, dp);
+  for (std::size_t i = 0; i < n; ++i) cells.insert(&existing[i * dim], i);
   auto free_site = [&](const double* x) {
-    long c[3] = {0, 0, 0};
-    for (int d = 0; d < dim; ++d) c[d] = cell_of(x[d], dp);
-    long k[3];
-    for (long a = -1; a <= 1; ++a)
-      for (long b = (dim > 1 ? -1 : 0); b <= (dim > 1 ? 1 : 0); ++b)
-        for (long e = (dim > 2 ? -1 : 0); e <= (dim > 2 ? 1 : 0); ++e) {
-          k[0] = c[0] + a, k[1] = c[1] + b, k[2] = c[2] + e;
-          const auto it = bucket_of.find(hash_cell(k));
-          if (it == bucket_of.end()) continue;
-          for (std::size_t j : bucket[it->second]) {
-            double r2 = 0;
-            for (int d = 0; d < dim; ++d) r2 += (existing[j * dim + d] - x[d]) * (existing[j * dim + d] - x[d]);
-            if (r2 < 0.81 * dp * dp) return false;
-          }
-        }
-    return true;
+    return cells.all_near(x, [&](std::size_t j) {
+      double r2 = 0;
+      for (int d = 0; d < dim; ++d) r2 += (existing[j * dim + d] - x[d]) * (existing[j * dim + d] - x[d]);
+      return r2 >= 0.81 * dp * dp;
+    });
   };
   // Lattice sites (cell centres, as the builder places them) within the drop.
   std::vector<double> out;

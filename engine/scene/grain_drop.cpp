@@ -1,6 +1,7 @@
 #include "scene/grain_drop.h"
 
 #include "scene/fluid_drop.h"  // drop_sites
+#include "scene/point_cells.h"
 
 #include "params/param_registry.h"  // format_number
 #include "particles/field_values.h"
@@ -37,26 +38,11 @@ double grain_volume(double r, int dim) {
   return dim == 3 ? 4.0 / 3.0 * pi * r * r * r : dim == 2 ? pi * r * r : 2 * r;
 }
 
-uint64_t hash_cell(const long* k) {
-  uint64_t h = 1469598103934665603ull;
-  for (int d = 0; d < 3; ++d) h = (h ^ uint64_t(k[d] + (1l << 40))) * 1099511628211ull;
-  return h;
-}
 
 bool has_grains(const ParamSet& params) {
   return params.text("physics.model") == "mixed" && !params.indices("grains").empty();
 }
 
-std::unique_ptr<Simulation> make_mixed(const ParamSet& params, Backend backend, Precision precision,
-                                       const MixedInitial& init) {
-  if (backend == Backend::Cpu) return make_cpu_mixed_solver(params, init, precision);
-#ifdef EJECTA_WITH_CUDA
-  return precision == Precision::Float ? make_cuda_mixed_solver_float(params, init)
-                                       : make_cuda_mixed_solver_double(params, init);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
-}
 
 // `sim` rebuilt with the particles of `init`: those of its frame `old` (in the frame's order), then the new
 // ones. Every old particle keeps every field of `old` bit for bit.
@@ -99,18 +85,8 @@ GrainSites grain_drop_sites(const ParamSet& params, const MixedInitial& init, co
   double reach = 0;
   for (std::size_t j = 0; j < init.size(); ++j) reach = std::max(reach, extent(j));
   const double cell = r_new_max + reach;  // anything closer than a contact lies in the 3^dim cells around
-  std::vector<std::vector<std::size_t>> bucket;
-  std::unordered_map<uint64_t, std::size_t> bucket_of;
-  auto cell_of = [&](const double* x, long* k) {
-    for (int d = 0; d < 3; ++d) k[d] = d < dim ? long(std::floor(x[d] / cell)) : 0;
-  };
-  for (std::size_t j = 0; j < init.size(); ++j) {
-    long k[3];
-    cell_of(&init.position[j * dim], k);
-    const auto it = bucket_of.emplace(hash_cell(k), bucket.size());
-    if (it.second) bucket.emplace_back();
-    bucket[it.first->second].push_back(j);
-  }
+  PointCells cells(dim, cell);
+  for (std::size_t j = 0; j < init.size(); ++j) cells.insert(&init.position[j * dim], j);
   const auto lo = params.vec3("dem.box_min"), hi = params.vec3("dem.box_max");
   auto free_site = [&](const double* x, double rk) {
     for (int d = 0; d < dim; ++d)
@@ -120,22 +96,12 @@ GrainSites grain_drop_sites(const ParamSet& params, const MixedInitial& init, co
       for (int d = 0; d < dim; ++d) r2 += (x[d] - collider.center[d]) * (x[d] - collider.center[d]);
       if (r2 < (collider.radius + rk) * (collider.radius + rk)) return false;
     }
-    long c[3], k[3];
-    cell_of(x, c);
-    for (long a = -1; a <= 1; ++a)
-      for (long b = (dim > 1 ? -1 : 0); b <= (dim > 1 ? 1 : 0); ++b)
-        for (long e = (dim > 2 ? -1 : 0); e <= (dim > 2 ? 1 : 0); ++e) {
-          k[0] = c[0] + a, k[1] = c[1] + b, k[2] = c[2] + e;
-          const auto it = bucket_of.find(hash_cell(k));
-          if (it == bucket_of.end()) continue;
-          for (std::size_t j : bucket[it->second]) {
-            double r2 = 0;
-            for (int d = 0; d < dim; ++d) r2 += (init.position[j * dim + d] - x[d]) * (init.position[j * dim + d] - x[d]);
-            const double touch = rk + extent(j);
-            if (r2 < touch * touch) return false;
-          }
-        }
-    return true;
+    return cells.all_near(x, [&](std::size_t j) {
+      double r2 = 0;
+      for (int d = 0; d < dim; ++d) r2 += (init.position[j * dim + d] - x[d]) * (init.position[j * dim + d] - x[d]);
+      const double touch = rk + extent(j);
+      return r2 >= touch * touch;
+    });
   };
   // The lattice: sites centre + k spacing whose distance from the centre is at most the drop's radius.
   const long K = long(std::floor(radius / out.spacing));
@@ -256,33 +222,16 @@ std::unique_ptr<Simulation> add_mixed_fluid(const Simulation& sim, const ParamSe
     big_reach.push_back(r);
     reach = std::max(reach, r);
   }
-  std::unordered_map<uint64_t, std::vector<std::size_t>> cells;
-  auto cell_of = [&](const double* x, long* k) {
-    for (int d = 0; d < 3; ++d) k[d] = d < dim ? long(std::floor(x[d] / reach)) : 0;
-  };
-  for (std::size_t j = 0; j < big_reach.size(); ++j) {
-    long k[3];
-    cell_of(&big_pos[j * dim], k);
-    cells[hash_cell(k)].push_back(j);
-  }
+  PointCells cells(dim, reach);  // empty when there is neither grain nor solid (reach 0)
+  for (std::size_t j = 0; j < big_reach.size(); ++j) cells.insert(&big_pos[j * dim], j);
   std::vector<double> sites;
   for (std::size_t i = 0; i < candidates.size() / std::size_t(dim); ++i) {
     const double* x = &candidates[i * dim];
-    bool free = true;
-    long c[3], k[3];
-    cell_of(x, c);
-    for (long a = -1; a <= 1 && free && reach > 0; ++a)
-      for (long b = (dim > 1 ? -1 : 0); b <= (dim > 1 ? 1 : 0) && free; ++b)
-        for (long e = (dim > 2 ? -1 : 0); e <= (dim > 2 ? 1 : 0) && free; ++e) {
-          k[0] = c[0] + a, k[1] = c[1] + b, k[2] = c[2] + e;
-          const auto it = cells.find(hash_cell(k));
-          if (it == cells.end()) continue;
-          for (std::size_t j : it->second) {
-            double r2 = 0;
-            for (int d = 0; d < dim; ++d) r2 += (big_pos[j * dim + d] - x[d]) * (big_pos[j * dim + d] - x[d]);
-            free = free && r2 >= big_reach[j] * big_reach[j];
-          }
-        }
+    const bool free = cells.all_near(x, [&](std::size_t j) {
+      double r2 = 0;
+      for (int d = 0; d < dim; ++d) r2 += (big_pos[j * dim + d] - x[d]) * (big_pos[j * dim + d] - x[d]);
+      return r2 >= big_reach[j] * big_reach[j];
+    });
     if (free) sites.insert(sites.end(), x, x + dim);
   }
   const std::size_t k = sites.size() / std::size_t(dim);
@@ -312,7 +261,7 @@ std::unique_ptr<Simulation> grown(const Simulation& sim, const ParamSet& params,
   const std::size_t n_old = old.particles, k = init.size() - n_old;
   // The solver's initialisation gives the new particles every field (grains: an empty contact list, no
   // spin; the rates of an evaluation with all particles present); the old ones then get back their state.
-  auto fresh = make_mixed(params, sim.backend(), sim.precision(), init);
+  auto fresh = make_mixed_solver(params, sim.backend(), sim.precision(), init);
   const FrameData made = fresh->capture_frame();
   const std::vector<double> made_id = field_values(need(made, "id"));
   std::vector<std::size_t> row_of_new(k);  // the row of new grain j in `made` (its id is n_old + j)
@@ -336,9 +285,22 @@ std::unique_ptr<Simulation> grown(const Simulation& sim, const ParamSet& params,
 
 std::unique_ptr<Simulation> make_mixed_simulation_from_frame(const ParamSet& params, Backend backend,
                                                              Precision precision, const FrameData& frame) {
-  auto sim = make_mixed(params, backend, precision, mixed_initial_of(params, frame));
+  auto sim = make_mixed_solver(params, backend, precision, mixed_initial_of(params, frame));
   sim->restore_frame(frame);
   return sim;
+}
+
+std::unique_ptr<Simulation> make_mixed_solver(const ParamSet& params, Backend backend, Precision precision,
+                                              const MixedInitial& init) {
+  if (backend == Backend::Cpu) return make_cpu_mixed_solver(params, init, precision);
+#ifdef EJECTA_WITH_CUDA
+  const std::string problem = cuda_device_problem();
+  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
+  return precision == Precision::Float ? make_cuda_mixed_solver_float(params, init)
+                                       : make_cuda_mixed_solver_double(params, init);
+#else
+  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
+#endif
 }
 
 }  // namespace ejecta

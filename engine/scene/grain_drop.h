@@ -63,6 +63,11 @@ std::unique_ptr<Simulation> add_grains(const Simulation& sim, const ParamSet& pa
 std::unique_ptr<Simulation> add_mixed_fluid(const Simulation& sim, const ParamSet& params, const FluidDrop& drop,
                                             std::size_t* added = nullptr);
 
+// The mixed solver (physics.model = mixed) on either backend from a built particle set: the scene's
+// start (simulation.cpp), the grain resets (grain_layout.cpp), the drops and the restart from a frame.
+std::unique_ptr<Simulation> make_mixed_solver(const ParamSet& params, Backend backend, Precision precision,
+                                              const MixedInitial& init);
+
 // A mixed solver built from the frame's own particles and continued from it (the restart of a frame
 // of a mixed scene whose particle count is not the scene's: grains were added in the viewer).
 std::unique_ptr<Simulation> make_mixed_simulation_from_frame(const ParamSet& params, Backend backend,

@@ -1,4 +1,6 @@
 #include "scene/grain_layout.h"
+#include "scene/grain_drop.h"  // make_mixed_solver
+#include "scene/point_cells.h"
 
 #include "params/param_registry.h"  // format_number
 #include "physics/solid_model.h"     // kPhaseGrain
@@ -30,21 +32,9 @@ std::vector<double> grain_layout_sites(const ParamSet& params, const MixedInitia
   const double s = 2.02 * r_max;
   // The fixed grains by cell of size s (a site only needs the 3^dim cells around its own: a fixed grain
   // closer than r_max + its radius <= 2 r_max < s lies in one of them).
-  auto cell_of = [&](const double* x, int* c) {
-    for (int d = 0; d < dim; ++d) c[d] = int(std::floor((x[d] - lo[d]) / s));
-  };
-  auto key = [&](const int* c) {
-    uint64_t k = 0;
-    for (int d = 0; d < dim; ++d) k = k * 2097152u + uint64_t(int64_t(c[d]) + 1048576);
-    return k;
-  };
-  std::unordered_multimap<uint64_t, std::size_t> fixed;
+  PointCells fixed(dim, s);
   for (std::size_t i = 0; i < init.size(); ++i)
-    if (init.phase[i] == kPhaseGrain && init.kind[i] != 0) {
-      int c[3] = {0, 0, 0};
-      cell_of(&init.position[i * dim], c);
-      fixed.emplace(key(c), i);
-    }
+    if (init.phase[i] == kPhaseGrain && init.kind[i] != 0) fixed.insert(&init.position[i * dim], i);
   // The lattice of the box: counts per axis, sites at lo + r_max + k s.
   long count[3] = {1, 1, 1};
   for (int d = 0; d < dim; ++d) count[d] = std::max(0L, long(std::floor((hi[d] - lo[d] - 2 * r_max) / s)) + 1);
@@ -53,22 +43,12 @@ std::vector<double> grain_layout_sites(const ParamSet& params, const MixedInitia
   for (long k = 0; k < count[0] * count[1] * count[2]; ++k) {
     long rest = k;
     for (int d = 0; d < dim; ++d) x[d] = lo[d] + r_max + double(rest % count[d]) * s, rest /= count[d];
-    int c[3] = {0, 0, 0}, nb[3] = {0, 0, 0};
-    cell_of(x, c);
-    bool free = true;
-    const int around = dim == 3 ? 27 : dim == 2 ? 9 : 3;
-    for (int a = 0; a < around && free; ++a) {
-      int q = a;
-      for (int d = 0; d < dim; ++d) nb[d] = c[d] + q % 3 - 1, q /= 3;
-      const auto range = fixed.equal_range(key(nb));
-      for (auto it = range.first; it != range.second && free; ++it) {
-        const std::size_t j = it->second;
-        double r2 = 0;
-        for (int d = 0; d < dim; ++d) r2 += (x[d] - init.position[j * dim + d]) * (x[d] - init.position[j * dim + d]);
-        const double reach = r_max + init.radius[j];
-        free = r2 >= reach * reach;
-      }
-    }
+    const bool free = fixed.all_near(x, [&](std::size_t j) {
+      double r2 = 0;
+      for (int d = 0; d < dim; ++d) r2 += (x[d] - init.position[j * dim + d]) * (x[d] - init.position[j * dim + d]);
+      const double reach = r_max + init.radius[j];
+      return r2 >= reach * reach;
+    });
     if (free) sites.insert(sites.end(), x, x + dim);
   }
   const std::size_t n_sites = sites.size() / std::size_t(dim);
@@ -123,15 +103,7 @@ std::unique_ptr<Simulation> make_grain_simulation_with_layout(const ParamSet& pa
     ++k;
   }
   const Precision precision = params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
-  if (backend == Backend::Cpu) return make_cpu_mixed_solver(params, init, precision);
-#ifdef EJECTA_WITH_CUDA
-  const std::string problem = cuda_device_problem();
-  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
-  return precision == Precision::Float ? make_cuda_mixed_solver_float(params, init)
-                                       : make_cuda_mixed_solver_double(params, init);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
+  return make_mixed_solver(params, backend, precision, init);
 }
 
 }  // namespace ejecta
