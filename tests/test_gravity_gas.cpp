@@ -38,6 +38,7 @@ G = 1
 theta = 0.5
 [gas]
 eta = 1.2
+[viscosity]
 alpha = 1
 beta = 2
 [time]

@@ -35,9 +35,10 @@ G = 60
 theta = 0.5
 [solid]
 h_over_dp = 1.3
+damage = false
+[viscosity]
 alpha = 1
 beta = 2
-damage = false
 [time]
 cfl = 0.3
 [solid_block.1]

@@ -28,8 +28,9 @@ kernel = cubic_spline
 model = gas
 gravity = 0, 0, 0
 [gas]
-alpha = 0
 h_tolerance = 1e-12
+[viscosity]
+alpha = 0
 [time]
 cfl = 0.3
 dt_max = 1

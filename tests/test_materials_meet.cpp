@@ -86,7 +86,7 @@ gravity = 0, -9.81
 dp = %g
 [fluid]
 c0 = 25
-[viscosity]
+[viscosity.liquid]
 alpha = %g
 [boundary]
 slip = at_rest
@@ -201,7 +201,7 @@ dp = 0.01
 [fluid]
 c0 = 30
 delta_sph = 0
-[viscosity]
+[viscosity.liquid]
 alpha = 0
 [boundary]
 slip = at_rest
