@@ -367,15 +367,16 @@ ParamRegistry make_builtin() {
                          "a pair uses the larger eps of the two. 0: each particle's smoothing length h."),
                    0, 1e30),
              {"gas", "solid"}));
-  t.add(only(choices(param("gravity.walk", T::Choice, "particles", "", "Tree walk",
-                           "How the octree is walked: particles = every particle walks with its "
-                           "group's opening test (the default: on the H200 it is 6x faster at 10^6); "
-                           "groups = each group of consecutive sorted particles walks once and its "
-                           "particles evaluate the interaction lists (Barnes 1990; Bedorf et al. 2012), "
-                           "1.1-1.2x faster on the CPU; warps = a warp per group of 32 walks the tree "
+  t.add(only(choices(param("gravity.walk", T::Choice, "warps", "", "Tree walk",
+                           "How the octree is walked: warps = a warp per group of 32 walks the tree "
                            "together, 32 cells at a time, into lists in shared memory (Bedorf et al. "
-                           "2012; SPH-EXA's Ryoanji), emulated lane by lane on the CPU. Same opening "
-                           "decisions and forces (to round-off)."),
+                           "2012; SPH-EXA's Ryoanji), emulated lane by lane on the CPU (the default: "
+                           "on the H200 1.29x faster than particles at 10^6, and faster on the CPU too); "
+                           "particles = every particle walks with its group's opening test; groups = "
+                           "each group of consecutive sorted particles walks once and its particles "
+                           "evaluate the interaction lists (Barnes 1990; Bedorf et al. 2012), the "
+                           "fastest on the CPU but 6x slower on the GPU. Same opening decisions and "
+                           "forces (to round-off)."),
                      {"groups", "particles", "warps"}),
              {"gas", "solid"}));
   t.add(only(range(param("gravity.group", T::Int, "0", "", "Walk group",
@@ -793,8 +794,9 @@ ParamRegistry make_builtin() {
 
   // Speed (issue 18): A/B switches for measuring the liquid's force pass.
   t.group = "Fluid";
-  t.add(rebuild(choices(param("fluid.neighbour_record", T::Choice, "packed", "", "Neighbour record",
-                              "How the 3D force pass reads a neighbour: arrays = six arrays of the store; "
+  t.add(rebuild(choices(param("fluid.neighbour_record", T::Choice, "arrays", "", "Neighbour record",
+                              "How the 3D force pass reads a neighbour: arrays = six arrays of the store "
+                              "(the default: on the H200 as fast as packed in float and 9% faster in double); "
                               "packed = a packed copy of the sorted particles, position with pressure and "
                               "velocity with density (two 16-byte loads and the mass); packed_eos = two "
                               "16-byte loads, the fluid's pressure derived from its density (Tait) in the "
