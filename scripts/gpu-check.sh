@@ -20,7 +20,7 @@ if [ "$rc" -eq 0 ] && [ "$skipped" -gt 0 ]; then rc=1; echo "gpu-check: $skipped
 if [ "$rc" -eq 0 ] && [ "$ran" -eq 0 ]; then rc=1; echo "gpu-check: no GPU test ran (filter $gpu_filter)" >> "$out/gpu-tests.txt"; fi
 gpu_rc=$rc
 echo "gpu tests rc=$rc" >> "$out/gpu-tests.txt"
-# The `gl` tier through EGL (no display there, so the window tests skip): interop vs host copy, the
+# The `gl` tier through EGL (the `display` tier, window and video, runs on the build machine under Xvfb): interop vs host copy, the
 # splat rasterizer vs GL sprites, the offscreen frames; EJECTA_TEST_IMAGES keeps the zoomed frames.
 mkdir -p "$out/images"
 EJECTA_TEST_IMAGES="$out/images" .gpu/run "$bin/ejecta_tests" --gtest_filter="$(scripts/test-filter.sh gl)" \
