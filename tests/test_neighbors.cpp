@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -38,13 +39,14 @@ std::vector<Vec<double, D>> make_points(Layout layout, std::size_t n, unsigned s
 }
 
 template <int D>
-void compare_with_brute_force(Layout layout, std::size_t n, double radius, CellOrder order = CellOrder::Morton) {
+std::size_t compare_with_brute_force(Layout layout, std::size_t n, double radius, CellOrder order = CellOrder::Morton,
+                                     int reach = 1) {
   auto pts = make_points<D>(layout, n, 42u + unsigned(layout));
   // The grid covers the bulk only (as the solver's does at start); outliers fold into its buckets.
   double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   CpuExec exec;
   std::size_t bytes = 0;
-  auto grid = make_cell_grid<double, D>(lo, hi, radius, n);
+  auto grid = make_cell_grid<double, D>(lo, hi, radius, n, reach);
   CellIndex<double, D, CpuExec> index(exec, grid, n, &bytes, order);
   index.build(pts.data());
   const uint32_t* perm = index.permutation();
@@ -55,10 +57,10 @@ void compare_with_brute_force(Layout layout, std::size_t n, double radius, CellO
   EXPECT_LE(bytes, n * 5 * sizeof(uint32_t) + 2 * (2 * n + 100) * sizeof(uint32_t));
 
   const double r2max = radius * radius;
-  std::size_t pairs = 0;
+  std::size_t pairs = 0, candidates = 0;
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<uint32_t> found;
-    index.grid().for_each_candidate(sorted[i], [&](uint32_t j) {
+    candidates += index.grid().for_each_candidate(sorted[i], [&](uint32_t j) {
       if (norm2(sorted[i] - sorted[j]) < r2max) found.push_back(perm[j]);
     });
     std::vector<uint32_t> expected;
@@ -66,10 +68,15 @@ void compare_with_brute_force(Layout layout, std::size_t n, double radius, CellO
       if (norm2(sorted[i] - pts[j]) < r2max) expected.push_back(uint32_t(j));
     std::sort(found.begin(), found.end());
     std::sort(expected.begin(), expected.end());
-    ASSERT_EQ(found, expected) << "particle " << perm[i] << " (no duplicates, none missing)";
+    if (found != expected) {
+      ADD_FAILURE() << "particle " << perm[i] << ": " << found.size() << " found, " << expected.size()
+                    << " expected (no duplicates, none missing)";
+      return candidates;
+    }
     pairs += found.size();
   }
   EXPECT_GT(pairs, n) << "the test set must have real neighbours";
+  return candidates;
 }
 
 TEST(NeighborSearch, Uniform1D) { compare_with_brute_force<1>(Layout::Uniform, 2000, 0.003); }
@@ -83,6 +90,75 @@ TEST(NeighborSearch, Outliers3D) { compare_with_brute_force<3>(Layout::Outliers,
 
 TEST(NeighborSearch, RowMajorOrder2D) { compare_with_brute_force<2>(Layout::Outliers, 3000, 0.04, CellOrder::RowMajor); }
 TEST(NeighborSearch, RowMajorOrder3D) { compare_with_brute_force<3>(Layout::Clustered, 3000, 0.05, CellOrder::RowMajor); }
+
+// Cells of half the support (fluid.neighbour_cells = half): the same neighbours, none twice, with
+// outliers folding into the table; on a uniform set the candidates fall towards 125/216 of those of
+// cells of the full support (the set's edges keep it above that).
+TEST(NeighborSearch, HalfCellsFindTheSameNeighbours) {
+  compare_with_brute_force<2>(Layout::Outliers, 3000, 0.04, CellOrder::RowMajor, 2);
+  compare_with_brute_force<3>(Layout::Clustered, 3000, 0.05, CellOrder::RowMajor, 2);
+  compare_with_brute_force<1>(Layout::Outliers, 2000, 0.003, CellOrder::RowMajor, 2);
+  // About 20 particles per cell of the support, as in a liquid at h/dp 1.5 (27), so the table of half
+  // cells is not folded by its cap of 2 buckets a particle.
+  const std::size_t full = compare_with_brute_force<3>(Layout::Uniform, 20000, 0.1, CellOrder::RowMajor, 1);
+  const std::size_t half = compare_with_brute_force<3>(Layout::Uniform, 20000, 0.1, CellOrder::RowMajor, 2);
+  std::printf("uniform 3D candidates: cells of the support %zu, of half of it %zu (ratio %.3f; 125/216 = 0.579)\n",
+              full, half, double(half) / double(full));
+  EXPECT_LT(double(half), 0.66 * double(full));
+  EXPECT_GT(double(half), 0.5 * double(full));
+}
+
+// The wall pressure pass skips dry walls by the flags of the buckets holding fluid: with half cells the
+// flags are dilated (CellIndex::mark), one load per wall instead of 125; the answer must be the same as
+// looking at the 125 buckets around, also where the table wraps (outliers) and in 2D.
+template <int D>
+void expect_dilated_marks_match(std::size_t n, double radius) {
+  auto pts = make_points<D>(Layout::Outliers, n, 7u);
+  std::vector<uint8_t> kind(n);
+  for (std::size_t i = 0; i < n; ++i) kind[i] = i % 9 == 0 ? 0 : 1;  // sparse "fluid" among "walls"
+  double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  CpuExec exec;
+  std::size_t bytes = 0;
+  auto grid = make_cell_grid<double, D>(lo, hi, radius, n, 2);
+  CellIndex<double, D, CpuExec> index(exec, grid, n, &bytes, CellOrder::RowMajor);
+  index.build(pts.data());
+  std::vector<uint8_t> sorted_kind(n);
+  for (std::size_t i = 0; i < n; ++i) sorted_kind[i] = kind[index.permutation()[i]];
+  index.mark(sorted_kind.data(), 0, &bytes);
+  ASSERT_TRUE(index.grid().marks_dilated);
+  std::vector<uint8_t> raw(grid.num_buckets, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    if (kind[i] == 0) raw[grid.bucket_of(pts[i])] = 1;
+  CellGrid<double, D> plain = index.grid();
+  plain.marked = raw.data();
+  plain.marks_dilated = false;
+  std::size_t wet = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool expected = plain.any_marked_around(pts[i]);
+    ASSERT_EQ(index.grid().any_marked_around(pts[i]), expected) << "point " << i;
+    wet += expected;
+  }
+  EXPECT_GT(wet, 0u);
+  EXPECT_LT(wet, n) << "some points must be dry for the test to mean something";
+}
+
+TEST(NeighborSearch, HalfCellsDilatedMarksMatchTheBucketsAround) {
+  expect_dilated_marks_match<3>(3000, 0.05);
+  expect_dilated_marks_match<2>(3000, 0.02);
+  expect_dilated_marks_match<1>(2000, 0.001);
+}
+
+TEST(NeighborSearch, HalfCellsRefuseTheMortonOrder) {
+  double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  CpuExec exec;
+  std::size_t bytes = 0;
+  auto grid = make_cell_grid<double, 3>(lo, hi, 0.1, 100, 2);
+  EXPECT_EQ(grid.reach, 2);
+  EXPECT_EQ(grid.rows(), 25);
+  for (int d = 0; d < 3; ++d) EXPECT_GE(grid.dims[d], 5);
+  EXPECT_THROW((CellIndex<double, 3, CpuExec>(exec, grid, 100, &bytes, CellOrder::Morton)), std::invalid_argument);
+  EXPECT_THROW((make_cell_grid<double, 3>(lo, hi, 0.1, 100, 3)), std::invalid_argument);
+}
 
 TEST(Morton, CodesInterleaveTheBitsXFirst) {
   const uint32_t a[3] = {1, 0, 0}, b[3] = {0, 1, 0}, c[3] = {0, 0, 1}, d[3] = {5, 3, 6};

@@ -7,6 +7,8 @@
 #include "neighbors/bucket_order.h"
 #include "neighbors/cell_grid.h"
 
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace ejecta {
@@ -17,6 +19,9 @@ class CellIndex {
   CellIndex(Exec& exec, const CellGrid<T, D>& grid, std::size_t n, std::size_t* tally,
             CellOrder order = default_cell_order(Exec::kBackend))
       : exec_(exec), grid_(grid), n_(n) {
+    // A row of 2 reach + 1 cells is one range in row-major order only (cell_grid.h).
+    if (grid.reach > 1 && order != CellOrder::RowMajor)
+      throw std::invalid_argument("cells of half the support (fluid.neighbour_cells = half) need the row-major bucket order");
     // Row-major needs no table (the rank is the bucket id; cell_grid.h).
     if (order != CellOrder::RowMajor) {
       const std::vector<uint32_t> rank = bucket_ranks(grid.dims, D, order);
@@ -54,6 +59,17 @@ class CellIndex {
       grid_.marked = marked_.data();
     }
     exec_.for_each(grid_.num_buckets, MarkBuckets{grid_.rank, offsets_.data(), kind, wanted, marked_.data()});
+    if (grid_.reach > 1) {  // dilated by the reach, axis by axis, ping-pong between the two flag arrays
+      if (dilated_.size() == 0) dilated_.resize(exec_, grid_.num_buckets, tally);
+      uint8_t* from = marked_.data();
+      uint8_t* to = dilated_.data();
+      for (int axis = 0; axis < D; ++axis) {
+        exec_.for_each(grid_.num_buckets, DilateMarks{from, to, {grid_.dims[0], grid_.dims[1], grid_.dims[2]}, axis, grid_.reach});
+        std::swap(from, to);
+      }
+      grid_.marked = from;
+      grid_.marks_dilated = true;
+    }
   }
 
   const uint32_t* permutation() const { return perm_; }
@@ -74,7 +90,7 @@ class CellIndex {
   std::size_t* tally_ = nullptr;
   DeviceArray<uint32_t, Exec> rank_, sort_, offsets_;
   uint32_t *keys_ = nullptr, *keys_alt_ = nullptr, *perm_ = nullptr, *perm_alt_ = nullptr;
-  DeviceArray<uint8_t, Exec> marked_;
+  DeviceArray<uint8_t, Exec> marked_, dilated_;
 };
 
 }  // namespace ejecta

@@ -44,12 +44,12 @@ constexpr int kGaugeChunk = 16;
 // walk of one thread per row).
 constexpr int kProbeLanes = 4;
 
-// The rows along x of the 3^D cells around a point: 3^(D-1) of them. for_each_candidate_in_row calls
-// f(j) for every candidate of row r alone, through the grid's own row walk, which knows the bucket
-// order (neighbors/bucket_order.h); together the rows visit the
-// candidates of CellGrid::for_each_candidate, in its order.
+// The rows along x of the cells around a point: CellGrid::rows() of them, at most kCellRows
+// ((2 reach + 1)^(D-1)). for_each_candidate_in_row calls f(j) for every candidate of row r alone,
+// through the grid's own row walk, which knows the bucket order (neighbors/bucket_order.h); together
+// the rows visit the candidates of CellGrid::for_each_candidate, in its order.
 template <int D>
-constexpr int kCellRows = CellGrid<double, D>::kRows;
+constexpr int kCellRows = CellGrid<double, D>::kMaxRows;
 
 template <class T, int D, class F>
 EJ_INLINE void for_each_candidate_in_row(const CellGrid<T, D>& g, const Vec<T, D>& x, int r, F&& f) {
@@ -57,14 +57,13 @@ EJ_INLINE void for_each_candidate_in_row(const CellGrid<T, D>& g, const Vec<T, D
 }
 
 // Partial sums of one lane of one row of cells around one sample point. Item i = lane * num_rows +
-// point * kRows + row (num_rows = points x kRows); lane l of `lanes` visits the row's candidates l,
-// l + lanes, ... in the grid's order. Per item, `stride` values at partial[((point * kRows + row) *
+// point * rows + row (rows = grid.rows(), num_rows = points x rows); lane l of `lanes` visits the row's
+// candidates l, l + lanes, ... in the grid's order. Per item, `stride` values at partial[((point * rows + row) *
 // lanes + lane) * stride]: [0] the kernel sum over fluid and walls (the colour of the gauges), [1] the kernel
 // sum over the source (the fluid, or the walls for a probe with source = walls), [2 + c] the sum of
 // channel c weighted by the source's kernel (channels of the point's instrument only).
 template <class T, int D>
 struct SampleProbeRows {
-  static constexpr int kRows = kCellRows<D>;
   SmoothingKernel<T, D> kernel;
   CellGrid<T, D> grid;
   const Vec<T, D>* x;  // particles, sorted order
@@ -77,13 +76,14 @@ struct SampleProbeRows {
   const ColourSource* channels;  // component = the component to read
   T* partial;
   int stride;
-  std::size_t num_rows;  // sample points x kRows
+  std::size_t num_rows;  // sample points x grid.rows()
   uint32_t lanes;        // threads per row (kProbeLanes)
 
   EJ_INLINE void operator()(std::size_t i) const {
     const uint32_t lane = uint32_t(i / num_rows);
-    const std::size_t k = i % num_rows;  // point * kRows + row
-    const std::size_t p = k / kRows;
+    const std::size_t k = i % num_rows;  // point * rows + row
+    const std::size_t rows = std::size_t(grid.rows());
+    const std::size_t p = k / rows;
     const ProbeInstrumentDev in = inst[owner[p]];
     const Vec<T, D> xp = points[p];
     T acc[kProbeChannelSlots];
@@ -94,7 +94,7 @@ struct SampleProbeRows {
     // The first channel's source is loaded once (a probe has one channel unless told otherwise).
     const ColourSource first = in.num_channels > 0 ? channels[in.first_channel] : ColourSource{};
     uint32_t n = 0;  // the candidate's position in the row, modulo lanes
-    for_each_candidate_in_row(grid, xp, int(k % kRows), [&](uint32_t j) {
+    for_each_candidate_in_row(grid, xp, int(k % rows), [&](uint32_t j) {
       const bool mine = n == lane;
       n = n + 1 == lanes ? 0u : n + 1;
       if (!mine) return;
@@ -120,7 +120,7 @@ struct SampleProbeRows {
   }
 };
 
-// One sample point from its rows' and lanes' partials (`parts` = kRows x lanes of them), added in a
+// One sample point from its rows' and lanes' partials (`parts` = rows x lanes of them), added in a
 // fixed order (so the sums do not depend on the backend's thread schedule). Per point, `stride`
 // values: [0] the colour (kernel sum over fluid and walls), [1] the source's kernel sum, [2 + c] the
 // Shepard average of channel c (0 where dry).

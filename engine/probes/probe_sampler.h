@@ -19,7 +19,7 @@ static_assert(kMaxProbeChannels <= kProbeChannelSlots, "a probe's channels must 
 
 template <class T, int D, class Exec>
 class ProbeSampler final : public ProbeRing {
-  static constexpr int kRows = kCellRows<D>;
+  static constexpr int kRows = kCellRows<D>;  // the most rows a grid has (partial_ is sized for them)
 
  public:
   // Resolves each channel's field in `store` (a ParticleStore on the same exec); throws
@@ -95,13 +95,13 @@ class ProbeSampler final : public ProbeRing {
   void queue(const CellGrid<T, D>& grid, const SmoothingKernel<T, D>& kernel, const Vec<T, D>* x, const T* m,
              const T* rho, const uint8_t* kind) {
     if (queued_ >= slots()) throw std::logic_error("probe ring full: read it before sampling again");
-    const std::size_t rows = points_.size() * std::size_t(kRows);
+    const std::size_t rows = points_.size() * std::size_t(grid.rows());
     exec_->for_each_balanced(rows * std::size_t(lanes_),
                              SampleProbeRows<T, D>{kernel, grid, x, m, rho, kind, points_.data(), owner_.data(),
                                                    inst_.data(), chans_.data(), partial_.data(), stride_, rows,
                                                    uint32_t(lanes_)});
     exec_->for_each(points_.size(), CombineProbeRows<T>{inst_.data(), owner_.data(), partial_.data(), values_.data(),
-                                                        stride_, kRows * lanes_, T(kDryKernelSum)});
+                                                        stride_, grid.rows() * lanes_, T(kDryKernelSum)});
     exec_->for_each(inst_.size(), ReduceProbeInstruments<T>{inst_.data(), values_.data(), stride_,
                                                             T(kGaugeSurfaceLevel),
                                                             ring_.data() + queued_ * layout_.columns.size()});

@@ -226,7 +226,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
         lo[d] = std::min(lo[d], init.position[i * D + d]);
         hi[d] = std::max(hi[d], init.position[i * D + d]);
       }
-    grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.h, n_);
+    // fluid.neighbour_cells: cells of the support (27 scanned in 3D) or of half of it (125 smaller ones,
+    // 42% fewer candidates; cell_grid.h).
+    const int reach = params.text("fluid.neighbour_cells") == "half" ? 2 : 1;
+    grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.h, n_, reach);
   }
 
   // The neighbour record of the force pass (physics/forces_wcsph_neighbours.h, fluid.neighbour_record):
