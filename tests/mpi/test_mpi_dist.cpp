@@ -122,7 +122,7 @@ struct Reference {
   Rows rows;
   Diagnostics diag;
 };
-Reference reference(const Case& c, bool shuffled) {
+Reference reference(const Case& c, bool shuffled, Backend backend = Backend::Cpu) {
   const ParamSet p = scene(c);
   InitialParticles init = build_scene(p);
   const std::size_t n = init.size();
@@ -141,7 +141,7 @@ Reference reference(const Case& c, bool shuffled) {
     q.mass[j] = init.mass[i];
     q.kind[j] = init.kind[i];
   }
-  std::unique_ptr<Simulation> sim = make_cpu_solver(p, q, Precision::Double);
+  std::unique_ptr<Simulation> sim = make_liquid_solver(p, backend, Precision::Double, q);
   test::step_n(*sim, c.steps);
   const HostParticles h = sim->download();
   Reference r;
@@ -150,10 +150,13 @@ Reference reference(const Case& c, bool shuffled) {
   return r;
 }
 
-const Reference& ref(const Case& c) {
+std::string cache_key(const Case& c, Backend b) { return std::string(c.file) + (b == Backend::Cuda ? "/cuda" : "/cpu"); }
+
+const Reference& ref(const Case& c, Backend backend = Backend::Cpu) {
   static std::map<std::string, Reference> cache;
-  if (!cache.count(c.file)) cache[c.file] = reference(c, false);
-  return cache[c.file];
+  const std::string k = cache_key(c, backend);
+  if (!cache.count(k)) cache[k] = reference(c, false, backend);
+  return cache[k];
 }
 
 double max_position_difference(const Rows& a, const Rows& b) {
@@ -168,28 +171,29 @@ double max_position_difference(const Rows& a, const Rows& b) {
 
 // The tolerance: 10 times the round-off spread of the single-process run (its particles in another
 // order), at least 1e3 eps of the tank size.
-double tolerance(const Case& c) {
+double tolerance(const Case& c, Backend backend = Backend::Cpu) {
   static std::map<std::string, double> cache;
-  if (!cache.count(c.file)) {
-    const double spread = max_position_difference(reference(c, true).rows, ref(c).rows);
-    cache[c.file] = std::max(10 * spread, 1e3 * 2.2e-16 * c.size);
-    std::printf("[ dist ] %s: reordered single process differs by %.3e m after %ld steps: tolerance %.3e m\n",
-                c.file, spread, c.steps, cache[c.file]);
+  const std::string k = cache_key(c, backend);
+  if (!cache.count(k)) {
+    const double spread = max_position_difference(reference(c, true, backend).rows, ref(c, backend).rows);
+    cache[k] = std::max(10 * spread, 1e3 * 2.2e-16 * c.size);
+    std::printf("[ dist ] %s (%s): reordered single process differs by %.3e m after %ld steps: tolerance %.3e m\n",
+                c.file, to_string(backend), spread, c.steps, cache[k]);
   }
-  return cache[c.file];
+  return cache[k];
 }
 
 // The distributed run against the single-process one: every particle once, masses and kinds bit for
 // bit, positions within the tolerance, energy and time.
-void expect_same_as_one_process(const Case& c) {
-  std::unique_ptr<DistributedSimulation> sim = std::make_unique<DistributedSimulation>(scene(c), Backend::Cpu);
+void expect_same_as_one_process(const Case& c, Backend backend = Backend::Cpu) {
+  std::unique_ptr<DistributedSimulation> sim = std::make_unique<DistributedSimulation>(scene(c), backend);
   test::step_n(*sim, c.steps);
   int duplicates = 0;
   const Rows rows = gather(*sim, &duplicates);
   const Diagnostics diag = sim->diagnostics();
   const DistStats st = sim->stats();
   if (world_rank() != 0) return;
-  const Reference& r = ref(c);
+  const Reference& r = ref(c, backend);
   EXPECT_EQ(duplicates, 0);
   ASSERT_EQ(rows.size(), r.rows.size());
   bool mass_exact = true, kind_same = true;
@@ -199,13 +203,13 @@ void expect_same_as_one_process(const Case& c) {
   }
   EXPECT_TRUE(mass_exact);
   EXPECT_TRUE(kind_same);
-  const double tol = tolerance(c);
+  const double tol = tolerance(c, backend);
   const double dx = max_position_difference(rows, r.rows);
   const double de = std::fabs(diag.total - r.diag.total) / std::fabs(r.diag.total);
-  std::printf("[ dist ] %s on %d ranks, %ld steps: max |dx| = %.3e m (tolerance %.3e m); total energy %.15e vs "
+  std::printf("[ dist ] %s on %d ranks (%s), %ld steps: max |dx| = %.3e m (tolerance %.3e m); total energy %.15e vs "
               "%.15e (rel. %.2e); time %.17g vs %.17g; rebuilds %ld, rebalances %ld, rank 0 owns %zu with %zu "
               "ghosts, imbalance %.3f\n",
-              c.file, world_size(), c.steps, dx, tol, diag.total, r.diag.total, de, diag.time, r.diag.time,
+              c.file, world_size(), to_string(backend), c.steps, dx, tol, diag.total, r.diag.total, de, diag.time, r.diag.time,
               st.rebuilds, st.rebalances, st.owned, st.ghosts, st.imbalance);
   EXPECT_LE(dx, tol);
   // Each particle's mass is bit for bit its own (above); the total is summed in another order.
@@ -218,6 +222,15 @@ void expect_same_as_one_process(const Case& c) {
 TEST(DistDamBreak2D, SameAsOneProcess) { expect_same_as_one_process(k2D); }
 
 TEST(DistDamBreak3D, SameAsOneProcess) { expect_same_as_one_process(k3D); }
+
+// The CUDA backend under mpirun (label gpu): each rank's local solver on its device (local rank modulo
+// the device count: on one GPU the ranks share it), halos staged through host memory; against one
+// CUDA process of the same scene, by the same tolerance rule (the CUDA run's own reordering spread).
+TEST(DistCudaDamBreak2D, SameAsOneCudaProcess) {
+  if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device: " << cuda_unavailable_reason();
+  if (world_size() < 2) GTEST_SKIP() << "run with mpirun -n 2 (or more)";
+  expect_same_as_one_process(k2D, Backend::Cuda);
+}
 
 TEST(DistDamBreak2D, ParticleCrossingRanksKeepsIdAndFields) {
   // A thin skin and a threshold of 0: ownership is rebuilt every few steps and the key ranges are
