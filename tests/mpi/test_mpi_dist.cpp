@@ -12,6 +12,7 @@
 #include "../step_util.h"
 #include "dist/dist_simulation.h"
 #include "dist/decomposition.h"
+#include "dist/dist_restart.h"
 #include "dist/frame_rows.h"
 #include "io/h5_reader.h"
 #include "io/h5_recorder.h"
@@ -369,6 +370,63 @@ TEST(DistRestart, ContinueOnTwo) {
               k2D.steps / 2, k2D.steps, dx, time, ref(k2D).diag.time);
   EXPECT_LE(dx, tolerance(k2D));
   EXPECT_NEAR(time, ref(k2D).diag.time, 1e-12 * ref(k2D).diag.time);
+}
+
+// The command line's restart of per-rank files (tests/mpi/restart_cli.sh, which runs the binary under
+// mpirun and then this test in one process with EJECTA_RESTART_CLI_DIR): frame 2 (step 40) of the run
+// written by 4 ranks against its continuation from frame 1 (step 20) on 2 ranks and on 1, every
+// particle once, masses and kinds bit for bit, positions within the floor of the tolerance rule above
+// (1e3 eps of the tank: 20 steps of round-off; a lost or doubled particle or a stale field is far above).
+Rows rows_of_frame(const std::string& path, std::size_t k, long* step, double* time, int* duplicates) {
+  Rows out;
+  *duplicates = 0;
+  for (const std::string& file : dist::recording_files(path)) {
+    const FrameData f = H5Reader(file).read_frame(k);
+    *step = f.step;
+    *time = f.time;
+    const uint32_t* id = dist::ids_of(f);
+    for (std::size_t i = 0; i < f.particles; ++i) {
+      Row r{};
+      dist::row_values(*f.find("kind"), i, &r.kind);
+      dist::row_values(*f.find("mass"), i, &r.mass);
+      dist::row_values(*f.find("density"), i, &r.density);
+      dist::row_values(*f.find("position"), i, r.x);
+      dist::row_values(*f.find("velocity"), i, r.v);
+      if (!out.emplace(id[i], r).second) ++*duplicates;
+    }
+  }
+  return out;
+}
+
+TEST(DistRestartCli, ContinuationsMatchTheUninterruptedRun) {
+  const char* dir = std::getenv("EJECTA_RESTART_CLI_DIR");
+  if (!dir) GTEST_SKIP() << "run by tests/mpi/restart_cli.sh (ctest mpi_restart_cli)";
+  if (world_rank() != 0) return;
+  long step4 = 0, step2 = 0, step1 = 0;
+  double time4 = 0, time2 = 0, time1 = 0;
+  int dup4 = 0, dup2 = 0, dup1 = 0;
+  const Rows run4 = rows_of_frame(std::string(dir) + "/run.h5", 2, &step4, &time4, &dup4);
+  const Rows cont2 = rows_of_frame(std::string(dir) + "/cont.h5", 1, &step2, &time2, &dup2);
+  const Rows cont1 = rows_of_frame(std::string(dir) + "/one.h5", 1, &step1, &time1, &dup1);
+  const double tol = 1e3 * 2.2e-16 * k2D.size;
+  EXPECT_EQ(dist::recording_files(std::string(dir) + "/run.h5").size(), 4u);
+  EXPECT_EQ(dist::recording_files(std::string(dir) + "/cont.h5").size(), 2u);
+  EXPECT_EQ(dup4 + dup2 + dup1, 0);
+  EXPECT_EQ(step4, 40);
+  for (const auto* c : {&cont2, &cont1}) {
+    const bool two = c == &cont2;
+    ASSERT_EQ(c->size(), run4.size());
+    bool exact = true;
+    for (const auto& [id, r] : *c) exact = exact && r.mass == run4.at(id).mass && r.kind == run4.at(id).kind;
+    EXPECT_TRUE(exact);
+    const double dx = max_position_difference(*c, run4);
+    std::printf("[ dist ] CLI restart from step 20 of 4 ranks' files on %d rank%s: step %ld, max |dx| = %.3e m "
+                "(tolerance %.3e m), time %.17g vs %.17g\n",
+                two ? 2 : 1, two ? "s" : "", two ? step2 : step1, dx, tol, two ? time2 : time1, time4);
+    EXPECT_LE(dx, tol);
+    EXPECT_EQ(two ? step2 : step1, step4);
+    EXPECT_NEAR(two ? time2 : time1, time4, 1e-12 * time4);
+  }
 }
 
 }  // namespace
