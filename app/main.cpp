@@ -244,7 +244,7 @@ int run(const CliOptions& o) {
   ParamSet scene;
 #ifdef EJECTA_WITH_MPI
   // A distributed restart (mpirun, or per-rank files of one): each rank reads its share of the files.
-  if (!o.restart_path.empty() && (distributed_run() || dist::recording_files(o.restart_path).size() > 1)) {
+  if (!o.restart_path.empty() && (distributed_run() || dist::per_rank_recording(o.restart_path))) {
     dist::RestartShare share = dist::read_restart_share(o.restart_path, o.restart_frame);
     scene = read_scene_string(share.scene_ini, o.restart_path + " (recorded scene)");
     restart_frame = std::move(share.frame);

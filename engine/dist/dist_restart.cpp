@@ -12,8 +12,9 @@
 
 namespace ejecta::dist {
 
-namespace {
 namespace fs = std::filesystem;
+
+namespace {
 
 std::string per_rank_name(const std::string& base, std::size_t r, std::size_t k) {
   return base + ".rank" + std::to_string(r) + "of" + std::to_string(k) + ".h5";
@@ -60,6 +61,16 @@ std::vector<std::string> recording_files(const std::string& path) {
                        " ranks left one recording per rank, and a restart needs them all");
   }
   return files;
+}
+
+bool per_rank_recording(const std::string& path) {
+  // A per-rank name is always one (recording_files then says which file of the set is missing).
+  if (std::regex_match(fs::path(path).filename().string(), std::regex(R"(.*\.rank\d+of\d+\.h5)"))) return true;
+  try {
+    return recording_files(path).size() > 1;
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 RestartShare read_restart_share(const std::string& path, std::optional<long> frame) {

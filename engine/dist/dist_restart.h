@@ -16,6 +16,10 @@ namespace ejecta::dist {
 // {path}. Throws ParamError when `path` names neither a file nor exactly one set of per-rank files,
 // or a set misses a file.
 std::vector<std::string> recording_files(const std::string& path);
+// True when `path` names per-rank files of a distributed run: a per-rank file name (run.rank1of4.h5),
+// or a missing file beside which recording_files finds K > 1 of them; false, without throwing,
+// otherwise (a missing file is then the ordinary restart's error to report).
+bool per_rank_recording(const std::string& path);
 
 // This rank's share of one frame of a (possibly per-rank) recording.
 struct RestartShare {
