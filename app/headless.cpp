@@ -47,14 +47,24 @@ struct SigintGuard {
 // Ctrl-C finishes the run after the current step so the summary of what was done still appears.
 class HeadlessObserver : public StepObserver {
  public:
-  explicit HeadlessObserver(Progress* progress) : progress_(progress) {}
+  HeadlessObserver(Progress* progress, bool distributed) : progress_(progress), distributed_(distributed) {}
   void on_step(const Simulation& sim) override {
     if (progress_) progress_->on_step(sim);
   }
-  bool wants_stop() override { return g_interrupted != 0; }
+  bool wants_stop() override {
+    const bool local = g_interrupted != 0;
+#ifdef EJECTA_WITH_MPI
+    // Ctrl-C reaches the ranks (one process group), or one of them, not at the same step: they stop
+    // together (the loop asks every rank after the same steps), else one would wait alone in the
+    // next step's exchange.
+    if (distributed_) return dist::any(local);
+#endif
+    return local;
+  }
 
  private:
   Progress* progress_;
+  bool distributed_;
 };
 
 }  // namespace
@@ -197,7 +207,11 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
   StepLoop loop(*sim, opt.rule);
   // Progress goes to stderr, with --json too: stdout holds only the JSON summary.
   auto progress = report ? std::make_unique<Progress>(loop, stderr) : nullptr;
-  HeadlessObserver headless_obs(progress.get());
+  bool distributed = false;
+#ifdef EJECTA_WITH_MPI
+  distributed = dsim != nullptr;
+#endif
+  HeadlessObserver headless_obs(progress.get(), distributed);
   CompositeObserver observer({&headless_obs, record_obs ? &*record_obs : nullptr, probe_obs.get(), extra.get()});
 
   const auto t0 = Clock::now();
