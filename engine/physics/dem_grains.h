@@ -72,7 +72,7 @@ struct GrainContacts_Linear {
   GrainModel<T, D> gm;
   LevelGrid<T, D> grid;
   SolidView<T, D> s;
-  const T* radius;
+  DevicePtr<const T> radius;
   EJ_INLINE void operator()(std::size_t i) const {
     if (s.phase[i] != kPhaseGrain) return;
     const Vec<T, D> xi = s.x[i], vi = s.v[i];
