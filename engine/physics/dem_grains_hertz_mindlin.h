@@ -1,6 +1,6 @@
 #pragma once
 // DEM grains with friction (dem.contact = hertz_mindlin; docs/physics.md, "DEM grains"): the term
-// contact_dem_hertz_mindlin of the mixed engine. Every grain sums, in one gather pass over the step's
+// contact_hertz_mindlin_tsuji1992 of the mixed engine. Every grain sums, in one gather pass over the step's
 // grid, the Hertz-Mindlin contact of physics/dem_contact_hertz_mindlin.h (Hertz normal force, Mindlin
 // tangential stiffness on a tangential spring with the Coulomb slider of Cundall & Strack 1979,
 // Geotechnique 29, 47, eq. 4-6; dashpots of Tsuji, Tanaka & Ishida 1992) with every grain it overlaps
@@ -87,7 +87,7 @@ struct GrainHistoryView {
   DevicePtr<Spin> dw;                    // angular_acceleration
 };
 
-// contact_dem_hertz_mindlin: acceleration, angular acceleration and the new contact list of every
+// contact_hertz_mindlin_tsuji1992: acceleration, angular acceleration and the new contact list of every
 // grain (zero rates for its density, energy and stress: a grain is rigid).
 template <class T, int D>
 struct GrainContacts_HertzMindlin {

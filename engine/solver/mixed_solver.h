@@ -2,13 +2,15 @@
 // The mixed-material solver (physics.model = mixed; docs/architecture.md, "One particle engine"):
 // one particle store for every body of the scene, each particle with a phase (the model of its
 // material: liquid, tank wall, solid, DEM grain) and a material index; one evaluation of the rates
-// is the sort followed by a list of terms (mixed_terms.h), each a pass over the store that declares the fields it
-// reads and writes, the keys it reads and the model it belongs to. A model is a recipe of terms:
-//   liquid: eos_tait, forces_liquid          (physics/coupling_adami2012.h; Monaghan 1992, Tait)
-//   solid:  eos_solid, [correction], forces_solid, after every stage yield_limit (physics/solid_model.h)
-//   dem (grains):  contact_dem_linear                (physics/dem_grains.h; cuda-samples particles)
-//                  or contact_dem_hertz_mindlin      (physics/dem_grains_hertz_mindlin.h; friction, rotation)
-//   coupling (liquid with walls, solids and grains): boundary_adami2012, coupling_reaction
+// is the sort followed by a list of terms (mixed_terms.h), each a pass over the store that registers
+// itself (solver/term_registry.h, solver/terms/*.h) with the fields it reads and writes, the keys it
+// reads, its stage and the model it belongs to. A model is a recipe of terms (docs/terms.md):
+//   liquid: eos_tait_monaghan1994, forces_monaghan1992   (physics/coupling_adami2012.h)
+//   solid:  eos_solid_benz_asphaug1994, [correction_randles_libersky1996], forces_solid_gray2001,
+//           after every stage the yield limit (physics/solid_model.h)
+//   dem (grains):  contact_linear_green2010               (physics/dem_grains.h; cuda-samples particles)
+//                  or contact_hertz_mindlin_tsuji1992     (physics/dem_grains_hertz_mindlin.h; friction, rotation)
+//   coupling (liquid with walls, solids and grains): boundary_adami2012, reaction_adami2012
 // driven by the staged integrators of StagedStoreSolver (leapfrog KDK, predictor-corrector, RK23):
 // the state is position, velocity, density, internal energy and deviatoric stress of every particle
 // (the liquid's u and S and the walls' rates stay zero).
@@ -22,6 +24,7 @@
 #include "solver/mixed_terms.h"
 #include "solver/solid_material_table.h"
 #include "solver/staged_store_solver.h"
+#include "solver/terms/mixed_term_context.h"
 
 #include <algorithm>
 #include <chrono>
@@ -365,47 +368,19 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     if (hertz_) store_.upload_raw("contact_partner", std::vector<unsigned char>(sizeof(hist_.partner[0]) * n_, 0xff));
   }
 
-  // The step's list of terms, in order (mixed_terms.h describes each; the descriptions are checked
-  // against the store: a term cannot read a field no model registered).
+  // The step's list of terms: the recipes of the scene's models, each term looked up by name in the
+  // registry its model's file fills (mixed_terms.h, solver/terms/*.h) and bound to this solver's
+  // context; its description is checked against the store (a term cannot read a field no model
+  // registered) and the parameter registry.
   void make_terms(const ParamSet& params) {
-    const DevicePtr<const uint8_t> phase = pv_.s.phase;
-    const std::vector<TermInfo> recipe = mixed_recipe(solid_.correct, n_grains_ > 0, hertz_);
-    for (const TermInfo& info : recipe) {
-      Term t{info, {}};
-      const std::string name = info.name;
-      if (name == "eos_tait")
-        t.run = [this] { exec_.for_each(n_, MixedLiquidEos<T, D>{liquid_, pv_}); };
-      else if (name == "eos_solid")
-        t.run = [this, phase] { exec_.for_each(n_, OnPhase<SolidEosPass<T, D>>{{solid_, pv_.s}, phase, kPhaseSolid}); };
-      else if (name == "correction")
-        t.run = [this, phase] {
-          exec_.for_each_balanced(n_, OnPhase<SolidCorrection<T, D, true>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
-        };
-      else if (name == "boundary_adami2012")
-        t.run = [this] { exec_.for_each_balanced(n_, MixedBoundary_Adami2012<T, D>{liquid_, grid_, pv_}); };
-      else if (name == "forces_liquid")
-        t.run = [this] { exec_.for_each_balanced(n_, MixedLiquidForces<T, D>{liquid_, grid_, pv_}); };
-      else if (name == "forces_solid")
-        t.run = [this, phase] {
-          exec_.for_each_balanced(n_, OnPhase<SolidForces<T, D, true>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
-        };
-      else if (name == "contact_dem_linear")
-        t.run = [this] {
-          exec_.for_each_balanced(n_, GrainContacts_Linear<T, D>{grains_, grid_, pv_.s, grain_radius_});
-        };
-      else if (name == "contact_dem_hertz_mindlin")
-        t.run = [this] {
-          exec_.for_each_balanced(n_, GrainContacts_HertzMindlin<T, D>{grains_, hm_, rolling_, this->dt_, grid_, pv_.s,
-                                                                        grain_radius_, hist_});
-        };
-      else if (name == "coupling_reaction")
-        t.run = [this] { exec_.for_each_balanced(n_, MixedCouplingReaction<T, D>{liquid_, grid_, pv_}); };
-      else
-        throw std::logic_error("mixed solver: no evaluate for term " + name);
+    using Ctx = MixedTermContext<T, D, Exec>;
+    const TermRegistry<Ctx> registry = mixed_term_registry<Ctx>();
+    for (const auto* e : step_terms(registry, mixed_model_recipes(solid_.correct, n_grains_ > 0, hertz_))) {
+      const TermInfo& info = e->info;
       check_term_fields(info, store_);
       for (const std::string& key : info.params)
-        if (!params.registry().find(key)) throw std::logic_error("term " + name + " reads unknown key " + key);
-      terms_.push_back(std::move(t));
+        if (!params.registry().find(key)) throw std::logic_error("term " + info.name + " reads unknown key " + key);
+      terms_.push_back(Term{info, e->bind(ctx_)});
     }
   }
 
@@ -464,6 +439,9 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   DevicePtr<uint32_t> id_;
   DevicePtr<T> von_mises_;
   std::vector<Material> materials_;
+  // What the terms read when they run (references to the members above).
+  MixedTermContext<T, D, Exec> ctx_{exec_, n_, grid_, pv_, liquid_, solid_, grains_, grain_radius_, hist_, hm_, rolling_,
+                                    this->dt_};
   std::vector<Term> terms_;
   std::size_t n_moving_ = 0;
   bool any_yield_ = false, art_on_ = false;
