@@ -10,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "exec/exec_cpu.h"
 #include "params/param_registry.h"
 #include "sim_test_util.h"
+#include "simulation.h"
+#include "solver/mixed_solver.h"
 #include "solver/mixed_terms.h"
 #include "solver/term_catalog.h"
 
@@ -79,6 +82,27 @@ TEST(TermRegistry, StepIsTheRecipesMergedByStage) {
   EXPECT_EQ(r, (std::vector<std::string>{"eos_solid_benz_asphaug1994", "eos_tait_monaghan1994", "boundary_adami2012",
                                          "contact_linear_green2010", "forces_solid_gray2001", "forces_monaghan1992",
                                          "reaction_adami2012"}));
+}
+
+// The mixed solver runs what the registry gives for its scene's recipes: the shipped grain column
+// (Hertz-Mindlin grains) and the ocean impact (liquid, basalt, gradient correction on).
+TEST(TermRegistry, MixedSolverRunsTheRegisteredRecipe) {
+  auto grains = make_simulation(test::shipped_scene("grains_column2d.ini"), Backend::Cpu);
+  const auto* g = dynamic_cast<const MixedSolver<float, 2, CpuExec>*>(grains.get());
+  ASSERT_NE(g, nullptr);
+  std::vector<TermInfo> run;
+  for (const Term& t : g->terms()) {
+    run.push_back(t.info);
+    EXPECT_TRUE(bool(t.run)) << t.info.name;
+  }
+  EXPECT_EQ(names(run), names(mixed_recipe(false, true, true)));
+  auto ocean = make_simulation(test::shipped_scene("ocean_impact2d.ini", {"solid.gradient_correction=true"}),
+                               Backend::Cpu);
+  const auto* o = dynamic_cast<const MixedSolver<double, 2, CpuExec>*>(ocean.get());
+  ASSERT_NE(o, nullptr);
+  run.clear();
+  for (const Term& t : o->terms()) run.push_back(t.info);
+  EXPECT_EQ(names(run), names(mixed_recipe(true)));
 }
 
 struct Term_Dummy {
