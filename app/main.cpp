@@ -18,6 +18,7 @@
 #include "materials/material_keys.h"
 #include "params/param_set.h"
 #include "simulation.h"
+#include "solver/term_catalog.h"
 #ifdef EJECTA_WITH_MPI
 #include "dist/dist_comm.h"
 #include "dist/dist_restart.h"
@@ -138,6 +139,10 @@ int run(const CliOptions& o) {
   if (o.teach) {
     const std::string dir = scenes_dir() + "/teaching";
     std::fputs(teach_listing(teaching_pairs(dir), dir).c_str(), stdout);
+    return 0;
+  }
+  if (o.list_terms) {
+    std::fputs(term_catalog_markdown().c_str(), stdout);
     return 0;
   }
   if (o.list_material_keys) {
