@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace ejecta {
@@ -228,8 +229,15 @@ TEST(GravityTree, GroupWalkMatchesParticleWalk) {
 // The warp walk (octree_warp_walk.h, run lane by lane on the CPU) meets the cells and leaves of the
 // other walks: the same interaction counts as the group walk's lists, and the per-particle walk's
 // forces and potentials up to the order of summation (double: 1e-12 relative), in 1D, 2D and 3D. A
-// particle count that is not a multiple of 32 leaves spare lanes in the last warp.
+// particle count that is not a multiple of 32 leaves spare lanes in the last warp. Every variant:
+// lanes or staged evaluation, one or two targets a lane (groups of 32 or 64, the other walks then
+// with groups of 64), and a leaf size of 16 (the default) or 48.
 TEST(GravityTree, WarpWalkMatchesParticleWalk) {
+  struct Variant {
+    bool staged;
+    int targets, leaf;
+  };
+  for (const Variant v : {Variant{false, 1, 0}, Variant{true, 1, 0}, Variant{true, 2, 0}, Variant{true, 2, 48}})
   for (int dim = 1; dim <= 3; ++dim) {
     GravitySet s = test::plummer_sphere(8003, 21);
     if (dim < 3) {
@@ -243,16 +251,24 @@ TEST(GravityTree, WarpWalkMatchesParticleWalk) {
     gs.G = 1;
     gs.theta = 0.6;
     gs.softening = 0;
+    gs.group = 32 * v.targets;
+    gs.leaf = v.leaf;
     gs.group_walk = false;
     const GravityHostResult ref = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
     gs.group_walk = true;
     const GravityHostResult lists = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
     gs.warp_walk = true;
+    gs.warp_staged = v.staged;
+    gs.warp_targets = v.targets;
     gs.count = true;
     const GravityHostResult r = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
-    EXPECT_NEAR(r.stats.cells_per_particle, lists.stats.cells_per_particle, 1e-9 * lists.stats.cells_per_particle);
+    const std::string what = std::to_string(dim) + "D, " + (v.staged ? "staged" : "lanes") + ", " +
+                             std::to_string(v.targets) + " targets a lane, leaf " + std::to_string(v.leaf);
+    EXPECT_NEAR(r.stats.cells_per_particle, lists.stats.cells_per_particle, 1e-9 * lists.stats.cells_per_particle)
+        << what;
     EXPECT_NEAR(r.stats.particles_per_particle, lists.stats.particles_per_particle,
-                1e-9 * lists.stats.particles_per_particle);
+                1e-9 * lists.stats.particles_per_particle)
+        << what;
     double mean = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
       double a2 = 0;
@@ -270,18 +286,19 @@ TEST(GravityTree, WarpWalkMatchesParticleWalk) {
       worst = std::max(worst, std::sqrt(d2) / (std::sqrt(a2) + mean));
       worst_phi = std::max(worst_phi, std::fabs(r.phi[i] - ref.phi[i]) / std::fabs(ref.phi[i]));
     }
-    EXPECT_LE(worst, 1e-12) << dim << "D";
-    EXPECT_LE(worst_phi, 1e-12) << dim << "D";
-    std::printf("%dD warp walk: per particle %.0f cells, %.0f particles (group walk %.0f, %.0f); largest "
+    EXPECT_LE(worst, 1e-12) << what;
+    EXPECT_LE(worst_phi, 1e-12) << what;
+    std::printf("%s warp walk: per particle %.0f cells, %.0f particles (group walk %.0f, %.0f); largest "
                 "difference from the particle walk: force %.1e, potential %.1e\n",
-                dim, r.stats.cells_per_particle, r.stats.particles_per_particle, lists.stats.cells_per_particle,
-                lists.stats.particles_per_particle, worst, worst_phi);
+                what.c_str(), r.stats.cells_per_particle, r.stats.particles_per_particle,
+                lists.stats.cells_per_particle, lists.stats.particles_per_particle, worst, worst_phi);
   }
 }
 
-// The same particles on both backends (GPU-only): float and double, 3D and 2D, the three walks.
+// The same particles on both backends (GPU-only): float and double, 3D and 2D, the three walks and
+// the warp walk's variants (staged; two targets a lane with leaves of 48).
 TEST(GravityTree, CpuAndCudaAgree) {
-  for (int walk = 0; walk < 3; ++walk)
+  for (int walk = 0; walk < 5; ++walk)
   for (Precision p : {Precision::Float, Precision::Double}) {
     for (int dim : {2, 3}) {
       GravitySet s = test::plummer_sphere(20000, 9);
@@ -296,7 +313,10 @@ TEST(GravityTree, CpuAndCudaAgree) {
       gs.theta = 0.5;
       gs.softening = 0;
       gs.group_walk = walk == 1;
-      gs.warp_walk = walk == 2;
+      gs.warp_walk = walk >= 2;
+      gs.warp_staged = walk >= 3;
+      gs.warp_targets = walk == 4 ? 2 : 1;
+      gs.leaf = walk == 4 ? 48 : 0;
       GravityHostResult gpu;
       try {
         gpu = self_gravity_on(Backend::Cuda, p, dim, s.x, s.m, s.h, gs);
@@ -316,7 +336,7 @@ TEST(GravityTree, CpuAndCudaAgree) {
         }
         worst = std::max(worst, std::sqrt(d2 / a2));
       }
-      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
+      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
     }
   }
 }

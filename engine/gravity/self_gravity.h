@@ -39,7 +39,12 @@ struct GravitySettings {
   double softening = 0;  // spline softening length (m); 0: each particle's smoothing length h
   bool group_walk = true;  // interaction lists per group (octree_group_walk.h); false: octree_walk.h
   bool warp_walk = false;  // the warp-cooperative walk (octree_warp_walk.h; groups of 32), before group_walk
-  int group = 0;           // particles per group; 0: kGravityGroup (32); the warp walk always has 32
+  int group = 0;           // particles per group; 0: kGravityGroup (32); the warp walk has 32 warp_targets
+  int leaf = 0;            // most particles in a leaf; 0: kGravityLeaf (16)
+  // Warp walk: stage the lists' sources in shared memory (octree_warp_walk.h), and the targets per
+  // lane (1 or 2; 2 stages).
+  bool warp_staged = false;
+  int warp_targets = 1;
   bool count = false;      // warp walk: count the interactions (stats' cells/particles_per_particle)
   // Initial list capacities per group (cells, particle ranges); they grow when a group finds more.
   // Small values in a test exercise the growth.
@@ -74,7 +79,7 @@ class SelfGravity {
 
   void set(const GravitySettings& s) {
     settings_ = s;
-    group_ = uint32_t(s.warp_walk ? kWarpLanes : (s.group > 0 ? s.group : kGravityGroup));
+    group_ = uint32_t(s.warp_walk ? kWarpLanes * (s.warp_targets == 2 ? 2 : 1) : (s.group > 0 ? s.group : kGravityGroup));
     const std::size_t ng = (n_ + group_ - 1) / group_;
     if (groups_.size() != ng) groups_.resize(exec_, ng, tally_);
   }
@@ -148,22 +153,33 @@ class SelfGravity {
     lap_ = now;
   }
 
-  // The warp walk (octree_warp_walk.h): one warp per group of 32, its stack sized by the tree's depth.
+  // The warp walk (octree_warp_walk.h): one warp per group of 32 or 64, its stack sized by the tree's
+  // depth.
   void warp_walk(Vec<T, D>* a, T* phi) {
+    if (settings_.warp_targets == 2)
+      warp_walk_as<2, true>(a, phi);
+    else if (settings_.warp_staged)
+      warp_walk_as<1, true>(a, phi);
+    else
+      warp_walk_as<1, false>(a, phi);
+  }
+  template <int NT, bool Staged>
+  void warp_walk_as(Vec<T, D>* a, T* phi) {
+    using Walk = GravityWarpWalk<T, D, NT, Staged>;
     if (stats_.nodes >= (std::size_t(1) << 29))
       throw std::runtime_error("gravity.walk = warps: the tree has " + std::to_string(stats_.nodes) +
                                " nodes, more than its stack encoding holds (2^29); use gravity.walk = particles");
-    const std::size_t ngroups = (n_ + kWarpLanes - 1) / kWarpLanes;
+    const std::size_t ngroups = (n_ + Walk::kGroup - 1) / Walk::kGroup;
     const bool count = settings_.count || times_;
     if (count && warp_counts_.size() < 2 * ngroups) warp_counts_.resize(exec_, 2 * ngroups, tally_);
     if (overflow_.size() == 0) overflow_.resize(exec_, 1, tally_);
     const uint32_t zero = 0;
     exec_.upload(overflow_.data(), &zero, sizeof zero);
     const uint32_t stack_cap = uint32_t(kWarpLanes) * uint32_t(stats_.levels + 2);
-    const GravityWarpWalk<T, D> walk{links_.data(), nchild_.data(), nodes_.data(), body_.data(), eps_.data(),
+    const Walk walk{links_.data(), nchild_.data(), nodes_.data(), body_.data(), eps_.data(),
                                      groups_.data(), perm_.data(), a, phi, T(settings_.G), uint32_t(n_), stack_cap,
                                      overflow_.data(), count ? warp_counts_.data() : nullptr};
-    for_each_warp(exec_, ngroups, GravityWarpWalk<T, D>::words(stack_cap), walk);
+    for_each_warp(exec_, ngroups, Walk::words(stack_cap), walk);
     uint32_t overflow = 0;
     exec_.download(&overflow, overflow_.data(), sizeof overflow);
     if (overflow)  // the stack bound of octree_warp_walk.h was wrong: a bug, never a scene's fault
@@ -171,7 +187,7 @@ class SelfGravity {
                              " entries overflowed (tree levels " + std::to_string(stats_.levels) + ")");
     if (count) {
       const GravityWarpCounts c = exec_.transform_reduce(ngroups, GravityWarpCounts{0, 0},
-                                                         MeasureGravityWarpCounts{warp_counts_.data(), n_},
+                                                         MeasureGravityWarpCounts{warp_counts_.data(), n_, Walk::kGroup},
                                                          AddGravityWarpCounts{});
       stats_.cells_per_particle = c.cells / double(n_);
       stats_.particles_per_particle = c.particles / double(n_);
@@ -271,9 +287,10 @@ class SelfGravity {
     const GravityLink root{-1, kGravityEnd, 0, uint32_t(n_)};
     exec_.upload(links_.data(), &root, sizeof root);
     level_start_.assign({0u, 1u});
+    const uint32_t leaf = uint32_t(settings_.leaf > 0 ? settings_.leaf : kGravityLeaf);
     for (int l = 0; l <= gravity_levels<D>(); ++l) {
       const uint32_t s = level_start_[l], e = level_start_[l + 1], cnt = e - s;
-      exec_.for_each(cnt, GravityCountChildren<D>{keys_.data(), links_.data() + s, count_.data(), l});
+      exec_.for_each(cnt, GravityCountChildren<D>{keys_.data(), links_.data() + s, count_.data(), l, leaf});
       exec_.exclusive_scan(count_.data(), offset_.data(), cnt);
       uint32_t total = 0;
       exec_.download(&total, offset_.data() + cnt, sizeof total);
