@@ -156,6 +156,23 @@ TEST(GravityAccuracy, PlummerAndUniformCube) {
         std::printf("  float theta 0.5: median %.2e, 99th %.2e\n", medf, p99f);
         EXPECT_LE(medf, 2e-4);
         EXPECT_LE(p99f, 1e-3);
+        // The warp walk's GPU variants (two targets a lane, so groups of 64; larger leaves) keep the goal.
+        for (int leaf : {16, 32, 64}) {
+          GravitySettings gw = gs;
+          gw.group_walk = false;
+          gw.warp_walk = gw.warp_staged = true;
+          gw.warp_targets = 2;
+          gw.leaf = leaf;
+          gw.count = true;
+          const GravityHostResult rw = self_gravity_on(Backend::Cpu, Precision::Float, 3, s.x, s.m, s.h, gw);
+          const std::vector<double> ew = force_errors(ds, rw, 3);
+          const double medw = test::quantile(ew, 0.5), p99w = test::quantile(ew, 0.99);
+          std::printf("  float theta 0.5, warp walk, 2 targets a lane, leaf %d: median %.2e, 99th %.2e; per "
+                      "particle %.0f cell and %.0f particle interactions\n",
+                      leaf, medw, p99w, rw.stats.cells_per_particle, rw.stats.particles_per_particle);
+          EXPECT_LE(medw, 2e-4) << "leaf " << leaf;
+          EXPECT_LE(p99w, 1e-3) << "leaf " << leaf;
+        }
       }
       if (theta == 0.7) EXPECT_LE(p99, 1e-2);
     }
