@@ -122,6 +122,43 @@ TEST(GravityTree, OpeningEverythingIsDirectSum) {
   }
 }
 
+// The warp walk's groups from the tree (gravity_groups.h) cover every particle once: with theta ->
+// 0 it is the direct sum (round-off only) for each particle, in 1D, 2D and 3D, with coincident
+// particles, one or two targets a lane, leaves smaller and larger than a group (a large leaf is cut
+// into chunks), and a set smaller than one group (the root is the only group).
+TEST(GravityTree, WarpTreeGroupsAreDirectSum) {
+  for (int dim = 1; dim <= 3; ++dim)
+    for (int variant = 0; variant < 3; ++variant)
+      for (std::size_t n : {std::size_t(700), std::size_t(20)}) {
+        std::mt19937_64 rng(31 + dim);
+        std::uniform_real_distribution<double> u(-1, 1);
+        GravitySet s;
+        for (std::size_t i = 0; i < n; ++i) {
+          for (int d = 0; d < dim; ++d) s.x.push_back(i < 12 ? 0.25 : u(rng));  // 12 coincident particles
+          s.m.push_back(0.5 + 0.5 * (u(rng) + 1));
+          s.h.push_back(i < 12 ? 0.02 : 0.01 + 0.02 * (u(rng) + 1));  // one eps: their cell is exact
+        }
+        GravitySettings gs;
+        gs.G = 1.5;
+        gs.theta = 1e-4;
+        gs.softening = 0;
+        gs.group_walk = false;
+        gs.warp_walk = gs.warp_staged = gs.warp_tree_groups = true;
+        gs.warp_targets = variant == 0 ? 1 : 2;
+        gs.leaf = variant == 2 ? 100 : 8;  // 100: leaves larger than a group of 64
+        const GravityHostResult r = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
+        for (std::size_t i = 0; i < n; ++i) {
+          double a[3], phi;
+          test::direct_gravity(s.x, s.m, s.h, dim, i, a, phi);
+          for (int d = 0; d < dim; ++d)
+            ASSERT_NEAR(r.acc[i * dim + d], gs.G * a[d], 1e-9 * (1 + std::fabs(gs.G * a[d])))
+                << dim << "D, variant " << variant << ", n " << n << ", particle " << i;
+          ASSERT_NEAR(r.phi[i], gs.G * phi, 1e-9 * std::fabs(gs.G * phi))
+              << dim << "D, variant " << variant << ", n " << n << ", particle " << i;
+        }
+      }
+}
+
 // The accuracy table of docs/physics.md: 10^5 particles, 1000 random targets, G = 1, eps = 1e-3,
 // double precision; the goal at theta = 0.5 (quadrupoles): median <= 2e-4, 99th percentile <= 1e-3.
 // Errors grow with theta; float is checked at theta = 0.5 to stay within the same goal.
@@ -156,22 +193,30 @@ TEST(GravityAccuracy, PlummerAndUniformCube) {
         std::printf("  float theta 0.5: median %.2e, 99th %.2e\n", medf, p99f);
         EXPECT_LE(medf, 2e-4);
         EXPECT_LE(p99f, 1e-3);
-        // The warp walk's GPU variants (two targets a lane, so groups of 64; larger leaves) keep the goal.
-        for (int leaf : {16, 32, 64}) {
+        // The warp walk's GPU variants (two targets a lane, so groups of 64; groups from the tree; larger
+        // leaves) keep the goal.
+        struct WarpVariant {
+          int targets, leaf;
+          bool tree;
+        };
+        for (const WarpVariant v : {WarpVariant{2, 16, false}, WarpVariant{1, 16, true}, WarpVariant{2, 16, true},
+                                    WarpVariant{2, 32, true}, WarpVariant{2, 64, true}}) {
           GravitySettings gw = gs;
           gw.group_walk = false;
           gw.warp_walk = gw.warp_staged = true;
-          gw.warp_targets = 2;
-          gw.leaf = leaf;
+          gw.warp_targets = v.targets;
+          gw.warp_tree_groups = v.tree;
+          gw.leaf = v.leaf;
           gw.count = true;
           const GravityHostResult rw = self_gravity_on(Backend::Cpu, Precision::Float, 3, s.x, s.m, s.h, gw);
           const std::vector<double> ew = force_errors(ds, rw, 3);
           const double medw = test::quantile(ew, 0.5), p99w = test::quantile(ew, 0.99);
-          std::printf("  float theta 0.5, warp walk, 2 targets a lane, leaf %d: median %.2e, 99th %.2e; per "
-                      "particle %.0f cell and %.0f particle interactions\n",
-                      leaf, medw, p99w, rw.stats.cells_per_particle, rw.stats.particles_per_particle);
-          EXPECT_LE(medw, 2e-4) << "leaf " << leaf;
-          EXPECT_LE(p99w, 1e-3) << "leaf " << leaf;
+          std::printf("  float theta 0.5, warp walk, %d targets a lane, %s groups, leaf %d: median %.2e, 99th "
+                      "%.2e; per particle %.0f cell and %.0f particle interactions\n",
+                      v.targets, v.tree ? "tree" : "consecutive", v.leaf, medw, p99w, rw.stats.cells_per_particle,
+                      rw.stats.particles_per_particle);
+          EXPECT_LE(medw, 2e-4) << v.targets << " targets, leaf " << v.leaf << (v.tree ? ", tree groups" : "");
+          EXPECT_LE(p99w, 1e-3) << v.targets << " targets, leaf " << v.leaf << (v.tree ? ", tree groups" : "");
         }
       }
       if (theta == 0.7) EXPECT_LE(p99, 1e-2);
@@ -313,9 +358,10 @@ TEST(GravityTree, WarpWalkMatchesParticleWalk) {
 }
 
 // The same particles on both backends (GPU-only): float and double, 3D and 2D, the three walks and
-// the warp walk's variants (staged; two targets a lane with leaves of 48).
+// the warp walk's variants (staged; two targets a lane with leaves of 48; two targets a lane with
+// groups from the tree).
 TEST(GravityTree, CpuAndCudaAgree) {
-  for (int walk = 0; walk < 5; ++walk)
+  for (int walk = 0; walk < 6; ++walk)
   for (Precision p : {Precision::Float, Precision::Double}) {
     for (int dim : {2, 3}) {
       GravitySet s = test::plummer_sphere(20000, 9);
@@ -332,8 +378,9 @@ TEST(GravityTree, CpuAndCudaAgree) {
       gs.group_walk = walk == 1;
       gs.warp_walk = walk >= 2;
       gs.warp_staged = walk >= 3;
-      gs.warp_targets = walk == 4 ? 2 : 1;
+      gs.warp_targets = walk >= 4 ? 2 : 1;
       gs.leaf = walk == 4 ? 48 : 0;
+      gs.warp_tree_groups = walk == 5;
       GravityHostResult gpu;
       try {
         gpu = self_gravity_on(Backend::Cuda, p, dim, s.x, s.m, s.h, gs);
@@ -353,7 +400,7 @@ TEST(GravityTree, CpuAndCudaAgree) {
         }
         worst = std::max(worst, std::sqrt(d2 / a2));
       }
-      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
+      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 5 ? "staged warp (2 targets, tree groups)" : walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
     }
   }
 }

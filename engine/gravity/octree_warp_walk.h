@@ -83,6 +83,9 @@ struct GravityWarpWalk {
   uint32_t stack_cap;
   uint32_t* overflow;  // set to 1 if the stack would overflow (see above: it cannot)
   uint32_t* counts;    // per group: cells, particles met (the cost model); may be null
+  // The groups as [begin, end) pairs of at most kGroup particles (gravity_groups.h); null: group g is
+  // the kGroup particles from g kGroup on.
+  const uint32_t* granges;
 
   template <class W>
   EJ_INLINE void operator()(const W& w, std::size_t g) const {
@@ -91,15 +94,20 @@ struct GravityWarpWalk {
     uint32_t* cells = stack + stack_cap;
     uint32_t* ranges = cells + kCells;
     const GravityGroup<T> grp = groups[g];
+    std::size_t gb = g * kGroup, ge = gb + kGroup < n ? gb + kGroup : n;
+    if (granges) {
+      gb = granges[2 * g];
+      ge = granges[2 * g + 1];
+    }
     typename W::template Lane<GravityWarpLane<T, NT>> me;
     typename W::template Lane<uint32_t> node;
     typename W::template Lane<bool> take_cell, take_leaf, open;
     w.each([&](int l) {
       GravityWarpLane<T, NT>& s = me[l];
       for (int t = 0; t < NT; ++t) {
-        const std::size_t k = g * kGroup + std::size_t(t) * kWarpLanes + std::size_t(l);
-        s.valid[t] = k < n;
-        s.k[t] = s.valid[t] ? uint32_t(k) : n - 1;  // a spare lane of the last group repeats the last particle
+        const std::size_t k = gb + std::size_t(t) * kWarpLanes + std::size_t(l);
+        s.valid[t] = k < ge;
+        s.k[t] = s.valid[t] ? uint32_t(k) : uint32_t(ge - 1);  // a spare lane repeats the group's last particle
         const GravityBody<T> b = body[s.k[t]];
         for (int c = 0; c < 3; ++c) {
           s.x[t][c] = b.x[c];
@@ -316,9 +324,14 @@ struct GravityWarpCounts {
 struct MeasureGravityWarpCounts {
   const uint32_t* counts;
   std::size_t n;
-  std::size_t group;  // particles per group
+  std::size_t group;        // particles per group
+  const uint32_t* granges;  // or the groups' ranges (gravity_groups.h)
   EJ_INLINE GravityWarpCounts operator()(std::size_t g) const {
-    const std::size_t b = g * group, e = b + group < n ? b + group : n;
+    std::size_t b = g * group, e = b + group < n ? b + group : n;
+    if (granges) {
+      b = granges[2 * g];
+      e = granges[2 * g + 1];
+    }
     const double w = double(e - b);
     return GravityWarpCounts{w * double(counts[2 * g]), w * double(counts[2 * g + 1])};
   }

@@ -13,6 +13,7 @@
 // its own sorted copies (20 bytes per particle in float) and scatters its results back.
 // Host round trips: the bounding box, and one integer per tree level (the next level's size).
 #include "exec/device_array.h"
+#include "gravity/gravity_groups.h"
 #include "gravity/gravity_phase_times.h"
 #include "gravity/octree_build.h"
 #include "gravity/octree_group_walk.h"
@@ -45,6 +46,7 @@ struct GravitySettings {
   // lane (1 or 2; 2 stages).
   bool warp_staged = false;
   int warp_targets = 1;
+  bool warp_tree_groups = false;  // warp walk: groups from the tree (gravity_groups.h), not consecutive
   bool count = false;      // warp walk: count the interactions (stats' cells/particles_per_particle)
   // Initial list capacities per group (cells, particle ranges); they grow when a group finds more.
   // Small values in a test exercise the growth.
@@ -166,10 +168,25 @@ class SelfGravity {
   template <int NT, bool Staged>
   void warp_walk_as(Vec<T, D>* a, T* phi) {
     using Walk = GravityWarpWalk<T, D, NT, Staged>;
+    std::size_t ngroups = (n_ + Walk::kGroup - 1) / Walk::kGroup;
+    const uint32_t* granges = nullptr;
+    if (settings_.warp_tree_groups) {  // gravity_groups.h: count, scan, write, boxes
+      const std::size_t nodes = stats_.nodes;
+      exec_.for_each(nodes, GravityCountTreeGroups{links_.data(), nchild_.data(), count_.data(), Walk::kGroup});
+      exec_.exclusive_scan(count_.data(), offset_.data(), nodes);
+      uint32_t total = 0;
+      exec_.download(&total, offset_.data() + nodes, sizeof total);
+      ngroups = total;
+      if (granges_.size() < 2 * ngroups) granges_.resize(exec_, 2 * ngroups, tally_);
+      if (groups_.size() < ngroups) groups_.resize(exec_, ngroups, tally_);
+      exec_.for_each(nodes, GravityWriteTreeGroups{links_.data(), nchild_.data(), offset_.data(), granges_.data(),
+                                                   Walk::kGroup});
+      exec_.for_each(ngroups, GravityRangeGroupBounds<T>{body_.data(), granges_.data(), groups_.data()});
+      granges = granges_.data();
+    }
     if (stats_.nodes >= (std::size_t(1) << 29))
       throw std::runtime_error("gravity.walk = warps: the tree has " + std::to_string(stats_.nodes) +
                                " nodes, more than its stack encoding holds (2^29); use gravity.walk = particles");
-    const std::size_t ngroups = (n_ + Walk::kGroup - 1) / Walk::kGroup;
     const bool count = settings_.count || times_;
     if (count && warp_counts_.size() < 2 * ngroups) warp_counts_.resize(exec_, 2 * ngroups, tally_);
     if (overflow_.size() == 0) overflow_.resize(exec_, 1, tally_);
@@ -178,7 +195,7 @@ class SelfGravity {
     const uint32_t stack_cap = uint32_t(kWarpLanes) * uint32_t(stats_.levels + 2);
     const Walk walk{links_.data(), nchild_.data(), nodes_.data(), body_.data(), eps_.data(),
                                      groups_.data(), perm_.data(), a, phi, T(settings_.G), uint32_t(n_), stack_cap,
-                                     overflow_.data(), count ? warp_counts_.data() : nullptr};
+                                     overflow_.data(), count ? warp_counts_.data() : nullptr, granges};
     for_each_warp(exec_, ngroups, Walk::words(stack_cap), walk);
     uint32_t overflow = 0;
     exec_.download(&overflow, overflow_.data(), sizeof overflow);
@@ -187,7 +204,7 @@ class SelfGravity {
                              " entries overflowed (tree levels " + std::to_string(stats_.levels) + ")");
     if (count) {
       const GravityWarpCounts c = exec_.transform_reduce(ngroups, GravityWarpCounts{0, 0},
-                                                         MeasureGravityWarpCounts{warp_counts_.data(), n_, Walk::kGroup},
+                                                         MeasureGravityWarpCounts{warp_counts_.data(), n_, Walk::kGroup, granges},
                                                          AddGravityWarpCounts{});
       stats_.cells_per_particle = c.cells / double(n_);
       stats_.particles_per_particle = c.particles / double(n_);
@@ -277,7 +294,8 @@ class SelfGravity {
                               {keys.lo[0], keys.lo[1], keys.lo[2]}, side, T(1.0 / settings_.theta)};
       exec_.for_each(level_start_[l + 1] - level_start_[l], mo);
     }
-    exec_.for_each((n_ + group_ - 1) / group_, GravityGroupBounds<T>{body_.data(), groups_.data(), n_, group_});
+    if (!(settings_.warp_walk && settings_.warp_tree_groups))  // those are made by the warp walk
+      exec_.for_each((n_ + group_ - 1) / group_, GravityGroupBounds<T>{body_.data(), groups_.data(), n_, group_});
     lap(times_ ? &times_->moments : nullptr);
   }
 
@@ -325,7 +343,7 @@ class SelfGravity {
   uint32_t group_ = kGravityGroup;         // particles per group (set())
   uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)
   DeviceArray<uint32_t, Exec> cells_, ranges_, list_counts_;
-  DeviceArray<uint32_t, Exec> warp_counts_, overflow_;  // warp walk: interactions per group, stack overflow
+  DeviceArray<uint32_t, Exec> warp_counts_, overflow_, granges_;  // warp walk: interactions per group, stack overflow
   GravityPhaseTimes* times_ = nullptr;                  // phase timing of the current accumulate()
   std::chrono::steady_clock::time_point lap_;
 };

@@ -406,6 +406,13 @@ ParamRegistry make_builtin() {
                          "serves twice the particles, with a larger group box."),
                    1, 2),
              {"gas", "solid"}));
+  t.add(only(choices(param("gravity.warp_groups", T::Choice, "consecutive", "", "Warp walk groups",
+                           "The particle groups of gravity.walk = warps: consecutive = 32 (or 64) "
+                           "consecutive sorted particles, whose box can span two far cells where the "
+                           "Morton order jumps; tree = runs of sibling cells of at most that many "
+                           "particles (engine/gravity/gravity_groups.h), tight boxes, some lanes idle."),
+                     {"consecutive", "tree"}),
+             {"gas", "solid"}));
 
   t.group = "Boundary";
   t.add(rebuild(range(param("boundary.wall_layers", T::Int, "3", "", "Wall layers",
