@@ -317,9 +317,9 @@ struct GravityWarpWalk {
 };
 
 // The mean interactions of a walk from the per-group counts (cells, particles), weighted by the
-// groups' particles.
+// groups' particles, and the most of one group (cells + particles: the longest warp).
 struct GravityWarpCounts {
-  double cells, particles;
+  double cells, particles, most;
 };
 struct MeasureGravityWarpCounts {
   const uint32_t* counts;
@@ -333,12 +333,13 @@ struct MeasureGravityWarpCounts {
       e = granges[2 * g + 1];
     }
     const double w = double(e - b);
-    return GravityWarpCounts{w * double(counts[2 * g]), w * double(counts[2 * g + 1])};
+    return GravityWarpCounts{w * double(counts[2 * g]), w * double(counts[2 * g + 1]),
+                             double(counts[2 * g]) + double(counts[2 * g + 1])};
   }
 };
 struct AddGravityWarpCounts {
   EJ_INLINE GravityWarpCounts operator()(const GravityWarpCounts& x, const GravityWarpCounts& y) const {
-    return GravityWarpCounts{x.cells + y.cells, x.particles + y.particles};
+    return GravityWarpCounts{x.cells + y.cells, x.particles + y.particles, x.most > y.most ? x.most : y.most};
   }
 };
 

@@ -63,6 +63,7 @@ struct GravityTreeStats {
   // Group walk, and warp walk with settings.count: mean particle-cell and particle-particle
   // interactions per particle (a group's counts weighted by its particles; the self pair included).
   double cells_per_particle = 0, particles_per_particle = 0;
+  double most_per_group = 0;  // warp walk with counts: the most interactions (cells + particles) of one group
 };
 
 template <class T, int D, class Exec>
@@ -203,11 +204,12 @@ class SelfGravity {
       throw std::logic_error("self-gravity warp walk: the stack of " + std::to_string(stack_cap) +
                              " entries overflowed (tree levels " + std::to_string(stats_.levels) + ")");
     if (count) {
-      const GravityWarpCounts c = exec_.transform_reduce(ngroups, GravityWarpCounts{0, 0},
+      const GravityWarpCounts c = exec_.transform_reduce(ngroups, GravityWarpCounts{0, 0, 0},
                                                          MeasureGravityWarpCounts{warp_counts_.data(), n_, Walk::kGroup, granges},
                                                          AddGravityWarpCounts{});
       stats_.cells_per_particle = c.cells / double(n_);
       stats_.particles_per_particle = c.particles / double(n_);
+      stats_.most_per_group = c.most;
     }
   }
 
