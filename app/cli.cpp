@@ -455,6 +455,10 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.add_flag("--list-material-keys", o.list_material_keys,
                "Print the material library keys (Markdown, docs/materials.md) and exit")
       ->group(info_g);
+  app.add_flag("--list-terms", o.list_terms,
+               "Print the registered terms of the mixed engine, with their fields and keys (Markdown, docs/terms.md) "
+               "and exit")
+      ->group(info_g);
   app.add_flag("--list-keys", o.list_keys, "Print the viewer's key bindings (Markdown) and exit")->group(info_g);
   auto* teach = app.add_flag("--teach", o.teach,
                              "List the teaching scenes (scenes/teaching/: each SPH pitfall with its fix) and exit")

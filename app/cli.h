@@ -20,6 +20,7 @@ struct CliOptions {
   bool list_params = false;
   std::string list_model;  // --model M with --list-params: only the keys physics.model = M reads
   bool list_material_keys = false;  // --list-material-keys: the material key table (Markdown)
+  bool list_terms = false;  // --list-terms: the mixed engine's registered terms (Markdown, docs/terms.md)
   bool markdown = false;
   bool version = false;
   int threads = 0;  // 0 = OpenMP's default

@@ -5,6 +5,7 @@
 #include "io/h5_recorder.h"
 #ifdef EJECTA_WITH_MPI
 #include "dist/dist_comm.h"
+#include "dist/dist_simulation.h"
 #endif
 #include "probes/probe_api.h"
 #include "probes/probe_observer.h"
@@ -46,14 +47,24 @@ struct SigintGuard {
 // Ctrl-C finishes the run after the current step so the summary of what was done still appears.
 class HeadlessObserver : public StepObserver {
  public:
-  explicit HeadlessObserver(Progress* progress) : progress_(progress) {}
+  HeadlessObserver(Progress* progress, bool distributed) : progress_(progress), distributed_(distributed) {}
   void on_step(const Simulation& sim) override {
     if (progress_) progress_->on_step(sim);
   }
-  bool wants_stop() override { return g_interrupted != 0; }
+  bool wants_stop() override {
+    const bool local = g_interrupted != 0;
+#ifdef EJECTA_WITH_MPI
+    // Ctrl-C reaches the ranks (one process group), or one of them, not at the same step: they stop
+    // together (the loop asks every rank after the same steps), else one would wait alone in the
+    // next step's exchange.
+    if (distributed_) return dist::any(local);
+#endif
+    return local;
+  }
 
  private:
   Progress* progress_;
+  bool distributed_;
 };
 
 }  // namespace
@@ -124,6 +135,11 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
   std::unique_ptr<Simulation> sim;
   if (!opt.restart_frame) {
     sim = make_simulation(scene, backend);
+#ifdef EJECTA_WITH_MPI
+  } else if (opt.restart_share) {
+    sim = make_distributed_simulation(scene, backend);
+    sim->restore_frame(*opt.restart_frame);
+#endif
   } else {
     try {
       // A frame with fluid added in the viewer has more particles than the scene builds: the solver
@@ -180,12 +196,22 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     }
   }
   std::unique_ptr<StepObserver> extra = opt.extra_observer ? opt.extra_observer(*sim) : nullptr;
-  const double setup_s = std::chrono::duration<double>(Clock::now() - t_setup).count();
+  double setup_s = std::chrono::duration<double>(Clock::now() - t_setup).count();
+  // A distributed run (mpirun) reports once, from rank 0, with figures over every rank.
+  bool report = true;
+#ifdef EJECTA_WITH_MPI
+  const auto* dsim = dynamic_cast<const DistributedSimulation*>(sim.get());
+  report = !dsim || dsim->rank() == 0;
+#endif
 
   StepLoop loop(*sim, opt.rule);
   // Progress goes to stderr, with --json too: stdout holds only the JSON summary.
-  auto progress = std::make_unique<Progress>(loop, stderr);
-  HeadlessObserver headless_obs(progress.get());
+  auto progress = report ? std::make_unique<Progress>(loop, stderr) : nullptr;
+  bool distributed = false;
+#ifdef EJECTA_WITH_MPI
+  distributed = dsim != nullptr;
+#endif
+  HeadlessObserver headless_obs(progress.get(), distributed);
   CompositeObserver observer({&headless_obs, record_obs ? &*record_obs : nullptr, probe_obs.get(), extra.get()});
 
   const auto t0 = Clock::now();
@@ -221,8 +247,30 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
       probe_failure = e.what();
     }
   }
-  const double wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  double wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (progress) progress->finish();
+  std::size_t n = sim->particle_count(), fluid = sim->fluid_count(), frames = recorder ? recorder->frames_written() : 0;
+#ifdef EJECTA_WITH_MPI
+  // Every rank gets here (the loop's errors are agreed or caught above), before any early return.
+  DistStats dst;
+  if (dsim) {
+    double sums[3] = {double(n), double(fluid), double(dsim->stats().ghosts)};
+    dist::sum_all(sums, 3);
+    dst = dsim->stats();
+    double maxes[7] = {setup_s, wall_s, dst.step_s, dst.halo_s, dst.mpi_s, dst.rebuild_s, -double(frames)};
+    dist::max_all(maxes, 7);
+    n = std::size_t(sums[0]);
+    fluid = std::size_t(sums[1]);
+    dst.ghosts = std::size_t(sums[2]);
+    setup_s = maxes[0];
+    wall_s = maxes[1];
+    dst.step_s = maxes[2];
+    dst.halo_s = maxes[3];
+    dst.mpi_s = maxes[4];
+    dst.rebuild_s = maxes[5];
+    frames = std::size_t(-maxes[6]);
+  }
+#endif
   if (probe_failure) {
     std::fflush(stdout);
     std::fprintf(stderr, "ejecta: %s\n", probe_failure->c_str());
@@ -247,9 +295,9 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
 
   const bool interrupted = loop.stopped();
   const long steps = loop.steps_done();
-  const std::size_t n = sim->particle_count(), fluid = sim->fluid_count();
   const double rate = wall_s > 0 ? double(n) * double(steps) / wall_s : 0;
 
+  if (!report) return interrupted ? 130 : 0;
   if (opt.json) {
     JsonObject j;
     j.add("scene", opt.scene_name)
@@ -266,7 +314,23 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
         .add("wall_s", wall_s)
         .add("particle_steps_per_s", rate)
         .add("interrupted", interrupted);
-    if (recorder) j.add("record_file", recorder->path()).add("recorded_frames", recorder->frames_written());
+    if (recorder) j.add("record_file", recorder->path()).add("recorded_frames", frames);
+#ifdef EJECTA_WITH_MPI
+    // The ranks, and the largest rank's seconds in each part of the distributed step (issue 19): its
+    // local solver steps, the halo (staging, exchange, dt reduction; of which the MPI exchange) and
+    // the rebuilds (migration); rank 0's record_file is PATH.rank0ofK.h5, one file per rank.
+    if (dsim)
+      j.add("ranks", dsim->ranks())
+          .add("ghosts", dst.ghosts)
+          .add("rebuilds", dst.rebuilds)
+          .add("rebalances", dst.rebalances)
+          .add("imbalance", dst.imbalance)
+          .add("local_step_s", dst.step_s)
+          .add("halo_s", dst.halo_s)
+          .add("halo_mpi_s", dst.mpi_s)
+          .add("rebuild_s", dst.rebuild_s)
+          .add("cuda_aware_mpi", dst.cuda_aware);
+#endif
     if (probe_obs)
       j.add("probes_file", probe_obs->csv_path())
           .add("probe_samples", probe_obs->series().rows())
@@ -283,8 +347,15 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     std::printf("simulated time     %.6g s\n", sim->time());
     std::printf("wall time          %s (setup %s)\n", duration(wall_s).c_str(), duration(setup_s).c_str());
     std::printf("particle-steps/s   %s\n", si(rate).c_str());
+#ifdef EJECTA_WITH_MPI
+    if (dsim)
+      std::printf("ranks              %d (%zu ghosts; slowest rank: local steps %s, halo %s of which MPI %s, "
+                  "rebuilds %s x %ld)\n",
+                  dsim->ranks(), dst.ghosts, duration(dst.step_s).c_str(), duration(dst.halo_s).c_str(),
+                  duration(dst.mpi_s).c_str(), duration(dst.rebuild_s).c_str(), dst.rebuilds);
+#endif
     if (recorder)
-      std::printf("recorded %zu frames to %s (+ %s)\n", recorder->frames_written(), recorder->path().c_str(),
+      std::printf("recorded %zu frames to %s (+ %s)\n", frames, recorder->path().c_str(),
                   recorder->xdmf_path().c_str());
     if (probe_obs)
       std::printf("probes             %zu samples of %zu columns to %s (sampling %s, %.2f%% of the run)\n",

@@ -32,6 +32,9 @@ struct HeadlessOptions {
   std::string probes_path;
   // --restart: the frame to continue from (the scene must be the recorded one); null = fresh run.
   const FrameData* restart_frame = nullptr;
+  // The frame is this rank's share of a distributed recording (engine/dist/dist_restart.h): the run is
+  // distributed (on one rank too) and redistributes the particles.
+  bool restart_share = false;
   // One more observer on the same StepLoop (headless rendering, --render-every), made once the
   // simulation exists; it handles the state before the first step itself. Empty = none.
   std::function<std::unique_ptr<StepObserver>(Simulation&)> extra_observer;

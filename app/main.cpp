@@ -18,6 +18,12 @@
 #include "materials/material_keys.h"
 #include "params/param_set.h"
 #include "simulation.h"
+#include "solver/term_catalog.h"
+#ifdef EJECTA_WITH_MPI
+#include "dist/dist_comm.h"
+#include "dist/dist_restart.h"
+#include "dist/dist_simulation.h"
+#endif
 
 #ifdef EJECTA_WITH_VIEWER
 #include "viewer/key_bindings.h"
@@ -135,6 +141,10 @@ int run(const CliOptions& o) {
     std::fputs(teach_listing(teaching_pairs(dir), dir).c_str(), stdout);
     return 0;
   }
+  if (o.list_terms) {
+    std::fputs(term_catalog_markdown().c_str(), stdout);
+    return 0;
+  }
   if (o.list_material_keys) {
     std::fputs(material_keys_markdown().c_str(), stdout);
     return 0;
@@ -235,7 +245,23 @@ int run(const CliOptions& o) {
   // starts from exactly the state it stopped in.
   std::optional<FrameData> restart_frame;
   std::string restart_name;
+  bool restart_share = false;
   ParamSet scene;
+#ifdef EJECTA_WITH_MPI
+  // A distributed restart (mpirun, or per-rank files of one): each rank reads its share of the files.
+  if (!o.restart_path.empty() && (distributed_run() || dist::per_rank_recording(o.restart_path))) {
+    dist::RestartShare share = dist::read_restart_share(o.restart_path, o.restart_frame);
+    scene = read_scene_string(share.scene_ini, o.restart_path + " (recorded scene)");
+    restart_frame = std::move(share.frame);
+    check_restart_frame(*restart_frame, "--restart: frame " + std::to_string(share.index) + " of '" + o.restart_path + "'");
+    if (dist::rank() == 0)
+      std::fprintf(stderr, "ejecta: restarting from frame %zu of %s (%zu file%s, %zu particles; t = %.9g s, step %ld) on %d rank%s\n",
+                   share.index, o.restart_path.c_str(), share.files, share.files == 1 ? "" : "s", share.particles,
+                   restart_frame->time, restart_frame->step, dist::size(), dist::size() == 1 ? "" : "s");
+    restart_name = file_stem(o.restart_path);
+    restart_share = true;
+  } else
+#endif
   if (!o.restart_path.empty()) {
     const H5Reader reader(o.restart_path);
     const std::size_t frames = reader.frame_count();
@@ -313,6 +339,7 @@ int run(const CliOptions& o) {
   h.scene_name = scene_display_name(
       scene, !restart_name.empty() ? restart_name : o.scene_path.empty() ? "default" : file_stem(o.scene_path));
   h.restart_frame = restart_frame ? &*restart_frame : nullptr;
+  h.restart_share = restart_share;
   h.probes_path = probes_csv_path(o, scene, h.scene_name);
   if (!o.record_path.empty()) {
     h.record.path = o.record_path;

@@ -52,7 +52,7 @@ TEST(Cli, HelpIsGroupedWithoutCli11Annotations) {
   for (const char* noise : {"Excludes", "Needs", "TEXT:", "INT in", "{cpu,cuda}", "REQUIRED", "OPTIONS:"})
     EXPECT_EQ(p.out.find(noise), std::string::npos) << noise << " in:\n" << p.out;
   for (const char* text : {"--backend cpu|cuda", "--threads N", "--colour-by,--color-by FIELD[.c]",
-                           "ejecta info FILE.h5", "export FILE.h5 --particles", "--omp-spin", "--list-params",
+                           "ejecta info FILE.h5", "export FILE.h5 --particles", "--omp-spin", "--list-params", "--list-terms",
                            "--model wcsph|gas|solid|mixed"})
     EXPECT_NE(p.out.find(text), std::string::npos) << text << " missing in:\n" << p.out;
   // Every option is in a group: nothing is left under CLI11's default "Options" heading.

@@ -12,7 +12,10 @@
 #include "exec/device_array.h"
 #include "exec/device_ptr.h"
 #include "exec/exec_cpu.h"
+#include "physics/coupling_adami2012.h"
+#include "physics/dem_grains_hertz_mindlin.h"
 #include "physics/gas_model.h"
+#include "physics/wcsph_model.h"
 
 using namespace ejecta;
 
@@ -66,6 +69,29 @@ static_assert(sizeof(GasView3) == 17 * sizeof(void*), "the gas view did not grow
 static_assert(!can_assign<decltype(GasView3::x), V*>::value, "a std::vector's data() in a view");
 static_assert(!can_assign<decltype(GasView3::m), const float*>::value, "a host array as the mass field");
 static_assert(can_assign<decltype(GasView3::m), DevicePtr<float>>::value, "a device field as the mass field");
+
+// The liquid's, the solid's and the mixed scene's views too (issue 14): device memory only, and no
+// bigger than the raw pointers they replaced (13, 21 + 8 porous + phase, and 3 more for the mixed
+// boundary state).
+using Liquid3 = ParticleView<float, 3>;
+using Solid3 = SolidView<float, 3>;
+using Mixed3 = MixedView<float, 3>;
+static_assert(std::is_trivially_copyable<Liquid3>::value && std::is_trivially_copyable<Solid3>::value &&
+                  std::is_trivially_copyable<Mixed3>::value && std::is_trivially_copyable<GrainHistoryView<float, 3>>::value,
+              "views stay kernel parameters");
+static_assert(sizeof(Liquid3) == 13 * sizeof(void*), "the liquid view did not grow");
+static_assert(sizeof(Solid3) == 30 * sizeof(void*), "the solid view did not grow");
+static_assert(sizeof(Mixed3) == 33 * sizeof(void*), "the mixed view did not grow");
+static_assert(!can_assign<decltype(Liquid3::x), V*>::value, "a host array as the liquid's positions");
+static_assert(!can_assign<decltype(Liquid3::kind), const uint8_t*>::value, "a host array as the liquid's kinds");
+static_assert(can_assign<decltype(Liquid3::m), DevicePtr<float>>::value, "a device field as the liquid's mass");
+static_assert(!can_assign<decltype(Solid3::S), SymTensor<float, 3>*>::value, "a host array as the stress");
+static_assert(!can_assign<decltype(Solid3::h), const float*>::value, "a host array as the smoothing lengths");
+static_assert(!can_assign<decltype(Solid3::por.alpha), float*>::value, "a host array as the distention");
+static_assert(!can_assign<decltype(Mixed3::pb), float*>::value, "a host array as the boundary pressure");
+static_assert(!can_assign<decltype(GrainHistoryView<float, 3>::count), uint32_t*>::value, "a host contact count");
+static_assert(can_assign<decltype(Solid3::phase), DevicePtr<uint8_t>>::value, "a device field as the phase");
+static_assert(!can_assign<float*, decltype(Solid3::rho)>::value, "a view's field into a host pointer");
 
 // Transfers: upload(device <- host), download(host <- device); everything else refused.
 static_assert(can_upload<DevicePtr<float>, const float*>::value, "upload");

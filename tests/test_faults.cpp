@@ -68,11 +68,11 @@ TEST(Faults, NonFiniteStateIsFoundAtTheFirstBadParticle) {
   v[5][1] = std::numeric_limits<double>::infinity();
   rho[6] = std::numeric_limits<double>::quiet_NaN();
   ParticleView<double, 2> pv{};
-  pv.x = x;
-  pv.v = v;
-  pv.a = a;
-  pv.rho = rho;
-  pv.kind = kind;
+  pv.x = host_as_device(x);
+  pv.v = host_as_device(v);
+  pv.a = host_as_device(a);
+  pv.rho = host_as_device(rho);
+  pv.kind = host_as_device(kind);
   MeasureExtremes<double, 2> measure{pv, 500.0, 2000.0};
   StepExtremes<double> e{0, 0, 0xffffffffu, kBadNone};
   for (int i = 0; i < n; ++i) e = CombineExtremes<double>{}(e, measure(i));

@@ -249,8 +249,8 @@ TEST(GrainsHertz, TermKeysAndIntegratorAreChecked) {
   for (const FieldInfo& f : sim->fields()) fields.push_back(f.name);
   bool found = false;
   for (const TermInfo& t : mixed_recipe(false, true, true)) {
-    EXPECT_NE(t.name, "contact_dem_linear");
-    found = found || t.name == "contact_dem_hertz_mindlin";
+    EXPECT_NE(t.name, "contact_linear_green2010");
+    found = found || t.name == "contact_hertz_mindlin_tsuji1992";
     for (const auto* list : {&t.reads, &t.writes})
       for (const std::string& f : *list)
         EXPECT_NE(std::find(fields.begin(), fields.end(), f), fields.end()) << t.name << " " << f;

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace ejecta {
@@ -121,6 +122,43 @@ TEST(GravityTree, OpeningEverythingIsDirectSum) {
   }
 }
 
+// The warp walk's groups from the tree (gravity_groups.h) cover every particle once: with theta ->
+// 0 it is the direct sum (round-off only) for each particle, in 1D, 2D and 3D, with coincident
+// particles, one or two targets a lane, leaves smaller and larger than a group (a large leaf is cut
+// into chunks), and a set smaller than one group (the root is the only group).
+TEST(GravityTree, WarpTreeGroupsAreDirectSum) {
+  for (int dim = 1; dim <= 3; ++dim)
+    for (int variant = 0; variant < 3; ++variant)
+      for (std::size_t n : {std::size_t(700), std::size_t(20)}) {
+        std::mt19937_64 rng(31 + dim);
+        std::uniform_real_distribution<double> u(-1, 1);
+        GravitySet s;
+        for (std::size_t i = 0; i < n; ++i) {
+          for (int d = 0; d < dim; ++d) s.x.push_back(i < 12 ? 0.25 : u(rng));  // 12 coincident particles
+          s.m.push_back(0.5 + 0.5 * (u(rng) + 1));
+          s.h.push_back(i < 12 ? 0.02 : 0.01 + 0.02 * (u(rng) + 1));  // one eps: their cell is exact
+        }
+        GravitySettings gs;
+        gs.G = 1.5;
+        gs.theta = 1e-4;
+        gs.softening = 0;
+        gs.group_walk = false;
+        gs.warp_walk = gs.warp_staged = gs.warp_tree_groups = true;
+        gs.warp_targets = variant == 0 ? 1 : 2;
+        gs.leaf = variant == 2 ? 100 : 8;  // 100: leaves larger than a group of 64
+        const GravityHostResult r = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
+        for (std::size_t i = 0; i < n; ++i) {
+          double a[3], phi;
+          test::direct_gravity(s.x, s.m, s.h, dim, i, a, phi);
+          for (int d = 0; d < dim; ++d)
+            ASSERT_NEAR(r.acc[i * dim + d], gs.G * a[d], 1e-9 * (1 + std::fabs(gs.G * a[d])))
+                << dim << "D, variant " << variant << ", n " << n << ", particle " << i;
+          ASSERT_NEAR(r.phi[i], gs.G * phi, 1e-9 * std::fabs(gs.G * phi))
+              << dim << "D, variant " << variant << ", n " << n << ", particle " << i;
+        }
+      }
+}
+
 // The accuracy table of docs/physics.md: 10^5 particles, 1000 random targets, G = 1, eps = 1e-3,
 // double precision; the goal at theta = 0.5 (quadrupoles): median <= 2e-4, 99th percentile <= 1e-3.
 // Errors grow with theta; float is checked at theta = 0.5 to stay within the same goal.
@@ -155,6 +193,31 @@ TEST(GravityAccuracy, PlummerAndUniformCube) {
         std::printf("  float theta 0.5: median %.2e, 99th %.2e\n", medf, p99f);
         EXPECT_LE(medf, 2e-4);
         EXPECT_LE(p99f, 1e-3);
+        // The warp walk's GPU variants (two targets a lane, so groups of 64; groups from the tree; larger
+        // leaves) keep the goal.
+        struct WarpVariant {
+          int targets, leaf;
+          bool tree;
+        };
+        for (const WarpVariant v : {WarpVariant{2, 16, false}, WarpVariant{1, 16, true}, WarpVariant{2, 16, true},
+                                    WarpVariant{2, 32, true}, WarpVariant{2, 64, true}}) {
+          GravitySettings gw = gs;
+          gw.group_walk = false;
+          gw.warp_walk = gw.warp_staged = true;
+          gw.warp_targets = v.targets;
+          gw.warp_tree_groups = v.tree;
+          gw.leaf = v.leaf;
+          gw.count = true;
+          const GravityHostResult rw = self_gravity_on(Backend::Cpu, Precision::Float, 3, s.x, s.m, s.h, gw);
+          const std::vector<double> ew = force_errors(ds, rw, 3);
+          const double medw = test::quantile(ew, 0.5), p99w = test::quantile(ew, 0.99);
+          std::printf("  float theta 0.5, warp walk, %d targets a lane, %s groups, leaf %d: median %.2e, 99th "
+                      "%.2e; per particle %.0f cell and %.0f particle interactions\n",
+                      v.targets, v.tree ? "tree" : "consecutive", v.leaf, medw, p99w, rw.stats.cells_per_particle,
+                      rw.stats.particles_per_particle);
+          EXPECT_LE(medw, 2e-4) << v.targets << " targets, leaf " << v.leaf << (v.tree ? ", tree groups" : "");
+          EXPECT_LE(p99w, 1e-3) << v.targets << " targets, leaf " << v.leaf << (v.tree ? ", tree groups" : "");
+        }
       }
       if (theta == 0.7) EXPECT_LE(p99, 1e-2);
     }
@@ -228,8 +291,15 @@ TEST(GravityTree, GroupWalkMatchesParticleWalk) {
 // The warp walk (octree_warp_walk.h, run lane by lane on the CPU) meets the cells and leaves of the
 // other walks: the same interaction counts as the group walk's lists, and the per-particle walk's
 // forces and potentials up to the order of summation (double: 1e-12 relative), in 1D, 2D and 3D. A
-// particle count that is not a multiple of 32 leaves spare lanes in the last warp.
+// particle count that is not a multiple of 32 leaves spare lanes in the last warp. Every variant:
+// lanes or staged evaluation, one or two targets a lane (groups of 32 or 64, the other walks then
+// with groups of 64), and a leaf size of 16 (the default) or 48.
 TEST(GravityTree, WarpWalkMatchesParticleWalk) {
+  struct Variant {
+    bool staged;
+    int targets, leaf;
+  };
+  for (const Variant v : {Variant{false, 1, 0}, Variant{true, 1, 0}, Variant{true, 2, 0}, Variant{true, 2, 48}})
   for (int dim = 1; dim <= 3; ++dim) {
     GravitySet s = test::plummer_sphere(8003, 21);
     if (dim < 3) {
@@ -243,16 +313,24 @@ TEST(GravityTree, WarpWalkMatchesParticleWalk) {
     gs.G = 1;
     gs.theta = 0.6;
     gs.softening = 0;
+    gs.group = 32 * v.targets;
+    gs.leaf = v.leaf;
     gs.group_walk = false;
     const GravityHostResult ref = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
     gs.group_walk = true;
     const GravityHostResult lists = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
     gs.warp_walk = true;
+    gs.warp_staged = v.staged;
+    gs.warp_targets = v.targets;
     gs.count = true;
     const GravityHostResult r = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
-    EXPECT_NEAR(r.stats.cells_per_particle, lists.stats.cells_per_particle, 1e-9 * lists.stats.cells_per_particle);
+    const std::string what = std::to_string(dim) + "D, " + (v.staged ? "staged" : "lanes") + ", " +
+                             std::to_string(v.targets) + " targets a lane, leaf " + std::to_string(v.leaf);
+    EXPECT_NEAR(r.stats.cells_per_particle, lists.stats.cells_per_particle, 1e-9 * lists.stats.cells_per_particle)
+        << what;
     EXPECT_NEAR(r.stats.particles_per_particle, lists.stats.particles_per_particle,
-                1e-9 * lists.stats.particles_per_particle);
+                1e-9 * lists.stats.particles_per_particle)
+        << what;
     double mean = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
       double a2 = 0;
@@ -270,18 +348,20 @@ TEST(GravityTree, WarpWalkMatchesParticleWalk) {
       worst = std::max(worst, std::sqrt(d2) / (std::sqrt(a2) + mean));
       worst_phi = std::max(worst_phi, std::fabs(r.phi[i] - ref.phi[i]) / std::fabs(ref.phi[i]));
     }
-    EXPECT_LE(worst, 1e-12) << dim << "D";
-    EXPECT_LE(worst_phi, 1e-12) << dim << "D";
-    std::printf("%dD warp walk: per particle %.0f cells, %.0f particles (group walk %.0f, %.0f); largest "
+    EXPECT_LE(worst, 1e-12) << what;
+    EXPECT_LE(worst_phi, 1e-12) << what;
+    std::printf("%s warp walk: per particle %.0f cells, %.0f particles (group walk %.0f, %.0f); largest "
                 "difference from the particle walk: force %.1e, potential %.1e\n",
-                dim, r.stats.cells_per_particle, r.stats.particles_per_particle, lists.stats.cells_per_particle,
-                lists.stats.particles_per_particle, worst, worst_phi);
+                what.c_str(), r.stats.cells_per_particle, r.stats.particles_per_particle,
+                lists.stats.cells_per_particle, lists.stats.particles_per_particle, worst, worst_phi);
   }
 }
 
-// The same particles on both backends (GPU-only): float and double, 3D and 2D, the three walks.
+// The same particles on both backends (GPU-only): float and double, 3D and 2D, the three walks and
+// the warp walk's variants (staged; two targets a lane with leaves of 48; two targets a lane with
+// groups from the tree).
 TEST(GravityTree, CpuAndCudaAgree) {
-  for (int walk = 0; walk < 3; ++walk)
+  for (int walk = 0; walk < 6; ++walk)
   for (Precision p : {Precision::Float, Precision::Double}) {
     for (int dim : {2, 3}) {
       GravitySet s = test::plummer_sphere(20000, 9);
@@ -296,7 +376,11 @@ TEST(GravityTree, CpuAndCudaAgree) {
       gs.theta = 0.5;
       gs.softening = 0;
       gs.group_walk = walk == 1;
-      gs.warp_walk = walk == 2;
+      gs.warp_walk = walk >= 2;
+      gs.warp_staged = walk >= 3;
+      gs.warp_targets = walk >= 4 ? 2 : 1;
+      gs.leaf = walk == 4 ? 48 : 0;
+      gs.warp_tree_groups = walk == 5;
       GravityHostResult gpu;
       try {
         gpu = self_gravity_on(Backend::Cuda, p, dim, s.x, s.m, s.h, gs);
@@ -316,7 +400,7 @@ TEST(GravityTree, CpuAndCudaAgree) {
         }
         worst = std::max(worst, std::sqrt(d2 / a2));
       }
-      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
+      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 5 ? "staged warp (2 targets, tree groups)" : walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
     }
   }
 }

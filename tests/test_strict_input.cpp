@@ -272,7 +272,8 @@ TEST(StrictNan, TheReductionCoversWalls) {
   double rho[3] = {1000, 1000, 1000};
   uint8_t kind[3] = {kFluid, kWall, kWall};
   ParticleView<double, 2> pv{};
-  pv.x = x, pv.v = v, pv.a = a, pv.rho = rho, pv.kind = kind;
+  pv.x = host_as_device(x), pv.v = host_as_device(v), pv.a = host_as_device(a), pv.rho = host_as_device(rho),
+  pv.kind = host_as_device(kind);
   const MeasureExtremes<double, 2> m{pv, 500.0, 2000.0};
   auto reduce = [&] {
     StepExtremes<double> e{0, 0, 0xffffffffu, kBadNone};

@@ -1,6 +1,10 @@
 #include "dist/dist_comm.h"
 
+#define OMPI_SKIP_MPICXX 1  // the C API only (the deprecated C++ bindings warn under -Wextra)
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support
+#endif
 
 #include <algorithm>
 #include <cstdlib>
@@ -52,6 +56,39 @@ int size() {
   int s = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &s);
   return s;
+}
+
+namespace {
+MPI_Comm node_comm() {
+  static MPI_Comm node = MPI_COMM_NULL;
+  if (node == MPI_COMM_NULL)
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  return node;
+}
+}  // namespace
+
+int local_rank() {
+  int r = 0;
+  MPI_Comm_rank(node_comm(), &r);
+  return r;
+}
+int local_size() {
+  int s = 1;
+  MPI_Comm_size(node_comm(), &s);
+  return s;
+}
+
+bool cuda_aware(std::string* why) {
+#if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
+  // The library at run time may differ from the headers at build time: ask it.
+  const bool yes = MPIX_Query_cuda_support() == 1;
+  if (why) *why = yes ? "Open MPI reports CUDA support (MPIX_Query_cuda_support)"
+                      : "Open MPI was built without CUDA support (MPIX_Query_cuda_support = 0)";
+  return yes;
+#else
+  if (why) *why = "this MPI has no CUDA-awareness query (not Open MPI's mpi-ext.h)";
+  return false;
+#endif
 }
 
 double min_all(double v) {

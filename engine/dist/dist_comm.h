@@ -18,6 +18,13 @@ bool launched_with_ranks();
 void ensure_initialized();
 int rank();
 int size();
+// This rank's index among the ranks of its node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED), and their
+// number: a rank's CUDA device is local_rank() % devices.
+int local_rank();
+int local_size();
+// Whether MPI can take device pointers (CUDA-aware MPI), asked at run time (Open MPI's
+// MPIX_Query_cuda_support of mpi-ext.h; false for other MPIs); `why` says how it was decided.
+bool cuda_aware(std::string* why);
 
 double min_all(double v);
 double max_all(double v);

@@ -1,6 +1,9 @@
 #include "dist/dist_simulation.h"
 
 #include "dist/dist_comm.h"
+#ifdef EJECTA_WITH_CUDA
+#include "dist/dist_device.h"
+#endif
 #include "dist/frame_rows.h"
 #include "probes/probe_api.h"
 #include "scene/scene_builder.h"
@@ -8,6 +11,7 @@
 #include "solver/store_reports.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -99,6 +103,24 @@ DistributedSimulation::DistributedSimulation(const ParamSet& params, Backend bac
   rank_ = dist::rank();
   ranks_ = dist::size();
   if (ranks_ > kMaxRanks) fail("more than " + std::to_string(kMaxRanks) + " ranks");
+  if (backend_ == Backend::Cuda) {
+    // Each rank on its own device, local rank modulo the node's device count (ranks share a device
+    // when there are fewer). Halos are staged through host memory: the local solver's frame is
+    // downloaded, exchanged and uploaded (capture_frame_into / restore_frame), CUDA-aware MPI or not.
+#ifdef EJECTA_WITH_CUDA
+    const std::string problem = cuda_device_problem();
+    if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
+    stats_.device = dist::use_cuda_device(dist::local_rank(), &stats_.devices, &stats_.device_name);
+    stats_.cuda_aware = dist::cuda_aware(&stats_.cuda_aware_why);
+    if (rank_ == 0)
+      std::fprintf(stderr, "ejecta: %d ranks on the CUDA backend, %d device%s on rank 0's node (rank 0 on device %d, %s); "
+                   "%s: halos staged through host memory\n",
+                   ranks_, stats_.devices, stats_.devices == 1 ? "" : "s", stats_.device, stats_.device_name.c_str(),
+                   stats_.cuda_aware_why.c_str());
+#else
+    throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
+#endif
+  }
   start(build_scene(params));
 }
 
@@ -172,7 +194,7 @@ void DistributedSimulation::start(const InitialParticles& init) {
     mine.mass[j] = init.mass[i];
     mine.kind[j] = init.kind[i];
   }
-  local_ = make_cpu_solver(params_, mine, precision_);
+  local_ = make_liquid_solver(params_, backend_, precision_, mine);
   FrameData f;
   local_->capture_frame_into(f);
   // The local solver numbered its particles 0..m-1: back to the scene's numbering.
@@ -299,7 +321,7 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
       for (int d = 0; d < 3; ++d) p.gravity[d] = liquid_.gravity[d];
       return p;
     }();
-    local_ = make_cpu_solver(params_, initial_from(f, like), precision_);
+    local_ = make_liquid_solver(params_, backend_, precision_, initial_from(f, like));
   }
   restore_unsorted(f);
 }
@@ -332,7 +354,9 @@ void DistributedSimulation::exchange_halo(FrameData& f) {
     for (uint32_t id : send_[std::size_t(p)]) append_row(f, row_of(by_id, id), out[std::size_t(p)]);
     in[std::size_t(p)].resize(recv_[std::size_t(p)].size() * rb);
   }
+  const auto t0 = std::chrono::steady_clock::now();
   dist::exchange(out, in);
+  stats_.mpi_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (int p = 0; p < ranks_; ++p) {
     const auto& ids = recv_[std::size_t(p)];
     for (std::size_t k = 0; k < ids.size(); ++k)
@@ -360,18 +384,25 @@ void DistributedSimulation::exchange_halo(FrameData& f) {
 }
 
 void DistributedSimulation::step() {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
   std::string message;
   bool failed = false;
   try {
     local_->step();
+    local_->synchronize();  // the capture below waits for the device anyway; the split is then honest
   } catch (const BlowUpError& e) {
     failed = true;
     message = e.what();
   }
+  const auto t1 = Clock::now();
   const std::string first = dist::first_failure(failed, message);
   if (!first.empty()) throw BlowUpError(first);
   local_->capture_frame_into(scratch_);
   exchange_halo(scratch_);
+  const auto t2 = Clock::now();
+  stats_.step_s += std::chrono::duration<double>(t1 - t0).count();
+  stats_.halo_s += std::chrono::duration<double>(t2 - t1).count();
   // Rebuild once some particle has moved half the skin since the last one (two particles closing in
   // then have used at most the whole skin, and the halo still holds every interaction).
   const uint32_t* id = ids_of(scratch_);
@@ -385,6 +416,7 @@ void DistributedSimulation::step() {
     moved = std::max(moved, r2);
   }
   if (dist::max_all(std::sqrt(moved)) > 0.5 * skin_) redistribute(select_rows(scratch_, owned_mask(scratch_)), Split::IfImbalanced);
+  stats_.rebuild_s += std::chrono::duration<double>(Clock::now() - t2).count();
 }
 
 std::vector<uint8_t> DistributedSimulation::owned_mask(const FrameData& f) const {
@@ -463,8 +495,6 @@ std::unique_ptr<Simulation> make_distributed_simulation(const ParamSet& params, 
   if (params.text("physics.model") != "wcsph")
     throw ParamError(params.where("physics.model") + ": physics.model = " + params.text("physics.model") +
                      " does not run on several MPI ranks yet (only wcsph does); run it without mpirun");
-  if (backend != Backend::Cpu)
-    throw std::runtime_error("the distributed run (mpirun) supports the CPU backend only for now; add --backend cpu");
   if (scene_has_probes(params) && dist::rank() == 0)
     std::fprintf(stderr, "ejecta: warning: the scene's probes and gauges are not sampled in a distributed run yet\n");
   return std::make_unique<DistributedSimulation>(params, backend);

@@ -13,6 +13,7 @@
 #include "simulation.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace ejecta {
@@ -28,6 +29,16 @@ struct DistStats {
   long rebuilds = 0, rebalances = 0;
   std::size_t owned = 0, ghosts = 0;
   double imbalance = 0;  // of the last rebuild, max/mean - 1 of the ranks' work
+  // Seconds on this rank since the start: the local solver's steps (device work waited for), the halo
+  // (download, pack, exchange, unpack, upload, dt reduction; waiting for slower ranks included), of which mpi_s in the MPI exchange
+  // itself, and the rebuild checks with their migrations.
+  double step_s = 0, halo_s = 0, mpi_s = 0, rebuild_s = 0;
+  // CUDA backend: this rank's device, the node's device count, whether MPI is CUDA-aware (and why
+  // it was decided so); halos are staged through host memory either way.
+  int device = -1, devices = 0;
+  std::string device_name;
+  bool cuda_aware = false;
+  std::string cuda_aware_why;
 };
 
 class DistributedSimulation final : public Simulation {

@@ -21,12 +21,12 @@ E* field_ptr(const FrameData& f, const char* name) {
 template <class T, int D>
 ParticleView<T, D> view_of(const FrameData& f) {
   ParticleView<T, D> pv{};
-  pv.x = field_ptr<Vec<T, D>>(f, "position");
-  pv.v = field_ptr<Vec<T, D>>(f, "velocity");
-  pv.rho = field_ptr<T>(f, "density");
-  pv.a = field_ptr<Vec<T, D>>(f, "acceleration");
-  pv.m = field_ptr<T>(f, "mass");
-  pv.kind = field_ptr<uint8_t>(f, "kind");
+  pv.x = host_as_device(field_ptr<Vec<T, D>>(f, "position"));  // the functors run here, on the host
+  pv.v = host_as_device(field_ptr<Vec<T, D>>(f, "velocity"));
+  pv.rho = host_as_device(field_ptr<T>(f, "density"));
+  pv.a = host_as_device(field_ptr<Vec<T, D>>(f, "acceleration"));
+  pv.m = host_as_device(field_ptr<T>(f, "mass"));
+  pv.kind = host_as_device(field_ptr<uint8_t>(f, "kind"));
   return pv;
 }
 

@@ -49,6 +49,14 @@ class DevicePtr {
 static_assert(sizeof(DevicePtr<double>) == sizeof(double*), "DevicePtr is one pointer");
 static_assert(std::is_trivially_copyable<DevicePtr<float>>::value, "DevicePtr is a kernel parameter");
 
+// Host memory read by a functor that runs on the host outside an execution layer (the tests' hand-made
+// particles, the distributed run's measures over a downloaded frame): the CPU backend's device memory
+// is host memory, so this is the one other place a DevicePtr is minted, by name.
+template <class T>
+DevicePtr<T> host_as_device(T* p) {
+  return DevicePtr<T>::adopt(p);
+}
+
 // For signatures whose second DevicePtr<const E> must take the E of the first (C++20's type_identity).
 template <class T>
 struct NonDeduced {

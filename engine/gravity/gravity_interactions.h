@@ -54,4 +54,35 @@ EJ_INLINE void add_particle(const T* x, T ei, const GravityBody<T>& b, T ej, T* 
   pot -= b.m * f;
 }
 
+// The two interactions with the inverse softening lengths given (iei = 1 / ei, 1 / eps of the cell or
+// particle): the staged warp walk computes each source's inverse once per chunk, so no pair divides.
+// The same values as above (gravity_softening.h, spline_softened_inv).
+template <class T>
+EJ_INLINE void add_accepted_cell_inv(const T* x, T ei, T iei, const GravityNode<T>& nd, T iecell, T* acc, T& pot) {
+  const T r[3] = {x[0] - nd.com[0], x[1] - nd.com[1], x[2] - nd.com[2]};
+  const T r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  const bool cell_larger = nd.eps > ei;
+  const T e = cell_larger ? nd.eps : ei;
+  const T lim = T(2) * e + nd.rad;
+  if (r2 > lim * lim) {
+    add_cell_field(r, r2, nd.m, nd.q, acc, pot);
+  } else {
+    T g, f;
+    spline_softened_inv(r2, e, cell_larger ? iecell : iei, g, f);
+    for (int c = 0; c < 3; ++c) acc[c] -= nd.m * g * r[c];
+    pot -= nd.m * f;
+  }
+}
+
+template <class T>
+EJ_INLINE void add_particle_inv(const T* x, T ei, T iei, const GravityBody<T>& b, T ej, T iej, T* acc, T& pot) {
+  const T r[3] = {x[0] - b.x[0], x[1] - b.x[1], x[2] - b.x[2]};
+  const T r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  const bool j_larger = ej > ei;
+  T g, f;
+  spline_softened_inv(r2, j_larger ? ej : ei, j_larger ? iej : iei, g, f);
+  for (int c = 0; c < 3; ++c) acc[c] -= b.m * g * r[c];
+  pot -= b.m * f;
+}
+
 }  // namespace ejecta

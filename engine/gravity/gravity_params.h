@@ -15,6 +15,10 @@ inline GravitySettings gravity_settings_from(const ParamSet& params) {
   s.group_walk = params.text("gravity.walk") == "groups";
   s.warp_walk = params.text("gravity.walk") == "warps";
   s.group = int(params.integer("gravity.group"));
+  s.leaf = int(params.integer("gravity.leaf_size"));
+  s.warp_staged = params.text("gravity.warp_eval") == "staged";
+  s.warp_targets = int(params.integer("gravity.warp_targets"));
+  s.warp_tree_groups = params.text("gravity.warp_groups") == "tree";
   return s;
 }
 

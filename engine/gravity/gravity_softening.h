@@ -28,19 +28,9 @@ EJ_INLINE void sqrt_and_inverse(T x, T& r, T& inv) {
 #endif
 }
 
-// The force factor g and the potential factor f of one pair at distance r (r2 = r^2) with softening
-// length eps > 0: the acceleration of i from j is -G m_j g(r) (x_i - x_j) and the potential at i is
-// -G m_j f(r). For r >= 2 eps, g = 1/r^3 and f = 1/r.
+// The spline's inner part (r < 2 eps) from r, 1/r and 1/eps: eqs. A1-A2 of Hernquist & Katz 1989.
 template <class T>
-EJ_INLINE void spline_softened(T r2, T eps, T& g, T& f) {
-  T r, inv;
-  sqrt_and_inverse(r2, r, inv);
-  if (r >= T(2) * eps) {
-    f = inv;
-    g = inv * inv * inv;
-    return;
-  }
-  const T ie = T(1) / eps;
+EJ_INLINE void spline_softened_inner(T r, T inv, T ie, T& g, T& f) {
   const T u = r * ie;
   const T u2 = u * u, u3 = u2 * u;
   if (u < T(1)) {
@@ -55,6 +45,35 @@ EJ_INLINE void spline_softened(T r2, T eps, T& g, T& f) {
       (T(-1) / T(15) + T(8) / T(3) * u3 - T(3) * u2 * u2 + T(6) / T(5) * u2 * u3 - T(1) / T(6) * u3 * u3);
   f = T(-1) / T(15) * inv +
       ie * (T(8) / T(5) - T(4) / T(3) * u2 + u3 - T(3) / T(10) * u2 * u2 + T(1) / T(30) * u2 * u3);
+}
+
+// The force factor g and the potential factor f of one pair at distance r (r2 = r^2) with softening
+// length eps > 0: the acceleration of i from j is -G m_j g(r) (x_i - x_j) and the potential at i is
+// -G m_j f(r). For r >= 2 eps, g = 1/r^3 and f = 1/r.
+template <class T>
+EJ_INLINE void spline_softened(T r2, T eps, T& g, T& f) {
+  T r, inv;
+  sqrt_and_inverse(r2, r, inv);
+  if (r >= T(2) * eps) {
+    f = inv;
+    g = inv * inv * inv;
+    return;
+  }
+  spline_softened_inner(r, inv, T(1) / eps, g, f);
+}
+
+// The same with ie = 1 / eps given (the staged warp walk divides once per source, not per pair):
+// the same values, since 1 / max(a, b) = min(1 / a, 1 / b) in IEEE arithmetic.
+template <class T>
+EJ_INLINE void spline_softened_inv(T r2, T eps, T ie, T& g, T& f) {
+  T r, inv;
+  sqrt_and_inverse(r2, r, inv);
+  if (r >= T(2) * eps) {
+    f = inv;
+    g = inv * inv * inv;
+    return;
+  }
+  spline_softened_inner(r, inv, ie, g, f);
 }
 
 }  // namespace ejecta

@@ -4,7 +4,7 @@
 // from the sorted keys (the approach of Cornerstone, Keller et al. 2023, PASC '23: a node is a range
 // of sorted keys sharing a prefix; its children are the sub-ranges of the next D key bits, found by
 // binary search): a count pass, an exclusive scan of the counts (the children's places in the next
-// level) and a write pass per level. A node with at most kGravityLeaf particles, or at the deepest
+// level) and a write pass per level. A node with at most kGravityLeaf (gravity.leaf_size) particles, or at the deepest
 // level, is a leaf. Nodes are stored level by level, a node's children contiguous, and each node
 // knows the node that follows its subtree in depth-first order (`next`, a skip pointer), so the
 // traversal needs no stack (a "threaded" tree) and cannot overflow one.
@@ -18,7 +18,7 @@
 
 namespace ejecta {
 
-constexpr int kGravityLeaf = 16;   // most particles in a leaf
+constexpr int kGravityLeaf = 16;   // most particles in a leaf by default (gravity.leaf_size)
 // Consecutive sorted particles sharing one opening test (gravity.group = 0 picks this): a warp on a
 // GPU, and the same on the CPU so that both backends make the same opening decisions. Smaller groups
 // mean fewer interactions and somewhat larger errors (docs/physics.md, "Cost").
@@ -140,10 +140,11 @@ struct GravityCountChildren {
   const GravityLink* links;  // the level's first node
   uint32_t* count;
   int level;
+  uint32_t leaf;  // most particles in a leaf (gravity.leaf_size)
   EJ_INLINE void operator()(std::size_t k) const {
     const GravityLink l = links[k];
     uint32_t c = 0;
-    if (l.end - l.begin > uint32_t(kGravityLeaf) && level < gravity_levels<D>()) {
+    if (l.end - l.begin > leaf && level < gravity_levels<D>()) {
       uint32_t lo = l.begin;
       for (uint32_t dgt = 1; dgt <= (1u << D); ++dgt) {
         const uint32_t hi = dgt == (1u << D) ? l.end : gravity_lower_bound<D>(keys, lo, l.end, level, dgt);

@@ -30,34 +30,51 @@
 
 namespace ejecta {
 
-// One lane's particle: position, softening, accumulated field (without G), sorted index.
-template <class T>
+// One lane's particles (NT targets a lane): position, softening and its inverse, accumulated field
+// (without G), sorted index.
+template <class T, int NT>
 struct GravityWarpLane {
-  T x[3];
-  T e;
-  T acc[3];
-  T pot;
-  uint32_t k;
-  bool valid;
+  T x[NT][3];
+  T e[NT], ie[NT];
+  T acc[NT][3];
+  T pot[NT];
+  uint32_t k[NT];
+  bool valid[NT];
 };
 
-template <class T, int D>
+// NT: targets per lane, a group of 32 NT consecutive sorted particles per warp (lane l has particles
+// l and 32 + l of its group, as Ryoanji's 64-particle targets). Staged: the lists are evaluated in
+// chunks of 32 sources that the lanes first copy into shared memory together (lane l the l-th source:
+// 32 independent loads in flight), with each source's inverse softening length, and then every lane
+// reads from shared memory (a broadcast) and no pair divides (gravity_interactions.h, the _inv forms);
+// without it every lane loads every source from global memory itself, one after another. The same
+// sums in the same order either way. NT = 2 needs Staged.
+template <class T, int D, int NT = 1, bool Staged = false>
 struct GravityWarpWalk {
+  static_assert(NT == 1 || (NT == 2 && Staged), "two targets a lane come with the staged evaluation");
   // Blocks of 4 warps per SM that ptxas must fit (warp_exec_cuda.cuh), measured with -Xptxas -v for
   // sm_90: float 3D 56 registers without spills at 8 (32 warps per SM); double 3D spilled 32 bytes at
-  // 8, so 6 (85 registers at most).
-  static constexpr int kCudaMinBlocks = sizeof(T) == sizeof(float) ? 8 : 6;
+  // 8, so 6 (85 registers at most). Two targets a lane hold 11 more values: 6 and 4.
+  static constexpr int kCudaMinBlocks = sizeof(T) == sizeof(float) ? (NT == 1 ? 8 : 6) : (NT == 1 ? 6 : 4);
+  static constexpr uint32_t kGroup = uint32_t(kWarpLanes) * NT;  // particles per group
   static constexpr uint32_t kCells = 128;  // cell list entries per warp
   static constexpr uint32_t kRanges = 64;  // leaf ranges per warp (2 words each)
-  // Shared 32-bit words per warp for a stack of `stack_cap` entries.
-  static constexpr std::size_t words(uint32_t stack_cap) { return std::size_t(stack_cap) + kCells + 2 * kRanges; }
+  // The staging area (staged only), first in the warp's words so that it is 16-byte aligned: 32 nodes,
+  // 32 bodies, 32 node inverse softenings, 32 body softenings and their inverses, 32 body indices.
+  static constexpr std::size_t kStageBytes =
+      Staged ? std::size_t(kWarpLanes) * (sizeof(GravityNode<T>) + sizeof(GravityBody<T>) + 3 * sizeof(T) + 4) : 0;
+  static constexpr std::size_t kStageWords = (kStageBytes / 4 + 3) / 4 * 4;
+  // Shared 32-bit words per warp for a stack of `stack_cap` entries (a multiple of 4: 16-byte aligned).
+  static constexpr std::size_t words(uint32_t stack_cap) {
+    return kStageWords + (std::size_t(stack_cap) + kCells + 2 * kRanges + 3) / 4 * 4;
+  }
 
   const GravityLink* links;
   const uint32_t* nchild;
   const GravityNode<T>* nodes;
   const GravityBody<T>* body;
   const T* eps;
-  const GravityGroup<T>* groups;  // groups of kWarpLanes
+  const GravityGroup<T>* groups;  // groups of kGroup
   const uint32_t* perm;
   Vec<T, D>* a;  // += G * acceleration (store order)
   T* phi;        // = G * potential (store order); may be null
@@ -66,28 +83,40 @@ struct GravityWarpWalk {
   uint32_t stack_cap;
   uint32_t* overflow;  // set to 1 if the stack would overflow (see above: it cannot)
   uint32_t* counts;    // per group: cells, particles met (the cost model); may be null
+  // The groups as [begin, end) pairs of at most kGroup particles (gravity_groups.h); null: group g is
+  // the kGroup particles from g kGroup on.
+  const uint32_t* granges;
 
   template <class W>
   EJ_INLINE void operator()(const W& w, std::size_t g) const {
-    uint32_t* stack = w.shared();
+    uint32_t* stage = w.shared();
+    uint32_t* stack = stage + kStageWords;
     uint32_t* cells = stack + stack_cap;
     uint32_t* ranges = cells + kCells;
     const GravityGroup<T> grp = groups[g];
-    typename W::template Lane<GravityWarpLane<T>> me;
+    std::size_t gb = g * kGroup, ge = gb + kGroup < n ? gb + kGroup : n;
+    if (granges) {
+      gb = granges[2 * g];
+      ge = granges[2 * g + 1];
+    }
+    typename W::template Lane<GravityWarpLane<T, NT>> me;
     typename W::template Lane<uint32_t> node;
     typename W::template Lane<bool> take_cell, take_leaf, open;
     w.each([&](int l) {
-      GravityWarpLane<T>& s = me[l];
-      const std::size_t k = g * kWarpLanes + std::size_t(l);
-      s.valid = k < n;
-      s.k = s.valid ? uint32_t(k) : n - 1;  // a spare lane of the last group repeats the last particle
-      const GravityBody<T> b = body[s.k];
-      for (int c = 0; c < 3; ++c) {
-        s.x[c] = b.x[c];
-        s.acc[c] = T(0);
+      GravityWarpLane<T, NT>& s = me[l];
+      for (int t = 0; t < NT; ++t) {
+        const std::size_t k = gb + std::size_t(t) * kWarpLanes + std::size_t(l);
+        s.valid[t] = k < ge;
+        s.k[t] = s.valid[t] ? uint32_t(k) : uint32_t(ge - 1);  // a spare lane repeats the group's last particle
+        const GravityBody<T> b = body[s.k[t]];
+        for (int c = 0; c < 3; ++c) {
+          s.x[t][c] = b.x[c];
+          s.acc[t][c] = T(0);
+        }
+        s.e[t] = eps[s.k[t]];
+        s.ie[t] = Staged ? T(1) / s.e[t] : T(0);
+        s.pot[t] = T(0);
       }
-      s.e = eps[s.k];
-      s.pot = T(0);
     });
     uint32_t top = 1, ncell = 0, nrange = 0, met_cells = 0, met_particles = 0;
     stack[0] = 0u;  // the root, one node
@@ -144,57 +173,143 @@ struct GravityWarpWalk {
       w.sync();
       if (ncell > kCells - uint32_t(kWarpLanes)) {
         met_cells += ncell;
-        eval_cells(w, me, cells, ncell);
+        eval_cells(w, me, cells, ncell, stage);
         ncell = 0;
         w.sync();
       }
       if (nrange > kRanges - uint32_t(kWarpLanes)) {
-        met_particles += eval_ranges(w, me, ranges, nrange);
+        met_particles += eval_ranges(w, me, ranges, nrange, stage);
         nrange = 0;
         w.sync();
       }
     }
     met_cells += ncell;
-    eval_cells(w, me, cells, ncell);
-    met_particles += eval_ranges(w, me, ranges, nrange);
+    eval_cells(w, me, cells, ncell, stage);
+    met_particles += eval_ranges(w, me, ranges, nrange, stage);
     if (counts) {
       counts[2 * g] = met_cells;
       counts[2 * g + 1] = met_particles;
     }
     w.each([&](int l) {
-      const GravityWarpLane<T>& s = me[l];
-      if (!s.valid) return;
-      const uint32_t p = perm[s.k];
-      for (int c = 0; c < D; ++c) a[p][c] += G * s.acc[c];
-      if (phi) phi[p] = G * s.pot;
+      const GravityWarpLane<T, NT>& s = me[l];
+      for (int t = 0; t < NT; ++t) {
+        if (!s.valid[t]) continue;
+        const uint32_t p = perm[s.k[t]];
+        for (int c = 0; c < D; ++c) a[p][c] += G * s.acc[t][c];
+        if (phi) phi[p] = G * s.pot[t];
+      }
     });
   }
 
  private:
-  template <class W, class L>
-  EJ_INLINE void eval_cells(const W& w, L& me, const uint32_t* cells, uint32_t ncell) const {
-    w.each([&](int l) {
-      GravityWarpLane<T>& s = me[l];
-      for (uint32_t c = 0; c < ncell; ++c) {
-        const GravityNode<T> nd = nodes[cells[c]];  // one copy: 128-bit loads
-        add_accepted_cell(s.x, s.e, nd, s.acc, s.pot);
-      }
-    });
+  // The staging area's arrays (Staged).
+  struct Stage {
+    GravityNode<T>* node;
+    GravityBody<T>* body;
+    T *node_ie, *body_e, *body_ie;
+    uint32_t* body_k;
+  };
+  EJ_INLINE static Stage stage_of(uint32_t* words) {
+    Stage st;
+    st.node = reinterpret_cast<GravityNode<T>*>(words);
+    st.body = reinterpret_cast<GravityBody<T>*>(st.node + kWarpLanes);
+    st.node_ie = reinterpret_cast<T*>(st.body + kWarpLanes);
+    st.body_e = st.node_ie + kWarpLanes;
+    st.body_ie = st.body_e + kWarpLanes;
+    st.body_k = reinterpret_cast<uint32_t*>(st.body_ie + kWarpLanes);
+    return st;
   }
+
+  template <class W, class L>
+  EJ_INLINE void eval_cells(const W& w, L& me, const uint32_t* cells, uint32_t ncell, uint32_t* stage) const {
+    if constexpr (!Staged) {
+      w.each([&](int l) {
+        GravityWarpLane<T, NT>& s = me[l];
+        for (uint32_t c = 0; c < ncell; ++c) {
+          const GravityNode<T> nd = nodes[cells[c]];  // one copy: 128-bit loads
+          add_accepted_cell(s.x[0], s.e[0], nd, s.acc[0], s.pot[0]);
+        }
+      });
+    } else {
+      const Stage st = stage_of(stage);
+      for (uint32_t c0 = 0; c0 < ncell; c0 += uint32_t(kWarpLanes)) {
+        const uint32_t cnt = ncell - c0 < uint32_t(kWarpLanes) ? ncell - c0 : uint32_t(kWarpLanes);
+        w.each([&](int l) {
+          if (uint32_t(l) >= cnt) return;
+          const GravityNode<T> nd = nodes[cells[c0 + uint32_t(l)]];
+          st.node[l] = nd;
+          st.node_ie[l] = T(1) / nd.eps;
+        });
+        w.sync();
+        w.each([&](int l) {
+          GravityWarpLane<T, NT>& s = me[l];
+          for (uint32_t c = 0; c < cnt; ++c)
+            for (int t = 0; t < NT; ++t)
+              add_accepted_cell_inv(s.x[t], s.e[t], s.ie[t], st.node[c], st.node_ie[c], s.acc[t], s.pot[t]);
+        });
+        w.sync();
+      }
+    }
+  }
+
   // Returns the particles in the ranges (the self pair included, as the group walk counts).
   template <class W, class L>
-  EJ_INLINE uint32_t eval_ranges(const W& w, L& me, const uint32_t* ranges, uint32_t nrange) const {
-    w.each([&](int l) {
-      GravityWarpLane<T>& s = me[l];
-      for (uint32_t q = 0; q < nrange; ++q) {
-        const uint32_t b = ranges[2 * q], e = ranges[2 * q + 1];
-        for (uint32_t j = b; j < e; ++j) {
-          if (j == s.k) continue;
-          const GravityBody<T> bj = body[j];
-          add_particle(s.x, s.e, bj, eps[j], s.acc, s.pot);
+  EJ_INLINE uint32_t eval_ranges(const W& w, L& me, const uint32_t* ranges, uint32_t nrange, uint32_t* stage) const {
+    if constexpr (!Staged) {
+      w.each([&](int l) {
+        GravityWarpLane<T, NT>& s = me[l];
+        for (uint32_t q = 0; q < nrange; ++q) {
+          const uint32_t b = ranges[2 * q], e = ranges[2 * q + 1];
+          for (uint32_t j = b; j < e; ++j) {
+            if (j == s.k[0]) continue;
+            const GravityBody<T> bj = body[j];
+            add_particle(s.x[0], s.e[0], bj, eps[j], s.acc[0], s.pot[0]);
+          }
         }
+      });
+    } else {
+      // The ranges' particles 32 at a time: a warp-uniform cursor (range q, offset off) hands out the
+      // lanes' indices, then each lane loads its source.
+      const Stage st = stage_of(stage);
+      typename W::template Lane<uint32_t> src;
+      uint32_t q = 0, off = 0;
+      while (q < nrange) {
+        uint32_t fill = 0;
+        while (q < nrange && fill < uint32_t(kWarpLanes)) {
+          const uint32_t b = ranges[2 * q] + off, e = ranges[2 * q + 1];
+          const uint32_t room = uint32_t(kWarpLanes) - fill, take = e - b < room ? e - b : room;
+          w.each([&](int l) {
+            if (uint32_t(l) >= fill && uint32_t(l) < fill + take) src[l] = b + (uint32_t(l) - fill);
+          });
+          fill += take;
+          if (b + take == e) {
+            ++q;
+            off = 0;
+          } else {
+            off += take;
+          }
+        }
+        w.each([&](int l) {
+          if (uint32_t(l) >= fill) return;
+          const uint32_t j = src[l];
+          st.body[l] = body[j];
+          const T ej = eps[j];
+          st.body_e[l] = ej;
+          st.body_ie[l] = T(1) / ej;
+          st.body_k[l] = j;
+        });
+        w.sync();
+        w.each([&](int l) {
+          GravityWarpLane<T, NT>& s = me[l];
+          for (uint32_t c = 0; c < fill; ++c)
+            for (int t = 0; t < NT; ++t) {
+              if (st.body_k[c] == s.k[t]) continue;
+              add_particle_inv(s.x[t], s.e[t], s.ie[t], st.body[c], st.body_e[c], st.body_ie[c], s.acc[t], s.pot[t]);
+            }
+        });
+        w.sync();
       }
-    });
+    }
     uint32_t np = 0;
     for (uint32_t q = 0; q < nrange; ++q) np += ranges[2 * q + 1] - ranges[2 * q];
     return np;
@@ -202,22 +317,29 @@ struct GravityWarpWalk {
 };
 
 // The mean interactions of a walk from the per-group counts (cells, particles), weighted by the
-// groups' particles.
+// groups' particles, and the most of one group (cells + particles: the longest warp).
 struct GravityWarpCounts {
-  double cells, particles;
+  double cells, particles, most;
 };
 struct MeasureGravityWarpCounts {
   const uint32_t* counts;
   std::size_t n;
+  std::size_t group;        // particles per group
+  const uint32_t* granges;  // or the groups' ranges (gravity_groups.h)
   EJ_INLINE GravityWarpCounts operator()(std::size_t g) const {
-    const std::size_t b = g * kWarpLanes, e = b + kWarpLanes < n ? b + kWarpLanes : n;
+    std::size_t b = g * group, e = b + group < n ? b + group : n;
+    if (granges) {
+      b = granges[2 * g];
+      e = granges[2 * g + 1];
+    }
     const double w = double(e - b);
-    return GravityWarpCounts{w * double(counts[2 * g]), w * double(counts[2 * g + 1])};
+    return GravityWarpCounts{w * double(counts[2 * g]), w * double(counts[2 * g + 1]),
+                             double(counts[2 * g]) + double(counts[2 * g + 1])};
   }
 };
 struct AddGravityWarpCounts {
   EJ_INLINE GravityWarpCounts operator()(const GravityWarpCounts& x, const GravityWarpCounts& y) const {
-    return GravityWarpCounts{x.cells + y.cells, x.particles + y.particles};
+    return GravityWarpCounts{x.cells + y.cells, x.particles + y.particles, x.most > y.most ? x.most : y.most};
   }
 };
 

@@ -13,6 +13,7 @@
 // its own sorted copies (20 bytes per particle in float) and scatters its results back.
 // Host round trips: the bounding box, and one integer per tree level (the next level's size).
 #include "exec/device_array.h"
+#include "gravity/gravity_groups.h"
 #include "gravity/gravity_phase_times.h"
 #include "gravity/octree_build.h"
 #include "gravity/octree_group_walk.h"
@@ -39,7 +40,13 @@ struct GravitySettings {
   double softening = 0;  // spline softening length (m); 0: each particle's smoothing length h
   bool group_walk = true;  // interaction lists per group (octree_group_walk.h); false: octree_walk.h
   bool warp_walk = false;  // the warp-cooperative walk (octree_warp_walk.h; groups of 32), before group_walk
-  int group = 0;           // particles per group; 0: kGravityGroup (32); the warp walk always has 32
+  int group = 0;           // particles per group; 0: kGravityGroup (32); the warp walk has 32 warp_targets
+  int leaf = 0;            // most particles in a leaf; 0: kGravityLeaf (16)
+  // Warp walk: stage the lists' sources in shared memory (octree_warp_walk.h), and the targets per
+  // lane (1 or 2; 2 stages).
+  bool warp_staged = false;
+  int warp_targets = 1;
+  bool warp_tree_groups = false;  // warp walk: groups from the tree (gravity_groups.h), not consecutive
   bool count = false;      // warp walk: count the interactions (stats' cells/particles_per_particle)
   // Initial list capacities per group (cells, particle ranges); they grow when a group finds more.
   // Small values in a test exercise the growth.
@@ -56,6 +63,7 @@ struct GravityTreeStats {
   // Group walk, and warp walk with settings.count: mean particle-cell and particle-particle
   // interactions per particle (a group's counts weighted by its particles; the self pair included).
   double cells_per_particle = 0, particles_per_particle = 0;
+  double most_per_group = 0;  // warp walk with counts: the most interactions (cells + particles) of one group
 };
 
 template <class T, int D, class Exec>
@@ -74,7 +82,7 @@ class SelfGravity {
 
   void set(const GravitySettings& s) {
     settings_ = s;
-    group_ = uint32_t(s.warp_walk ? kWarpLanes : (s.group > 0 ? s.group : kGravityGroup));
+    group_ = uint32_t(s.warp_walk ? kWarpLanes * (s.warp_targets == 2 ? 2 : 1) : (s.group > 0 ? s.group : kGravityGroup));
     const std::size_t ng = (n_ + group_ - 1) / group_;
     if (groups_.size() != ng) groups_.resize(exec_, ng, tally_);
   }
@@ -148,33 +156,60 @@ class SelfGravity {
     lap_ = now;
   }
 
-  // The warp walk (octree_warp_walk.h): one warp per group of 32, its stack sized by the tree's depth.
+  // The warp walk (octree_warp_walk.h): one warp per group of 32 or 64, its stack sized by the tree's
+  // depth.
   void warp_walk(Vec<T, D>* a, T* phi) {
+    if (settings_.warp_targets == 2)
+      warp_walk_as<2, true>(a, phi);
+    else if (settings_.warp_staged)
+      warp_walk_as<1, true>(a, phi);
+    else
+      warp_walk_as<1, false>(a, phi);
+  }
+  template <int NT, bool Staged>
+  void warp_walk_as(Vec<T, D>* a, T* phi) {
+    using Walk = GravityWarpWalk<T, D, NT, Staged>;
+    std::size_t ngroups = (n_ + Walk::kGroup - 1) / Walk::kGroup;
+    const uint32_t* granges = nullptr;
+    if (settings_.warp_tree_groups) {  // gravity_groups.h: count, scan, write, boxes
+      const std::size_t nodes = stats_.nodes;
+      exec_.for_each(nodes, GravityCountTreeGroups{links_.data(), nchild_.data(), count_.data(), Walk::kGroup});
+      exec_.exclusive_scan(count_.data(), offset_.data(), nodes);
+      uint32_t total = 0;
+      exec_.download(&total, offset_.data() + nodes, sizeof total);
+      ngroups = total;
+      if (granges_.size() < 2 * ngroups) granges_.resize(exec_, 2 * ngroups, tally_);
+      if (groups_.size() < ngroups) groups_.resize(exec_, ngroups, tally_);
+      exec_.for_each(nodes, GravityWriteTreeGroups{links_.data(), nchild_.data(), offset_.data(), granges_.data(),
+                                                   Walk::kGroup});
+      exec_.for_each(ngroups, GravityRangeGroupBounds<T>{body_.data(), granges_.data(), groups_.data()});
+      granges = granges_.data();
+    }
     if (stats_.nodes >= (std::size_t(1) << 29))
       throw std::runtime_error("gravity.walk = warps: the tree has " + std::to_string(stats_.nodes) +
                                " nodes, more than its stack encoding holds (2^29); use gravity.walk = particles");
-    const std::size_t ngroups = (n_ + kWarpLanes - 1) / kWarpLanes;
     const bool count = settings_.count || times_;
     if (count && warp_counts_.size() < 2 * ngroups) warp_counts_.resize(exec_, 2 * ngroups, tally_);
     if (overflow_.size() == 0) overflow_.resize(exec_, 1, tally_);
     const uint32_t zero = 0;
     exec_.upload(overflow_.data(), &zero, sizeof zero);
     const uint32_t stack_cap = uint32_t(kWarpLanes) * uint32_t(stats_.levels + 2);
-    const GravityWarpWalk<T, D> walk{links_.data(), nchild_.data(), nodes_.data(), body_.data(), eps_.data(),
+    const Walk walk{links_.data(), nchild_.data(), nodes_.data(), body_.data(), eps_.data(),
                                      groups_.data(), perm_.data(), a, phi, T(settings_.G), uint32_t(n_), stack_cap,
-                                     overflow_.data(), count ? warp_counts_.data() : nullptr};
-    for_each_warp(exec_, ngroups, GravityWarpWalk<T, D>::words(stack_cap), walk);
+                                     overflow_.data(), count ? warp_counts_.data() : nullptr, granges};
+    for_each_warp(exec_, ngroups, Walk::words(stack_cap), walk);
     uint32_t overflow = 0;
     exec_.download(&overflow, overflow_.data(), sizeof overflow);
     if (overflow)  // the stack bound of octree_warp_walk.h was wrong: a bug, never a scene's fault
       throw std::logic_error("self-gravity warp walk: the stack of " + std::to_string(stack_cap) +
                              " entries overflowed (tree levels " + std::to_string(stats_.levels) + ")");
     if (count) {
-      const GravityWarpCounts c = exec_.transform_reduce(ngroups, GravityWarpCounts{0, 0},
-                                                         MeasureGravityWarpCounts{warp_counts_.data(), n_},
+      const GravityWarpCounts c = exec_.transform_reduce(ngroups, GravityWarpCounts{0, 0, 0},
+                                                         MeasureGravityWarpCounts{warp_counts_.data(), n_, Walk::kGroup, granges},
                                                          AddGravityWarpCounts{});
       stats_.cells_per_particle = c.cells / double(n_);
       stats_.particles_per_particle = c.particles / double(n_);
+      stats_.most_per_group = c.most;
     }
   }
 
@@ -261,7 +296,8 @@ class SelfGravity {
                               {keys.lo[0], keys.lo[1], keys.lo[2]}, side, T(1.0 / settings_.theta)};
       exec_.for_each(level_start_[l + 1] - level_start_[l], mo);
     }
-    exec_.for_each((n_ + group_ - 1) / group_, GravityGroupBounds<T>{body_.data(), groups_.data(), n_, group_});
+    if (!(settings_.warp_walk && settings_.warp_tree_groups))  // those are made by the warp walk
+      exec_.for_each((n_ + group_ - 1) / group_, GravityGroupBounds<T>{body_.data(), groups_.data(), n_, group_});
     lap(times_ ? &times_->moments : nullptr);
   }
 
@@ -271,9 +307,10 @@ class SelfGravity {
     const GravityLink root{-1, kGravityEnd, 0, uint32_t(n_)};
     exec_.upload(links_.data(), &root, sizeof root);
     level_start_.assign({0u, 1u});
+    const uint32_t leaf = uint32_t(settings_.leaf > 0 ? settings_.leaf : kGravityLeaf);
     for (int l = 0; l <= gravity_levels<D>(); ++l) {
       const uint32_t s = level_start_[l], e = level_start_[l + 1], cnt = e - s;
-      exec_.for_each(cnt, GravityCountChildren<D>{keys_.data(), links_.data() + s, count_.data(), l});
+      exec_.for_each(cnt, GravityCountChildren<D>{keys_.data(), links_.data() + s, count_.data(), l, leaf});
       exec_.exclusive_scan(count_.data(), offset_.data(), cnt);
       uint32_t total = 0;
       exec_.download(&total, offset_.data() + cnt, sizeof total);
@@ -308,7 +345,7 @@ class SelfGravity {
   uint32_t group_ = kGravityGroup;         // particles per group (set())
   uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)
   DeviceArray<uint32_t, Exec> cells_, ranges_, list_counts_;
-  DeviceArray<uint32_t, Exec> warp_counts_, overflow_;  // warp walk: interactions per group, stack overflow
+  DeviceArray<uint32_t, Exec> warp_counts_, overflow_, granges_;  // warp walk: interactions per group, stack overflow
   GravityPhaseTimes* times_ = nullptr;                  // phase timing of the current accumulate()
   std::chrono::steady_clock::time_point lap_;
 };

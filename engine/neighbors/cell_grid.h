@@ -20,6 +20,7 @@
 // Reach 2 needs the row-major order (make_cell_grid's caller refuses Morton with it).
 #include "core/hd.h"
 #include "core/vec.h"
+#include "exec/device_ptr.h"
 #include "neighbors/bucket_order.h"
 
 #include <algorithm>
@@ -117,6 +118,11 @@ struct CellGrid {
 
   // Calls f(j, x_i - x_j, r^2) for every sorted particle j closer than sqrt(r2max) to xi (xi itself
   // included when it is one of the particles). Returns the number of candidates examined.
+  // The positions as a functor's view holds them (device memory, exec/device_ptr.h).
+  template <class F>
+  EJ_INLINE uint32_t for_each_neighbor(const Vec<T, D>& xi, DevicePtr<const Vec<T, D>> x, T r2max, F&& f) const {
+    return for_each_neighbor(xi, x.get(), r2max, static_cast<F&&>(f));
+  }
   template <class F>
   EJ_INLINE uint32_t for_each_neighbor(const Vec<T, D>& xi, const Vec<T, D>* x, T r2max, F&& f) const {
     return for_each_candidate(xi, [&](uint32_t j) {

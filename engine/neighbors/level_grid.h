@@ -19,6 +19,7 @@
 // whose ranges are adjacent are scanned as one range.
 #include "core/hd.h"
 #include "core/vec.h"
+#include "exec/device_ptr.h"
 #include "neighbors/bucket_order.h"
 
 #include <algorithm>
@@ -74,6 +75,12 @@ struct LevelGrid {
 
   // f(j, x_i - x_j, r^2) for every sorted particle j with r < reach (gather) or r < max(reach,
   // 2 hmax[level of j]) (symmetric); xi itself included when it is a particle.
+  // The positions as a functor's view holds them (device memory, exec/device_ptr.h).
+  template <class F>
+  EJ_INLINE void for_each_neighbor(const Vec<T, D>& xi, DevicePtr<const Vec<T, D>> x, T reach, bool symmetric,
+                                   F&& f) const {
+    for_each_neighbor(xi, x.get(), reach, symmetric, static_cast<F&&>(f));
+  }
   template <class F>
   EJ_INLINE void for_each_neighbor(const Vec<T, D>& xi, const Vec<T, D>* x, T reach, bool symmetric, F&& f) const {
     for (int l = 0; l < levels; ++l) {

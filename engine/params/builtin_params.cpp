@@ -386,6 +386,33 @@ ParamRegistry make_builtin() {
                          "median error +17-27% at theta 0.5); 0 = 32, a GPU warp, on both backends."),
                    0, 1024),
              {"gas", "solid"}));
+  t.add(only(range(param("gravity.leaf_size", T::Int, "16", "", "Tree leaf size",
+                         "Most particles in a leaf of the self-gravity octree: a node with more is "
+                         "split. Larger leaves mean fewer cells and more particle-particle "
+                         "interactions (docs/physics.md, \"Cost\")."),
+                   1, 256),
+             {"gas", "solid"}));
+  t.add(only(choices(param("gravity.warp_eval", T::Choice, "lanes", "", "Warp walk evaluation",
+                           "How gravity.walk = warps evaluates its interaction lists: lanes = every "
+                           "lane loads every source from memory itself; staged = the lanes copy 32 "
+                           "sources at a time into shared memory together (with their inverse "
+                           "softening lengths) and then read them from there (Bedorf et al. 2012). "
+                           "Same forces."),
+                     {"lanes", "staged"}),
+             {"gas", "solid"}));
+  t.add(only(range(param("gravity.warp_targets", T::Int, "1", "", "Warp walk targets per lane",
+                         "Particles per lane of gravity.walk = warps: 1 (groups of 32) or 2 (groups of "
+                         "64, as SPH-EXA's Ryoanji; implies gravity.warp_eval = staged): one walk "
+                         "serves twice the particles, with a larger group box."),
+                   1, 2),
+             {"gas", "solid"}));
+  t.add(only(choices(param("gravity.warp_groups", T::Choice, "consecutive", "", "Warp walk groups",
+                           "The particle groups of gravity.walk = warps: consecutive = 32 (or 64) "
+                           "consecutive sorted particles, whose box can span two far cells where the "
+                           "Morton order jumps; tree = runs of sibling cells of at most that many "
+                           "particles (engine/gravity/gravity_groups.h), tight boxes, some lanes idle."),
+                     {"consecutive", "tree"}),
+             {"gas", "solid"}));
 
   t.group = "Boundary";
   t.add(rebuild(range(param("boundary.wall_layers", T::Int, "3", "", "Wall layers",

@@ -41,9 +41,9 @@ struct LiquidModel {
 template <class T, int D>
 struct MixedView {
   SolidView<T, D> s;
-  T* pb;          // boundary pressure (walls, solids; eq. 27)
-  T* rhob;        // boundary density (eq. 28)
-  Vec<T, D>* vb;  // boundary velocity in the viscous term
+  DevicePtr<T> pb;          // boundary pressure (walls, solids; eq. 27)
+  DevicePtr<T> rhob;        // boundary density (eq. 28)
+  DevicePtr<Vec<T, D>> vb;  // boundary velocity in the viscous term
 };
 
 // The pair factors of liquid particle f and boundary particle b: its acceleration is x_fb k, the
@@ -85,7 +85,7 @@ EJ_INLINE bool is_moving_boundary(uint8_t phase) { return phase == kPhaseSolid |
 template <class F>
 struct OnPhase {
   F f;
-  const uint8_t* phase;
+  DevicePtr<const uint8_t> phase;
   uint8_t which;
   EJ_INLINE void operator()(std::size_t i) const {
     if (phase[i] == which) f(i);

@@ -1,7 +1,7 @@
 #pragma once
 // DEM grains as a material of the mixed engine (solver/mixed_solver.h, phase kPhaseGrain): every grain
 // is one particle of the store, a sphere (a disc in 2D) of radius `grain_radius`, and the term
-// contact_dem_linear sums on it, in one gather pass over the step's grid,
+// contact_linear_green2010 sums on it, in one gather pass over the step's grid,
 //  - the linear contact law of the cuda-samples `particles` demo with every other grain it overlaps
 //    (physics/dem_contact_linear.h: spring, normal dashpot, tangential viscous shear, attraction);
 //  - the same spring-dashpot with the planes of the box dem.box_min .. dem.box_max (the walls of the
@@ -65,14 +65,14 @@ EJ_INLINE Vec<T, D> dem_linear_box_force(const GrainModel<T, D>& gm, const Vec<T
   return f;
 }
 
-// contact_dem_linear: the acceleration of every grain (and zero rates for its density, energy and
+// contact_linear_green2010: the acceleration of every grain (and zero rates for its density, energy and
 // stress: a grain is rigid); the coupling's reaction adds the liquid's push afterwards.
 template <class T, int D>
 struct GrainContacts_Linear {
   GrainModel<T, D> gm;
   LevelGrid<T, D> grid;
   SolidView<T, D> s;
-  const T* radius;
+  DevicePtr<const T> radius;
   EJ_INLINE void operator()(std::size_t i) const {
     if (s.phase[i] != kPhaseGrain) return;
     const Vec<T, D> xi = s.x[i], vi = s.v[i];

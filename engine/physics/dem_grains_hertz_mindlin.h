@@ -1,6 +1,6 @@
 #pragma once
 // DEM grains with friction (dem.contact = hertz_mindlin; docs/physics.md, "DEM grains"): the term
-// contact_dem_hertz_mindlin of the mixed engine. Every grain sums, in one gather pass over the step's
+// contact_hertz_mindlin_tsuji1992 of the mixed engine. Every grain sums, in one gather pass over the step's
 // grid, the Hertz-Mindlin contact of physics/dem_contact_hertz_mindlin.h (Hertz normal force, Mindlin
 // tangential stiffness on a tangential spring with the Coulomb slider of Cundall & Strack 1979,
 // Geotechnique 29, 47, eq. 4-6; dashpots of Tsuji, Tanaka & Ishida 1992) with every grain it overlaps
@@ -79,15 +79,15 @@ template <class T, int D>
 struct GrainHistoryView {
   static constexpr int C = DemContactCapacity<D>::value;
   using Spin = Vec<T, DemSpinDim<D>::value>;
-  Vec<uint32_t, C>* partner;   // contact_partner: ids of the partners (kDemNoContact: free slot)
-  Vec<T, D * C>* spring;       // contact_spring: xi of each slot, D components each
-  uint32_t* count;             // contact_count: contacts found in the last evaluation
-  const uint32_t* id;          // the particles' ids
-  Spin* w;                     // angular_velocity
-  Spin* dw;                    // angular_acceleration
+  DevicePtr<Vec<uint32_t, C>> partner;   // contact_partner: ids of the partners (kDemNoContact: free slot)
+  DevicePtr<Vec<T, D * C>> spring;       // contact_spring: xi of each slot, D components each
+  DevicePtr<uint32_t> count;             // contact_count: contacts found in the last evaluation
+  DevicePtr<const uint32_t> id;          // the particles' ids
+  DevicePtr<Spin> w;                     // angular_velocity
+  DevicePtr<Spin> dw;                    // angular_acceleration
 };
 
-// contact_dem_hertz_mindlin: acceleration, angular acceleration and the new contact list of every
+// contact_hertz_mindlin_tsuji1992: acceleration, angular acceleration and the new contact list of every
 // grain (zero rates for its density, energy and stress: a grain is rigid).
 template <class T, int D>
 struct GrainContacts_HertzMindlin {
@@ -99,7 +99,7 @@ struct GrainContacts_HertzMindlin {
   T dt;                          // the step the springs advance by
   LevelGrid<T, D> grid;
   SolidView<T, D> s;
-  const T* radius;
+  DevicePtr<const T> radius;
   GrainHistoryView<T, D> h;
 
   EJ_INLINE void operator()(std::size_t i) const {
@@ -206,10 +206,10 @@ struct GrainContacts_HertzMindlin {
 // diagnostics' energy budget (added to Diagnostics::kinetic and total); 0 for other phases.
 template <class T, int D>
 struct MeasureGrainSpinEnergy {
-  const uint8_t* phase;
-  const T* m;
-  const T* radius;
-  const Vec<T, DemSpinDim<D>::value>* w;
+  DevicePtr<const uint8_t> phase;
+  DevicePtr<const T> m;
+  DevicePtr<const T> radius;
+  DevicePtr<const Vec<T, DemSpinDim<D>::value>> w;
   EJ_INLINE double operator()(std::size_t i) const {
     if (phase[i] != kPhaseGrain) return 0.0;
     const double shape = D == 3 ? 0.4 : 0.5, r = double(radius[i]);
@@ -225,8 +225,8 @@ struct DemMostContacts {
   uint32_t count, index;
 };
 struct MeasureDemContacts {
-  const uint32_t* count;
-  const uint8_t* phase;
+  DevicePtr<const uint32_t> count;
+  DevicePtr<const uint8_t> phase;
   EJ_INLINE DemMostContacts operator()(std::size_t i) const {
     return DemMostContacts{phase[i] == kPhaseGrain ? count[i] : 0u, uint32_t(i)};
   }

@@ -14,6 +14,7 @@
 // compaction_damage D_alpha (derived). A material without porosity, or with alpha_0 = 1, computes
 // exactly what the non-porous solid computes (x * 1, x / 1 and x + 0 are exact).
 #include "core/hd.h"
+#include "exec/device_ptr.h"
 #include "physics/porous_epsalpha.h"
 #include "physics/porous_palpha.h"
 
@@ -48,14 +49,14 @@ struct PorousMaterial {
 // it has no epsilon-alpha material, damage when it has no p-alpha one).
 template <class T>
 struct PorousView {
-  T* alpha = nullptr;   // distention (integrated)
-  T* dalpha = nullptr;  // its rate
-  T* eps = nullptr;     // compaction strain eps_c (integrated)
-  T* deps = nullptr;
-  T* work = nullptr;    // compaction work per unit mass (integrated)
-  T* dwork = nullptr;
-  T* porosity = nullptr;  // 1 - 1/alpha (derived)
-  T* damage = nullptr;    // D_alpha (derived, p-alpha)
+  DevicePtr<T> alpha = nullptr;   // distention (integrated)
+  DevicePtr<T> dalpha = nullptr;  // its rate
+  DevicePtr<T> eps = nullptr;     // compaction strain eps_c (integrated)
+  DevicePtr<T> deps = nullptr;
+  DevicePtr<T> work = nullptr;    // compaction work per unit mass (integrated)
+  DevicePtr<T> dwork = nullptr;
+  DevicePtr<T> porosity = nullptr;  // 1 - 1/alpha (derived)
+  DevicePtr<T> damage = nullptr;    // D_alpha (derived, p-alpha)
 };
 
 template <class T>

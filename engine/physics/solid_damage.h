@@ -49,10 +49,10 @@ template <class T, int D>
 struct SolidDamageAdvance {
   SolidModel<T, D> model;
   SolidView<T, D> pv;
-  const uint32_t* id;
-  const std::int64_t* offset;  // size N + 1, by initial id
-  const T* strains;            // ascending per particle
-  uint32_t* n_active;          // out: n_act of this pass (a recorded field)
+  DevicePtr<const uint32_t> id;
+  DevicePtr<const std::int64_t> offset;  // size N + 1, by initial id
+  DevicePtr<const T> strains;            // ascending per particle
+  DevicePtr<uint32_t> n_active;          // out: n_act of this pass (a recorded field)
   T dt;
   EJ_INLINE void operator()(std::size_t i) const {
     const SolidMaterial<T>& mt = model.mat[pv.mat[i]];
@@ -63,7 +63,7 @@ struct SolidDamageAdvance {
     if (n_tot <= 0 || !(dmg < T(1))) return;
     const T sigma_t = largest_principal_stress<T, D>(damaged_stress(mt, pv, i, dmg));
     const T eps = local_tensile_strain(sigma_t, dmg, mt.E);
-    const int n_act = active_flaw_count(strains + offset[k], n_tot, eps);
+    const int n_act = active_flaw_count(strains.get() + offset[k], n_tot, eps);
     n_active[i] = uint32_t(n_act);
     if (n_act == 0) return;
     const T rho = pv.rho[i];

@@ -11,9 +11,9 @@ namespace ejecta {
 // its invariant.
 template <class T, int D>
 struct SolidVonMisesStress {
-  const SymTensor<T, D>* S;
-  const T* damage;
-  T* out;
+  DevicePtr<const SymTensor<T, D>> S;
+  DevicePtr<const T> damage;
+  DevicePtr<T> out;
   EJ_INLINE void operator()(std::size_t i) const {
     const T s = sqrt(T(3) * solid_j2<T, D>(S[i]));
     out[i] = damage ? (T(1) - damage[i]) * s : s;

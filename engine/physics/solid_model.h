@@ -139,34 +139,34 @@ struct SolidModel {
 };
 
 template <class T, int D>
-struct SolidView {
-  Vec<T, D>* x;
-  Vec<T, D>* v;
-  T* u;
-  T* rho;
-  SymTensor<T, D>* S;
-  T* p;
-  T* c;  // longitudinal sound speed sqrt(c_eos^2 + 4/3 mu/rho)
-  Vec<T, D>* a;
-  T* du;
-  T* drho;
-  SymTensor<T, D>* dS;
-  SymTensor<T, D>* R;  // artificial stress (nullptr when off)
-  Vec<T, D * D>* L;    // kernel-gradient correction matrix M^-1, row-major (nullptr when off)
-  T* vsig;
-  const T* h;
-  const T* m;
-  const uint8_t* mat;
-  const uint8_t* kind;
-  T* damage;       // Grady-Kipp damage D in [0, 1] (nullptr when no particle has flaws)
-  T* eps_p;        // accumulated equivalent plastic strain
-  T* eps_p_step;   // its value at the start of the current step
+struct SolidView {  // device memory only (DevicePtr, exec/device_ptr.h)
+  DevicePtr<Vec<T, D>> x;
+  DevicePtr<Vec<T, D>> v;
+  DevicePtr<T> u;
+  DevicePtr<T> rho;
+  DevicePtr<SymTensor<T, D>> S;
+  DevicePtr<T> p;
+  DevicePtr<T> c;  // longitudinal sound speed sqrt(c_eos^2 + 4/3 mu/rho)
+  DevicePtr<Vec<T, D>> a;
+  DevicePtr<T> du;
+  DevicePtr<T> drho;
+  DevicePtr<SymTensor<T, D>> dS;
+  DevicePtr<SymTensor<T, D>> R;  // artificial stress (nullptr when off)
+  DevicePtr<Vec<T, D * D>> L;    // kernel-gradient correction matrix M^-1, row-major (nullptr when off)
+  DevicePtr<T> vsig;
+  DevicePtr<const T> h;
+  DevicePtr<const T> m;
+  DevicePtr<const uint8_t> mat;
+  DevicePtr<const uint8_t> kind;
+  DevicePtr<T> damage;       // Grady-Kipp damage D in [0, 1] (nullptr when no particle has flaws)
+  DevicePtr<T> eps_p;        // accumulated equivalent plastic strain
+  DevicePtr<T> eps_p_step;   // its value at the start of the current step
   PorousView<T> por;  // the porosity term's fields (all nullptr without a porous material)
   // Mixed scenes (solver/mixed_solver.h): the model of each particle (kPhaseSolid for solids); the
   // pair sums of SolidCorrection and SolidForces with Phased = true skip every other neighbour (the
   // coupling terms handle those pairs). nullptr in the solid solver, whose functors (Phased = false)
   // compile exactly as before.
-  const uint8_t* phase = nullptr;
+  DevicePtr<const uint8_t> phase = nullptr;
 };
 
 // The model of a particle in a mixed scene's one store (MixedSolver's `phase` field).

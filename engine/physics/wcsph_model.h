@@ -1,8 +1,9 @@
 #pragma once
 // Constants and array views shared by the weakly compressible SPH functors. Plain structs of values
-// and raw pointers, copied by value into CUDA kernels and OpenMP loops alike.
+// and typed device pointers, copied by value into CUDA kernels and OpenMP loops alike.
 #include "core/types.h"
 #include "core/vec.h"
+#include "exec/device_ptr.h"
 #include "neighbors/cell_grid.h"
 #include "physics/eos_tait.h"
 #include "physics/kernels.h"
@@ -43,21 +44,22 @@ enum WallSlip : int { kSlipFree = 0, kSlipNoSlip = 1, kSlipAtRest = 2 };
 // Zhang, Hu & Adams (2017), J. Comput. Phys. 335, 605 (sec. 3).
 enum PressureTerm : int { kPressureMonaghan1992 = 0, kPressureZhang2017 = 1 };
 
+// Device memory only (DevicePtr, exec/device_ptr.h): a host array here is a compile error.
 template <class T, int D>
 struct ParticleView {
-  Vec<T, D>* x;
-  Vec<T, D>* v;     // velocity (at n, or n+1/2 between the kicks)
-  T* rho;           // density state (continuity: integrated like v)
-  Vec<T, D>* vp;    // velocity predicted at the force evaluation time (walls: velocity for viscosity)
-  T* rhop;          // density at the force evaluation time (walls: extrapolated)
-  T* p;             // pressure at the force evaluation time
-  Vec<T, D>* a;     // acceleration
-  T* drho;          // density rate
-  Vec<T, D>* xsph;  // drift correction, XSPH + shifting (only when model.xsph > 0 or model.shift > 0)
-  const T* m;
-  const uint8_t* kind;
-  uint32_t* pair_real;  // per-particle neighbour counts (only when counting is on)
-  uint32_t* pair_cand;
+  DevicePtr<Vec<T, D>> x;
+  DevicePtr<Vec<T, D>> v;     // velocity (at n, or n+1/2 between the kicks)
+  DevicePtr<T> rho;           // density state (continuity: integrated like v)
+  DevicePtr<Vec<T, D>> vp;    // velocity predicted at the force evaluation time (walls: velocity for viscosity)
+  DevicePtr<T> rhop;          // density at the force evaluation time (walls: extrapolated)
+  DevicePtr<T> p;             // pressure at the force evaluation time
+  DevicePtr<Vec<T, D>> a;     // acceleration
+  DevicePtr<T> drho;          // density rate
+  DevicePtr<Vec<T, D>> xsph;  // drift correction, XSPH + shifting (only when model.xsph > 0 or model.shift > 0)
+  DevicePtr<const T> m;
+  DevicePtr<const uint8_t> kind;
+  DevicePtr<uint32_t> pair_real;  // per-particle neighbour counts (only when counting is on)
+  DevicePtr<uint32_t> pair_cand;
 };
 
 }  // namespace ejecta

@@ -2,13 +2,15 @@
 // The mixed-material solver (physics.model = mixed; docs/architecture.md, "One particle engine"):
 // one particle store for every body of the scene, each particle with a phase (the model of its
 // material: liquid, tank wall, solid, DEM grain) and a material index; one evaluation of the rates
-// is the sort followed by a list of terms (mixed_terms.h), each a pass over the store that declares the fields it
-// reads and writes, the keys it reads and the model it belongs to. A model is a recipe of terms:
-//   liquid: eos_tait, forces_liquid          (physics/coupling_adami2012.h; Monaghan 1992, Tait)
-//   solid:  eos_solid, [correction], forces_solid, after every stage yield_limit (physics/solid_model.h)
-//   dem (grains):  contact_dem_linear                (physics/dem_grains.h; cuda-samples particles)
-//                  or contact_dem_hertz_mindlin      (physics/dem_grains_hertz_mindlin.h; friction, rotation)
-//   coupling (liquid with walls, solids and grains): boundary_adami2012, coupling_reaction
+// is the sort followed by a list of terms (mixed_terms.h), each a pass over the store that registers
+// itself (solver/term_registry.h, solver/terms/*.h) with the fields it reads and writes, the keys it
+// reads, its stage and the model it belongs to. A model is a recipe of terms (docs/terms.md):
+//   liquid: eos_tait_monaghan1994, forces_monaghan1992   (physics/coupling_adami2012.h)
+//   solid:  eos_solid_benz_asphaug1994, [correction_randles_libersky1996], forces_solid_gray2001,
+//           after every stage the yield limit (physics/solid_model.h)
+//   dem (grains):  contact_linear_green2010               (physics/dem_grains.h; cuda-samples particles)
+//                  or contact_hertz_mindlin_tsuji1992     (physics/dem_grains_hertz_mindlin.h; friction, rotation)
+//   coupling (liquid with walls, solids and grains): boundary_adami2012, reaction_adami2012
 // driven by the staged integrators of StagedStoreSolver (leapfrog KDK, predictor-corrector, RK23):
 // the state is position, velocity, density, internal energy and deviatoric stress of every particle
 // (the liquid's u and S and the walls' rates stay zero).
@@ -22,6 +24,7 @@
 #include "solver/mixed_terms.h"
 #include "solver/solid_material_table.h"
 #include "solver/staged_store_solver.h"
+#include "solver/terms/mixed_term_context.h"
 
 #include <algorithm>
 #include <chrono>
@@ -69,9 +72,9 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
       return clock::now();
     };
     const auto t0 = mark();
-    cells_->build(pv_.s.x, const_cast<T*>(pv_.s.h));
+    cells_->build(pv_.s.x.get(), init_.h.get());
     store_.reorder(cells_->permutation());
-    cells_->set_level_hmax(const_cast<T*>(pv_.s.h));
+    cells_->set_level_hmax(init_.h.get());
     grid_ = cells_->grid();
     update_invariants();  // non-persistent: again after the sort
     const auto t1 = mark();
@@ -121,10 +124,10 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
-    return fill_render_data_from_store<T, D>(exec_, store_, pv_.s.x, pv_.s.kind, n_, true, req, out);
+    return fill_render_data_from_store<T, D>(exec_, store_, pv_.s.x.get(), pv_.s.kind.get(), n_, true, req, out);
   }
   ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
-    return colour_histogram_from_store(exec_, store_, pv_.s.kind, n_, true, req, lo, hi);
+    return colour_histogram_from_store(exec_, store_, pv_.s.kind.get(), n_, true, req, lo, hi);
   }
   void apply_params(const ParamSet& params) override { configure_live(params); }
   // The collider sphere on the grains (collider.*; the viewer drags it between steps).
@@ -278,43 +281,43 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   void allocate() {
     using V = Vec<T, D>;
     SolidView<T, D>& s = pv_.s;
-    s.x = this->template field<V>("position", "m", "particle position", true);
-    s.v = this->template field<V>("velocity", "m/s", "particle velocity", true);
-    s.u = this->template field<T>("internal_energy", "J/kg", "specific internal energy (solids)", true);
-    s.rho = this->template field<T>("density", "kg/m^3", "mass density (continuity; tank walls: rho0)", true);
-    s.S = this->template field<Sym>("deviatoric_stress", "Pa", "deviatoric stress (solids)", true);
-    s.h = this->template field<T>("smoothing_length", "m", "smoothing length h (fixed)", true);
-    s.m = this->template field<T>("mass", "kg", "particle mass", true);
-    s.mat = this->template field<uint8_t>("material", "", "solid material index (order of first use)", true);
-    s.kind = this->template field<uint8_t>("kind", "", "0 free, 1 fixed (tank walls, prescribed solids)", true);
-    s.phase = this->template field<uint8_t>("phase", "", "model of the particle: 0 liquid, 1 tank wall, 2 solid, 3 DEM grain", true);
-    id_ = this->template field<uint32_t>("id", "", "particle number in the initial layout", true);
-    s.p = this->template field<T>("pressure", "Pa", "pressure (liquid: Tait; solid: its EOS; walls: Adami)", false);
-    s.c = this->template field<T>("sound_speed", "m/s", "sound speed (solids: longitudinal)", false);
-    s.a = this->template field<V>("acceleration", "m/s^2", "total acceleration", false);
-    s.du = this->template field<T>("energy_rate", "W/kg", "du/dt", false);
-    s.drho = this->template field<T>("density_rate", "kg/(m^3 s)", "drho/dt", false);
-    s.dS = this->template field<Sym>("stress_rate", "Pa/s", "dS/dt (Hooke with the Jaumann rate)", false);
-    s.R = art_on_ ? this->template field<Sym>("artificial_stress", "m^5/(kg s^2)", "artificial stress R/rho^2", false)
+    s.x = this->template device_field<V>("position", "m", "particle position", true);
+    s.v = this->template device_field<V>("velocity", "m/s", "particle velocity", true);
+    s.u = this->template device_field<T>("internal_energy", "J/kg", "specific internal energy (solids)", true);
+    s.rho = this->template device_field<T>("density", "kg/m^3", "mass density (continuity; tank walls: rho0)", true);
+    s.S = this->template device_field<Sym>("deviatoric_stress", "Pa", "deviatoric stress (solids)", true);
+    s.h = init_.h = this->template device_field<T>("smoothing_length", "m", "smoothing length h (fixed)", true);
+    s.m = init_.m = this->template device_field<T>("mass", "kg", "particle mass", true);
+    s.mat = init_.mat = this->template device_field<uint8_t>("material", "", "solid material index (order of first use)", true);
+    s.kind = init_.kind = this->template device_field<uint8_t>("kind", "", "0 free, 1 fixed (tank walls, prescribed solids)", true);
+    s.phase = init_.phase = this->template device_field<uint8_t>("phase", "", "model of the particle: 0 liquid, 1 tank wall, 2 solid, 3 DEM grain", true);
+    id_ = this->template device_field<uint32_t>("id", "", "particle number in the initial layout", true);
+    s.p = this->template device_field<T>("pressure", "Pa", "pressure (liquid: Tait; solid: its EOS; walls: Adami)", false);
+    s.c = this->template device_field<T>("sound_speed", "m/s", "sound speed (solids: longitudinal)", false);
+    s.a = this->template device_field<V>("acceleration", "m/s^2", "total acceleration", false);
+    s.du = this->template device_field<T>("energy_rate", "W/kg", "du/dt", false);
+    s.drho = this->template device_field<T>("density_rate", "kg/(m^3 s)", "drho/dt", false);
+    s.dS = this->template device_field<Sym>("stress_rate", "Pa/s", "dS/dt (Hooke with the Jaumann rate)", false);
+    s.R = art_on_ ? this->template device_field<Sym>("artificial_stress", "m^5/(kg s^2)", "artificial stress R/rho^2", false)
                   : nullptr;
-    s.L = solid_.correct ? this->template field<Vec<T, D * D>>("gradient_correction", "", "M^-1 (row-major)", false)
+    s.L = solid_.correct ? this->template device_field<Vec<T, D * D>>("gradient_correction", "", "M^-1 (row-major)", false)
                          : nullptr;
-    s.vsig = this->template field<T>("signal_speed", "m/s", "signal speed for the CFL limit", false);
-    s.eps_p = this->template field<T>("plastic_strain", "", "accumulated equivalent plastic strain", true);
-    s.eps_p_step = this->template field<T>("plastic_strain_step_start", "", "plastic_strain at the step start", true);
-    pv_.pb = this->template field<T>("boundary_pressure", "Pa", "pressure the liquid sees at a wall or solid (Adami 2012)", false);
-    pv_.rhob = this->template field<T>("boundary_density", "kg/m^3", "density the liquid sees at a wall or solid", false);
-    pv_.vb = this->template field<V>("boundary_velocity", "m/s", "velocity of a wall or solid in the liquid's viscosity", false);
-    von_mises_ = this->template field<T>("von_mises_stress", "Pa", "von Mises equivalent stress sqrt(3 J2)", false);
-    if (n_grains_) grain_radius_ = this->template field<T>("grain_radius", "m", "radius of a DEM grain (0: not a grain)", true);
+    s.vsig = this->template device_field<T>("signal_speed", "m/s", "signal speed for the CFL limit", false);
+    s.eps_p = this->template device_field<T>("plastic_strain", "", "accumulated equivalent plastic strain", true);
+    s.eps_p_step = this->template device_field<T>("plastic_strain_step_start", "", "plastic_strain at the step start", true);
+    pv_.pb = this->template device_field<T>("boundary_pressure", "Pa", "pressure the liquid sees at a wall or solid (Adami 2012)", false);
+    pv_.rhob = this->template device_field<T>("boundary_density", "kg/m^3", "density the liquid sees at a wall or solid", false);
+    pv_.vb = this->template device_field<V>("boundary_velocity", "m/s", "velocity of a wall or solid in the liquid's viscosity", false);
+    von_mises_ = this->template device_field<T>("von_mises_stress", "Pa", "von Mises equivalent stress sqrt(3 J2)", false);
+    if (n_grains_) grain_radius_ = this->template device_field<T>("grain_radius", "m", "radius of a DEM grain (0: not a grain)", true);
     if (hertz_) {
       using Spin = Vec<T, DemSpinDim<D>::value>;
       constexpr int C = DemContactCapacity<D>::value;
-      hist_.partner = this->template field<Vec<uint32_t, C>>("contact_partner", "", "ids of a grain's contact partners (4294967295: free slot; walls 4294967280 + 2 axis + side)", true);
-      hist_.spring = this->template field<Vec<T, D * C>>("contact_spring", "m", "tangential spring of each contact slot (Cundall & Strack 1979)", true);
-      hist_.count = this->template field<uint32_t>("contact_count", "", "contacts of a grain (coordination number plus walls)", false);
-      hist_.w = this->template field<Spin>("angular_velocity", "rad/s", "angular velocity of a grain (2D: about z)", true);
-      hist_.dw = this->template field<Spin>("angular_acceleration", "rad/s^2", "torque / moment of inertia", false);
+      hist_.partner = this->template device_field<Vec<uint32_t, C>>("contact_partner", "", "ids of a grain's contact partners (4294967295: free slot; walls 4294967280 + 2 axis + side)", true);
+      hist_.spring = this->template device_field<Vec<T, D * C>>("contact_spring", "m", "tangential spring of each contact slot (Cundall & Strack 1979)", true);
+      hist_.count = this->template device_field<uint32_t>("contact_count", "", "contacts of a grain (coordination number plus walls)", false);
+      hist_.w = this->template device_field<Spin>("angular_velocity", "rad/s", "angular velocity of a grain (2D: about z)", true);
+      hist_.dw = this->template device_field<Spin>("angular_acceleration", "rad/s^2", "torque / moment of inertia", false);
       hist_.id = id_;
     }
     this->add_ode_var("position", s.x, s.v, true);
@@ -346,66 +349,38 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
                                     (f.scalar == ScalarType::UInt8 ? 1 : f.scalar == ScalarType::Float64 ? 8 : 4) *
                                         std::size_t(f.components) * n_,
                                     0));
-    const std::size_t vb = sizeof(Vec<T, D>) * n_, sb = sizeof(T) * n_;
+    const std::size_t sb = sizeof(T) * n_;
     SolidView<T, D>& s = pv_.s;
-    exec_.upload(s.x, x.data(), vb);
-    exec_.upload(s.v, v.data(), vb);
-    exec_.upload(s.rho, rho.data(), sb);
-    exec_.upload(const_cast<T*>(s.h), h.data(), sb);
-    exec_.upload(const_cast<T*>(s.m), m.data(), sb);
-    exec_.upload(const_cast<uint8_t*>(s.mat), init.material.data(), n_);
-    exec_.upload(const_cast<uint8_t*>(s.kind), init.kind.data(), n_);
-    exec_.upload(const_cast<uint8_t*>(s.phase), init.phase.data(), n_);
-    exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
+    ejecta::upload(exec_, s.x, x.data(), n_);
+    ejecta::upload(exec_, s.v, v.data(), n_);
+    ejecta::upload(exec_, s.rho, rho.data(), n_);
+    ejecta::upload(exec_, init_.h, h.data(), n_);
+    ejecta::upload(exec_, init_.m, m.data(), n_);
+    ejecta::upload(exec_, init_.mat, init.material.data(), n_);
+    ejecta::upload(exec_, init_.kind, init.kind.data(), n_);
+    ejecta::upload(exec_, init_.phase, init.phase.data(), n_);
+    ejecta::upload(exec_, id_, id.data(), n_);
     if (grain_radius_) {
       std::vector<T> r(n_);
       for (std::size_t i = 0; i < n_; ++i) r[i] = T(init.radius[i]);
-      exec_.upload(grain_radius_, r.data(), sb);
+      ejecta::upload(exec_, grain_radius_, r.data(), n_);
     }
-    if (hertz_) store_.upload_raw("contact_partner", std::vector<unsigned char>(sizeof(*hist_.partner) * n_, 0xff));
+    if (hertz_) store_.upload_raw("contact_partner", std::vector<unsigned char>(sizeof(hist_.partner[0]) * n_, 0xff));
   }
 
-  // The step's list of terms, in order (mixed_terms.h describes each; the descriptions are checked
-  // against the store: a term cannot read a field no model registered).
+  // The step's list of terms: the recipes of the scene's models, each term looked up by name in the
+  // registry its model's file fills (mixed_terms.h, solver/terms/*.h) and bound to this solver's
+  // context; its description is checked against the store (a term cannot read a field no model
+  // registered) and the parameter registry.
   void make_terms(const ParamSet& params) {
-    const uint8_t* phase = pv_.s.phase;
-    const std::vector<TermInfo> recipe = mixed_recipe(solid_.correct, n_grains_ > 0, hertz_);
-    for (const TermInfo& info : recipe) {
-      Term t{info, {}};
-      const std::string name = info.name;
-      if (name == "eos_tait")
-        t.run = [this] { exec_.for_each(n_, MixedLiquidEos<T, D>{liquid_, pv_}); };
-      else if (name == "eos_solid")
-        t.run = [this, phase] { exec_.for_each(n_, OnPhase<SolidEosPass<T, D>>{{solid_, pv_.s}, phase, kPhaseSolid}); };
-      else if (name == "correction")
-        t.run = [this, phase] {
-          exec_.for_each_balanced(n_, OnPhase<SolidCorrection<T, D, true>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
-        };
-      else if (name == "boundary_adami2012")
-        t.run = [this] { exec_.for_each_balanced(n_, MixedBoundary_Adami2012<T, D>{liquid_, grid_, pv_}); };
-      else if (name == "forces_liquid")
-        t.run = [this] { exec_.for_each_balanced(n_, MixedLiquidForces<T, D>{liquid_, grid_, pv_}); };
-      else if (name == "forces_solid")
-        t.run = [this, phase] {
-          exec_.for_each_balanced(n_, OnPhase<SolidForces<T, D, true>>{{solid_, grid_, pv_.s}, phase, kPhaseSolid});
-        };
-      else if (name == "contact_dem_linear")
-        t.run = [this] {
-          exec_.for_each_balanced(n_, GrainContacts_Linear<T, D>{grains_, grid_, pv_.s, grain_radius_});
-        };
-      else if (name == "contact_dem_hertz_mindlin")
-        t.run = [this] {
-          exec_.for_each_balanced(n_, GrainContacts_HertzMindlin<T, D>{grains_, hm_, rolling_, this->dt_, grid_, pv_.s,
-                                                                        grain_radius_, hist_});
-        };
-      else if (name == "coupling_reaction")
-        t.run = [this] { exec_.for_each_balanced(n_, MixedCouplingReaction<T, D>{liquid_, grid_, pv_}); };
-      else
-        throw std::logic_error("mixed solver: no evaluate for term " + name);
+    using Ctx = MixedTermContext<T, D, Exec>;
+    const TermRegistry<Ctx> registry = mixed_term_registry<Ctx>();
+    for (const auto* e : step_terms(registry, mixed_model_recipes(solid_.correct, n_grains_ > 0, hertz_))) {
+      const TermInfo& info = e->info;
       check_term_fields(info, store_);
       for (const std::string& key : info.params)
-        if (!params.registry().find(key)) throw std::logic_error("term " + name + " reads unknown key " + key);
-      terms_.push_back(std::move(t));
+        if (!params.registry().find(key)) throw std::logic_error("term " + info.name + " reads unknown key " + key);
+      terms_.push_back(Term{info, e->bind(ctx_)});
     }
   }
 
@@ -451,14 +426,22 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   T rolling_ = T(0);
   GrainHistoryView<T, D> hist_{};
   double steps_per_contact_ = 50, fall_speed_ = 0;
-  T* grain_radius_ = nullptr;
+  DevicePtr<T> grain_radius_;
   std::size_t n_grains_ = 0;
   double grain_mass_min_ = 0, dt_grain_ = std::numeric_limits<double>::max();
   LevelGrid<T, D> grid_{};
   MixedView<T, D> pv_{};
-  uint32_t* id_ = nullptr;
-  T* von_mises_ = nullptr;
+  // pv_.s's read-only fields, writable for the upload and the sort (h)
+  struct {
+    DevicePtr<T> h, m;
+    DevicePtr<uint8_t> mat, kind, phase;
+  } init_;
+  DevicePtr<uint32_t> id_;
+  DevicePtr<T> von_mises_;
   std::vector<Material> materials_;
+  // What the terms read when they run (references to the members above).
+  MixedTermContext<T, D, Exec> ctx_{exec_, n_, grid_, pv_, liquid_, solid_, grains_, grain_radius_, hist_, hm_, rolling_,
+                                    this->dt_};
   std::vector<Term> terms_;
   std::size_t n_moving_ = 0;
   bool any_yield_ = false, art_on_ = false;

@@ -69,9 +69,9 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
       return clock::now();
     };
     const auto t0 = mark();
-    cells_->build(pv_.x, const_cast<T*>(pv_.h));
+    cells_->build(pv_.x.get(), init_.h.get());
     store_.reorder(cells_->permutation());
-    cells_->set_level_hmax(const_cast<T*>(pv_.h));
+    cells_->set_level_hmax(init_.h.get());
     grid_ = cells_->grid();
     const auto t1 = mark();
     exec_.for_each(n_, SolidEosPass<T, D>{model_, pv_});
@@ -80,7 +80,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     const auto t2 = mark();
     exec_.for_each_balanced(n_, SolidForces<T, D>{model_, grid_, pv_});
     const auto t2g = mark();
-    if (gravity_) gravity_->accumulate(pv_.x, pv_.m, pv_.h, pv_.a, phi_,
+    if (gravity_) gravity_->accumulate(pv_.x.get(), pv_.m.get(), pv_.h.get(), pv_.a.get(), phi_,
                                         phase_timing_ ? &times_.gravity_phases : nullptr);  // gravity.self = on
     const auto t3g = mark();
     const SolidExtremes<T> e = exec_.transform_reduce(n_, MeasureSolidExtremes<T, D>::none(),
@@ -100,10 +100,10 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
 
   // The step's plastic strain is measured from its start (SolidYieldLimit); damage is advanced once
   // per accepted step, after the integrator (solid_damage.h), so rejected RK23 tries never touch it.
-  void before_step() { exec_.for_each(n_, CopyFlat<T>{pv_.eps_p_step, pv_.eps_p}); }
+  void before_step() { exec_.for_each(n_, CopyFlat<T>{pv_.eps_p_step.get(), pv_.eps_p.get()}); }
   void after_step(const StepReport& r) {
     if (pv_.damage)
-      exec_.for_each(n_, SolidDamageAdvance<T, D>{model_, pv_, id_, flaw_offset_.data(), flaw_strain_.data(),
+      exec_.for_each(n_, SolidDamageAdvance<T, D>{model_, pv_, id_, flaw_offset_.device(), flaw_strain_.device(),
                                                   active_flaws_, T(r.dt_taken)});
   }
 
@@ -115,7 +115,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
     refresh_bound(needs_gravity_bound(req.field));
-    return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, true, req, out);
+    return fill_render_data_from_store<T, D>(exec_, store_, pv_.x.get(), pv_.kind.get(), n_, true, req, out);
   }
   std::vector<TreeCellBox> gravity_tree_cells(int levels) override {
     return gravity_ ? gravity_->cells(levels) : std::vector<TreeCellBox>{};
@@ -127,7 +127,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
   ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
     refresh_bound(needs_gravity_bound(req.field));
-    return colour_histogram_from_store(exec_, store_, pv_.kind, n_, true, req, lo, hi);
+    return colour_histogram_from_store(exec_, store_, pv_.kind.get(), n_, true, req, lo, hi);
   }
 
   void apply_params(const ParamSet& params) override { configure_live(params); }
@@ -213,41 +213,41 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
 
   void allocate(const SolidInitial& init) {
     using V = Vec<T, D>;
-    pv_.x = this->template field<V>("position", "m", "particle position", true);
-    pv_.v = this->template field<V>("velocity", "m/s", "particle velocity", true);
-    pv_.u = this->template field<T>("internal_energy", "J/kg", "specific internal energy", true);
-    pv_.rho = this->template field<T>("density", "kg/m^3", "mass density (continuity)", true);
-    pv_.S = this->template field<Sym>("deviatoric_stress", "Pa",
+    pv_.x = this->template device_field<V>("position", "m", "particle position", true);
+    pv_.v = this->template device_field<V>("velocity", "m/s", "particle velocity", true);
+    pv_.u = this->template device_field<T>("internal_energy", "J/kg", "specific internal energy", true);
+    pv_.rho = this->template device_field<T>("density", "kg/m^3", "mass density (continuity)", true);
+    pv_.S = this->template device_field<Sym>("deviatoric_stress", "Pa",
                        D == 1 ? "deviatoric stress S_xx" : D == 2 ? "deviatoric stress S_xx, S_yy, S_xy"
                                                                   : "deviatoric stress xx, yy, zz, xy, xz, yz",
                        true);
-    pv_.h = this->template field<T>("smoothing_length", "m", "smoothing length h (fixed; kernel support 2h)", true);
-    pv_.m = this->template field<T>("mass", "kg", "particle mass", true);
-    pv_.mat = this->template field<uint8_t>("material", "", "material index (order of first use in the scene)", true);
-    pv_.kind = this->template field<uint8_t>("kind", "", "0 free, 1 prescribed motion (keeps its initial velocity)", true);
-    id_ = this->template field<uint32_t>("id", "", "particle number in the initial layout", true);
-    pv_.p = this->template field<T>("pressure", "Pa", "pressure (material EOS)", false);
-    pv_.c = this->template field<T>("sound_speed", "m/s", "longitudinal sound speed sqrt(c_eos^2 + 4/3 mu/rho)", false);
-    pv_.a = this->template field<V>("acceleration", "m/s^2", "total acceleration", false);
-    pv_.du = this->template field<T>("energy_rate", "W/kg", "du/dt", false);
-    pv_.drho = this->template field<T>("density_rate", "kg/(m^3 s)", "drho/dt", false);
-    pv_.dS = this->template field<Sym>("stress_rate", "Pa/s", "dS/dt (Hooke with the Jaumann rate)", false);
-    pv_.R = art_on_ ? this->template field<Sym>("artificial_stress", "m^5/(kg s^2)", "artificial stress R/rho^2 terms", false)
+    pv_.h = init_.h = this->template device_field<T>("smoothing_length", "m", "smoothing length h (fixed; kernel support 2h)", true);
+    pv_.m = init_.m = this->template device_field<T>("mass", "kg", "particle mass", true);
+    pv_.mat = init_.mat = this->template device_field<uint8_t>("material", "", "material index (order of first use in the scene)", true);
+    pv_.kind = init_.kind = this->template device_field<uint8_t>("kind", "", "0 free, 1 prescribed motion (keeps its initial velocity)", true);
+    id_ = this->template device_field<uint32_t>("id", "", "particle number in the initial layout", true);
+    pv_.p = this->template device_field<T>("pressure", "Pa", "pressure (material EOS)", false);
+    pv_.c = this->template device_field<T>("sound_speed", "m/s", "longitudinal sound speed sqrt(c_eos^2 + 4/3 mu/rho)", false);
+    pv_.a = this->template device_field<V>("acceleration", "m/s^2", "total acceleration", false);
+    pv_.du = this->template device_field<T>("energy_rate", "W/kg", "du/dt", false);
+    pv_.drho = this->template device_field<T>("density_rate", "kg/(m^3 s)", "drho/dt", false);
+    pv_.dS = this->template device_field<Sym>("stress_rate", "Pa/s", "dS/dt (Hooke with the Jaumann rate)", false);
+    pv_.R = art_on_ ? this->template device_field<Sym>("artificial_stress", "m^5/(kg s^2)", "artificial stress R/rho^2 terms", false)
                     : nullptr;
-    pv_.L = model_.correct ? this->template field<Vec<T, D * D>>("gradient_correction", "", "kernel-gradient correction M^-1 (row-major)", false)
+    pv_.L = model_.correct ? this->template device_field<Vec<T, D * D>>("gradient_correction", "", "kernel-gradient correction M^-1 (row-major)", false)
                            : nullptr;
-    pv_.vsig = this->template field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
-    pv_.eps_p = this->template field<T>("plastic_strain", "", "accumulated equivalent plastic strain (Wilkins 1964 radial return)", true);
-    pv_.eps_p_step = this->template field<T>("plastic_strain_step_start", "", "plastic_strain at the start of the current step", true);
+    pv_.vsig = this->template device_field<T>("signal_speed", "m/s", "largest signal speed over the neighbours", false);
+    pv_.eps_p = this->template device_field<T>("plastic_strain", "", "accumulated equivalent plastic strain (Wilkins 1964 radial return)", true);
+    pv_.eps_p_step = this->template device_field<T>("plastic_strain_step_start", "", "plastic_strain at the start of the current step", true);
     if (!init.flaw_offset.empty()) {
-      pv_.damage = this->template field<T>("damage", "", "Grady-Kipp tensile damage D (0 intact, 1 failed)", true);
+      pv_.damage = this->template device_field<T>("damage", "", "Grady-Kipp tensile damage D (0 intact, 1 failed)", true);
       flaw_count_ = this->template field<uint32_t>("flaw_count", "", "number of Weibull flaws of the particle", true);
-      active_flaws_ = this->template field<uint32_t>("active_flaws", "", "flaws active at the local tensile strain (last damage pass)", true);
+      active_flaws_ = this->template device_field<uint32_t>("active_flaws", "", "flaws active at the local tensile strain (last damage pass)", true);
       flaw_offset_.resize(exec_, n_ + 1, &array_bytes_);
       flaw_strain_.resize(exec_, init.flaw_strain.size(), &array_bytes_);
     }
     allocate_porous(init);
-    von_mises_ = this->template field<T>("von_mises_stress", "Pa",
+    von_mises_ = this->template device_field<T>("von_mises_stress", "Pa",
                           "von Mises equivalent stress sqrt(3 J2), out-of-plane deviator components included", false);
 
     this->add_ode_var("position", pv_.x, pv_.v, true);
@@ -274,18 +274,18 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     }
     if (!palpha && !epsalpha) return;
     PorousView<T>& v = pv_.por;
-    v.alpha = this->template field<T>("distention", "", "distention alpha = rho_s / rho (1: no pores; integrated)", true);
-    v.dalpha = this->template field<T>("distention_rate", "1/s", "d alpha / dt (p-alpha, eq. P3)", false);
-    v.work = this->template field<T>("compaction_work", "J/kg",
+    v.alpha = this->template device_field<T>("distention", "", "distention alpha = rho_s / rho (1: no pores; integrated)", true);
+    v.dalpha = this->template device_field<T>("distention_rate", "1/s", "d alpha / dt (p-alpha, eq. P3)", false);
+    v.work = this->template device_field<T>("compaction_work", "J/kg",
                                      "work of pore collapse, integral of -P (d alpha/dt) / (alpha rho)", true);
-    v.dwork = this->template field<T>("compaction_work_rate", "W/kg", "rate of compaction_work", false);
-    v.porosity = this->template field<T>("porosity", "", "porosity 1 - 1/alpha", false);
+    v.dwork = this->template device_field<T>("compaction_work_rate", "W/kg", "rate of compaction_work", false);
+    v.porosity = this->template device_field<T>("porosity", "", "porosity 1 - 1/alpha", false);
     if (epsalpha) {
-      v.eps = this->template field<T>("compaction_strain", "",
+      v.eps = this->template device_field<T>("compaction_strain", "",
                                       "eps-alpha compaction strain eps_c (negative in compression; eq. E2)", true);
-      v.deps = this->template field<T>("compaction_strain_rate", "1/s", "d eps_c / dt", false);
+      v.deps = this->template device_field<T>("compaction_strain_rate", "1/s", "d eps_c / dt", false);
     }
-    if (palpha) v.damage = this->template field<T>("compaction_damage", "", "p-alpha compaction damage D_alpha (eq. P6)", false);
+    if (palpha) v.damage = this->template device_field<T>("compaction_damage", "", "p-alpha compaction damage D_alpha (eq. P6)", false);
   }
 
   void upload(const SolidInitial& init) {
@@ -308,19 +308,18 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
                                     (f.scalar == ScalarType::UInt8 ? 1 : f.scalar == ScalarType::Float64 ? 8 : 4) *
                                         std::size_t(f.components) * n_,
                                     0));
-    const std::size_t vb = sizeof(Vec<T, D>) * n_, sb = sizeof(T) * n_;
-    exec_.upload(pv_.x, x.data(), vb);
-    exec_.upload(pv_.v, v.data(), vb);
-    exec_.upload(pv_.rho, rho.data(), sb);
-    exec_.upload(const_cast<T*>(pv_.h), h.data(), sb);
-    exec_.upload(const_cast<T*>(pv_.m), m.data(), sb);
-    exec_.upload(const_cast<uint8_t*>(pv_.mat), init.material.data(), n_);
-    exec_.upload(const_cast<uint8_t*>(pv_.kind), init.kind.data(), n_);
-    exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
+    ejecta::upload(exec_, pv_.x, x.data(), n_);
+    ejecta::upload(exec_, pv_.v, v.data(), n_);
+    ejecta::upload(exec_, pv_.rho, rho.data(), n_);
+    ejecta::upload(exec_, init_.h, h.data(), n_);
+    ejecta::upload(exec_, init_.m, m.data(), n_);
+    ejecta::upload(exec_, init_.mat, init.material.data(), n_);
+    ejecta::upload(exec_, init_.kind, init.kind.data(), n_);
+    ejecta::upload(exec_, id_, id.data(), n_);
     if (pv_.por.alpha) {  // every particle starts at its material's alpha_0 (1 without pores)
       std::vector<T> alpha(n_);
       for (std::size_t i = 0; i < n_; ++i) alpha[i] = mats_[init.material[i]].porous.alpha0;
-      exec_.upload(pv_.por.alpha, alpha.data(), sb);
+      ejecta::upload(exec_, pv_.por.alpha, alpha.data(), n_);
     }
     if (pv_.damage) {
       std::vector<uint32_t> count(n_);
@@ -341,17 +340,21 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   SolidModel<T, D> model_{};
   LevelGrid<T, D> grid_{};
   SolidView<T, D> pv_{};
-  uint32_t* id_ = nullptr;
+  struct {  // pv_'s read-only fields, writable for the upload and the sort (h)
+    DevicePtr<T> h, m;
+    DevicePtr<uint8_t> mat, kind;
+  } init_;
+  DevicePtr<uint32_t> id_;
   uint32_t* flaw_count_ = nullptr;
-  uint32_t* active_flaws_ = nullptr;
+  DevicePtr<uint32_t> active_flaws_;
   DeviceArray<std::int64_t, Exec> flaw_offset_;  // by initial id, n + 1
   DeviceArray<T, Exec> flaw_strain_;             // activation strains, ascending per particle
-  T* von_mises_ = nullptr;
+  DevicePtr<T> von_mises_;
   std::vector<Material> materials_;
   bool any_yield_ = false, art_on_ = false;
   std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
   void refresh_bound(bool needed) {
-    if (gravity_ && needed) mark_gravity_bound(exec_, n_, pv_.v, pv_.m, phi_, bound_);
+    if (gravity_ && needed) mark_gravity_bound(exec_, n_, pv_.v.get(), pv_.m.get(), phi_, bound_);
   }
   T* phi_ = nullptr;
   uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)

@@ -37,8 +37,8 @@ namespace ejecta {
 // Sum of per-particle neighbour counts over the fluid (namespace scope: CUDA kernels may not take
 // private member types as template arguments).
 struct FluidCount {
-  const uint32_t* c;
-  const uint8_t* kind;
+  DevicePtr<const uint32_t> c;
+  DevicePtr<const uint8_t> kind;
   EJ_INLINE unsigned long long operator()(std::size_t i) const { return kind[i] == kFluid ? c[i] : 0ull; }
 };
 struct SumU64 {
@@ -130,8 +130,8 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     if (on && pair_real_.size() == 0) {
       pair_real_.resize(exec_, n_, &array_bytes_);
       pair_cand_.resize(exec_, n_, &array_bytes_);
-      pv_.pair_real = pair_real_.data();
-      pv_.pair_cand = pair_cand_.data();
+      pv_.pair_real = pair_real_.device();
+      pv_.pair_cand = pair_cand_.device();
     }
   }
   PairCounts pair_counts() const override { return pairs_; }
@@ -152,10 +152,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
-    return fill_render_data_from_store<T, D>(exec_, store_, pv_.x, pv_.kind, n_, n_fluid_ > 0, req, out);
+    return fill_render_data_from_store<T, D>(exec_, store_, pv_.x.get(), pv_.kind.get(), n_, n_fluid_ > 0, req, out);
   }
   ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
-    return colour_histogram_from_store(exec_, store_, pv_.kind, n_, n_fluid_ > 0, req, lo, hi);
+    return colour_histogram_from_store(exec_, store_, pv_.kind.get(), n_, n_fluid_ > 0, req, lo, hi);
   }
 
   void apply_params(const ParamSet& params) override {
@@ -163,10 +163,9 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     // XSPH or shifting switched on after construction: their field did not exist yet.
     if (drift_corrected() && !pv_.xsph) {
       using V = Vec<T, D>;
-      pv_.xsph = store_.template add<V>(
-          FieldInfo{"xsph_velocity", 1, "m/s", "drift correction (XSPH, shifting)", ScalarType::Float32, false});
+      pv_.xsph = this->template device_field<V>("xsph_velocity", "m/s", "drift correction (XSPH, shifting)", false);
       std::vector<V> zv(n_, V::zero());
-      exec_.upload(pv_.xsph, zv.data(), sizeof(V) * n_);
+      ejecta::upload(exec_, pv_.xsph, zv.data(), n_);
     }
     // A lower dt_max acts on the very next step, not one step late.
     dt_ = T(std::min(double(dt_), dt_max_));
@@ -199,7 +198,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   ProbeRing* probe_ring() const override { return probes_.get(); }
   void queue_probe_sample() const override {
     if (!probes_) throw std::logic_error("queue_probe_sample: no probes installed");
-    probes_->queue(grid_, model_.kernel, pv_.x, pv_.m, pv_.rhop, pv_.kind);
+    probes_->queue(grid_, model_.kernel, pv_.x.get(), pv_.m.get(), pv_.rhop.get(), pv_.kind.get());
   }
 
  private:
@@ -290,7 +289,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   void allocate() {
     using V = Vec<T, D>;
     auto field = [&](auto* tag, const char* name, const char* units, const char* what, bool persistent) {
-      return this->template field<std::remove_pointer_t<decltype(tag)>>(name, units, what, persistent);
+      return this->template device_field<std::remove_pointer_t<decltype(tag)>>(name, units, what, persistent);
     };
     pv_.x = field((V*)nullptr, "position", "m", "particle position", true);
     pv_.v = field((V*)nullptr, "velocity", "m/s", "particle velocity", true);
@@ -305,8 +304,8 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     pv_.xsph = drift_corrected()
                    ? field((V*)nullptr, "xsph_velocity", "m/s", "drift correction (XSPH, shifting)", false)
                    : nullptr;
-    pv_.m = field((T*)nullptr, "mass", "kg", "particle mass", true);
-    pv_.kind = field((uint8_t*)nullptr, "kind", "", "0 fluid, 1 wall", true);
+    pv_.m = mass_ = field((T*)nullptr, "mass", "kg", "particle mass", true);
+    pv_.kind = kind_ = field((uint8_t*)nullptr, "kind", "", "0 fluid, 1 wall", true);
     id_ = field((uint32_t*)nullptr, "id", "", "particle number in the initial layout", true);
     cells_ = std::make_unique<CellIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     if (packed_) packed_record();  // sizes the two scratch buffers the record lives in once
@@ -328,25 +327,24 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
       id[i] = uint32_t(i);
     }
     std::vector<Vec<T, D>> zv(n_, Vec<T, D>::zero());
-    const std::size_t vb = sizeof(Vec<T, D>) * n_, sb = sizeof(T) * n_;
-    exec_.upload(pv_.x, x.data(), vb);
-    exec_.upload(pv_.v, v.data(), vb);
-    exec_.upload(pv_.vp, v.data(), vb);
-    exec_.upload(pv_.a, zv.data(), vb);
-    if (pv_.xsph) exec_.upload(pv_.xsph, zv.data(), vb);
-    exec_.upload(pv_.rho, rho.data(), sb);
-    exec_.upload(pv_.rhop, rho.data(), sb);
-    exec_.upload(pv_.p, zero.data(), sb);
-    exec_.upload(pv_.drho, zero.data(), sb);
-    exec_.upload(const_cast<T*>(pv_.m), m.data(), sb);
-    exec_.upload(const_cast<uint8_t*>(pv_.kind), kind.data(), n_);
-    exec_.upload(id_, id.data(), sizeof(uint32_t) * n_);
+    ejecta::upload(exec_, pv_.x, x.data(), n_);
+    ejecta::upload(exec_, pv_.v, v.data(), n_);
+    ejecta::upload(exec_, pv_.vp, v.data(), n_);
+    ejecta::upload(exec_, pv_.a, zv.data(), n_);
+    if (pv_.xsph) ejecta::upload(exec_, pv_.xsph, zv.data(), n_);
+    ejecta::upload(exec_, pv_.rho, rho.data(), n_);
+    ejecta::upload(exec_, pv_.rhop, rho.data(), n_);
+    ejecta::upload(exec_, pv_.p, zero.data(), n_);
+    ejecta::upload(exec_, pv_.drho, zero.data(), n_);
+    ejecta::upload(exec_, mass_, m.data(), n_);
+    ejecta::upload(exec_, kind_, kind.data(), n_);
+    ejecta::upload(exec_, id_, id.data(), n_);
   }
 
   void sort_and_reorder() {
-    cells_->build(pv_.x);
+    cells_->build(pv_.x.get());
     store_.reorder(cells_->permutation());
-    cells_->mark(pv_.kind, kFluid, &array_bytes_);
+    cells_->mark(pv_.kind.get(), kFluid, &array_bytes_);
     grid_ = cells_->grid();
   }
 
@@ -375,9 +373,8 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     }
     if (collider_.enabled) exec_.for_each(n_, ColliderForce_Monaghan1994<T, D>{collider_, pv_});
     if (count_pairs_) {
-      const uint32_t* real = pair_real_.data();
-      const uint32_t* cand = pair_cand_.data();
-      const uint8_t* kind = pv_.kind;
+      const DevicePtr<const uint32_t> real = pair_real_.device(), cand = pair_cand_.device();
+      const DevicePtr<const uint8_t> kind = pv_.kind;
       pairs_.real = double(exec_.transform_reduce(n_, 0ull, FluidCount{real, kind}, SumU64{}));
       pairs_.candidate = double(exec_.transform_reduce(n_, 0ull, FluidCount{cand, kind}, SumU64{}));
     }
@@ -438,7 +435,9 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};
-  uint32_t* id_ = nullptr;
+  DevicePtr<T> mass_;  // pv_.m and pv_.kind, writable for the upload
+  DevicePtr<uint8_t> kind_;
+  DevicePtr<uint32_t> id_;
   T rho_lo_ = T(0), rho_hi_ = T(0);
   ColliderSphereState<T, D> collider_{};
   ColliderSphere collider_host_{};

@@ -12,6 +12,7 @@
 #include "../step_util.h"
 #include "dist/dist_simulation.h"
 #include "dist/decomposition.h"
+#include "dist/dist_restart.h"
 #include "dist/frame_rows.h"
 #include "io/h5_reader.h"
 #include "io/h5_recorder.h"
@@ -122,7 +123,7 @@ struct Reference {
   Rows rows;
   Diagnostics diag;
 };
-Reference reference(const Case& c, bool shuffled) {
+Reference reference(const Case& c, bool shuffled, Backend backend = Backend::Cpu) {
   const ParamSet p = scene(c);
   InitialParticles init = build_scene(p);
   const std::size_t n = init.size();
@@ -141,7 +142,7 @@ Reference reference(const Case& c, bool shuffled) {
     q.mass[j] = init.mass[i];
     q.kind[j] = init.kind[i];
   }
-  std::unique_ptr<Simulation> sim = make_cpu_solver(p, q, Precision::Double);
+  std::unique_ptr<Simulation> sim = make_liquid_solver(p, backend, Precision::Double, q);
   test::step_n(*sim, c.steps);
   const HostParticles h = sim->download();
   Reference r;
@@ -150,10 +151,13 @@ Reference reference(const Case& c, bool shuffled) {
   return r;
 }
 
-const Reference& ref(const Case& c) {
+std::string cache_key(const Case& c, Backend b) { return std::string(c.file) + (b == Backend::Cuda ? "/cuda" : "/cpu"); }
+
+const Reference& ref(const Case& c, Backend backend = Backend::Cpu) {
   static std::map<std::string, Reference> cache;
-  if (!cache.count(c.file)) cache[c.file] = reference(c, false);
-  return cache[c.file];
+  const std::string k = cache_key(c, backend);
+  if (!cache.count(k)) cache[k] = reference(c, false, backend);
+  return cache[k];
 }
 
 double max_position_difference(const Rows& a, const Rows& b) {
@@ -168,28 +172,29 @@ double max_position_difference(const Rows& a, const Rows& b) {
 
 // The tolerance: 10 times the round-off spread of the single-process run (its particles in another
 // order), at least 1e3 eps of the tank size.
-double tolerance(const Case& c) {
+double tolerance(const Case& c, Backend backend = Backend::Cpu) {
   static std::map<std::string, double> cache;
-  if (!cache.count(c.file)) {
-    const double spread = max_position_difference(reference(c, true).rows, ref(c).rows);
-    cache[c.file] = std::max(10 * spread, 1e3 * 2.2e-16 * c.size);
-    std::printf("[ dist ] %s: reordered single process differs by %.3e m after %ld steps: tolerance %.3e m\n",
-                c.file, spread, c.steps, cache[c.file]);
+  const std::string k = cache_key(c, backend);
+  if (!cache.count(k)) {
+    const double spread = max_position_difference(reference(c, true, backend).rows, ref(c, backend).rows);
+    cache[k] = std::max(10 * spread, 1e3 * 2.2e-16 * c.size);
+    std::printf("[ dist ] %s (%s): reordered single process differs by %.3e m after %ld steps: tolerance %.3e m\n",
+                c.file, to_string(backend), spread, c.steps, cache[k]);
   }
-  return cache[c.file];
+  return cache[k];
 }
 
 // The distributed run against the single-process one: every particle once, masses and kinds bit for
 // bit, positions within the tolerance, energy and time.
-void expect_same_as_one_process(const Case& c) {
-  std::unique_ptr<DistributedSimulation> sim = std::make_unique<DistributedSimulation>(scene(c), Backend::Cpu);
+void expect_same_as_one_process(const Case& c, Backend backend = Backend::Cpu) {
+  std::unique_ptr<DistributedSimulation> sim = std::make_unique<DistributedSimulation>(scene(c), backend);
   test::step_n(*sim, c.steps);
   int duplicates = 0;
   const Rows rows = gather(*sim, &duplicates);
   const Diagnostics diag = sim->diagnostics();
   const DistStats st = sim->stats();
   if (world_rank() != 0) return;
-  const Reference& r = ref(c);
+  const Reference& r = ref(c, backend);
   EXPECT_EQ(duplicates, 0);
   ASSERT_EQ(rows.size(), r.rows.size());
   bool mass_exact = true, kind_same = true;
@@ -199,13 +204,13 @@ void expect_same_as_one_process(const Case& c) {
   }
   EXPECT_TRUE(mass_exact);
   EXPECT_TRUE(kind_same);
-  const double tol = tolerance(c);
+  const double tol = tolerance(c, backend);
   const double dx = max_position_difference(rows, r.rows);
   const double de = std::fabs(diag.total - r.diag.total) / std::fabs(r.diag.total);
-  std::printf("[ dist ] %s on %d ranks, %ld steps: max |dx| = %.3e m (tolerance %.3e m); total energy %.15e vs "
+  std::printf("[ dist ] %s on %d ranks (%s), %ld steps: max |dx| = %.3e m (tolerance %.3e m); total energy %.15e vs "
               "%.15e (rel. %.2e); time %.17g vs %.17g; rebuilds %ld, rebalances %ld, rank 0 owns %zu with %zu "
               "ghosts, imbalance %.3f\n",
-              c.file, world_size(), c.steps, dx, tol, diag.total, r.diag.total, de, diag.time, r.diag.time,
+              c.file, world_size(), to_string(backend), c.steps, dx, tol, diag.total, r.diag.total, de, diag.time, r.diag.time,
               st.rebuilds, st.rebalances, st.owned, st.ghosts, st.imbalance);
   EXPECT_LE(dx, tol);
   // Each particle's mass is bit for bit its own (above); the total is summed in another order.
@@ -218,6 +223,15 @@ void expect_same_as_one_process(const Case& c) {
 TEST(DistDamBreak2D, SameAsOneProcess) { expect_same_as_one_process(k2D); }
 
 TEST(DistDamBreak3D, SameAsOneProcess) { expect_same_as_one_process(k3D); }
+
+// The CUDA backend under mpirun (label gpu): each rank's local solver on its device (local rank modulo
+// the device count: on one GPU the ranks share it), halos staged through host memory; against one
+// CUDA process of the same scene, by the same tolerance rule (the CUDA run's own reordering spread).
+TEST(DistCudaDamBreak2D, SameAsOneCudaProcess) {
+  if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device: " << cuda_unavailable_reason();
+  if (world_size() < 2) GTEST_SKIP() << "run with mpirun -n 2 (or more)";
+  expect_same_as_one_process(k2D, Backend::Cuda);
+}
 
 TEST(DistDamBreak2D, ParticleCrossingRanksKeepsIdAndFields) {
   // A thin skin and a threshold of 0: ownership is rebuilt every few steps and the key ranges are
@@ -356,6 +370,63 @@ TEST(DistRestart, ContinueOnTwo) {
               k2D.steps / 2, k2D.steps, dx, time, ref(k2D).diag.time);
   EXPECT_LE(dx, tolerance(k2D));
   EXPECT_NEAR(time, ref(k2D).diag.time, 1e-12 * ref(k2D).diag.time);
+}
+
+// The command line's restart of per-rank files (tests/mpi/restart_cli.sh, which runs the binary under
+// mpirun and then this test in one process with EJECTA_RESTART_CLI_DIR): frame 2 (step 40) of the run
+// written by 4 ranks against its continuation from frame 1 (step 20) on 2 ranks and on 1, every
+// particle once, masses and kinds bit for bit, positions within the floor of the tolerance rule above
+// (1e3 eps of the tank: 20 steps of round-off; a lost or doubled particle or a stale field is far above).
+Rows rows_of_frame(const std::string& path, std::size_t k, long* step, double* time, int* duplicates) {
+  Rows out;
+  *duplicates = 0;
+  for (const std::string& file : dist::recording_files(path)) {
+    const FrameData f = H5Reader(file).read_frame(k);
+    *step = f.step;
+    *time = f.time;
+    const uint32_t* id = dist::ids_of(f);
+    for (std::size_t i = 0; i < f.particles; ++i) {
+      Row r{};
+      dist::row_values(*f.find("kind"), i, &r.kind);
+      dist::row_values(*f.find("mass"), i, &r.mass);
+      dist::row_values(*f.find("density"), i, &r.density);
+      dist::row_values(*f.find("position"), i, r.x);
+      dist::row_values(*f.find("velocity"), i, r.v);
+      if (!out.emplace(id[i], r).second) ++*duplicates;
+    }
+  }
+  return out;
+}
+
+TEST(DistRestartCli, ContinuationsMatchTheUninterruptedRun) {
+  const char* dir = std::getenv("EJECTA_RESTART_CLI_DIR");
+  if (!dir) GTEST_SKIP() << "run by tests/mpi/restart_cli.sh (ctest mpi_restart_cli)";
+  if (world_rank() != 0) return;
+  long step4 = 0, step2 = 0, step1 = 0;
+  double time4 = 0, time2 = 0, time1 = 0;
+  int dup4 = 0, dup2 = 0, dup1 = 0;
+  const Rows run4 = rows_of_frame(std::string(dir) + "/run.h5", 2, &step4, &time4, &dup4);
+  const Rows cont2 = rows_of_frame(std::string(dir) + "/cont.h5", 1, &step2, &time2, &dup2);
+  const Rows cont1 = rows_of_frame(std::string(dir) + "/one.h5", 1, &step1, &time1, &dup1);
+  const double tol = 1e3 * 2.2e-16 * k2D.size;
+  EXPECT_EQ(dist::recording_files(std::string(dir) + "/run.h5").size(), 4u);
+  EXPECT_EQ(dist::recording_files(std::string(dir) + "/cont.h5").size(), 2u);
+  EXPECT_EQ(dup4 + dup2 + dup1, 0);
+  EXPECT_EQ(step4, 40);
+  for (const auto* c : {&cont2, &cont1}) {
+    const bool two = c == &cont2;
+    ASSERT_EQ(c->size(), run4.size());
+    bool exact = true;
+    for (const auto& [id, r] : *c) exact = exact && r.mass == run4.at(id).mass && r.kind == run4.at(id).kind;
+    EXPECT_TRUE(exact);
+    const double dx = max_position_difference(*c, run4);
+    std::printf("[ dist ] CLI restart from step 20 of 4 ranks' files on %d rank%s: step %ld, max |dx| = %.3e m "
+                "(tolerance %.3e m), time %.17g vs %.17g\n",
+                two ? 2 : 1, two ? "s" : "", two ? step2 : step1, dx, tol, two ? time2 : time1, time4);
+    EXPECT_LE(dx, tol);
+    EXPECT_EQ(two ? step2 : step1, step4);
+    EXPECT_NEAR(two ? time2 : time1, time4, 1e-12 * time4);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,120 @@
+// The term registry of the mixed engine (engine/solver/term_registry.h, solver/terms/*.h, issue 14):
+// every registered term names keys the parameter registry has, `ejecta --list-terms` (docs/terms.md)
+// shows each term with its fields and keys, and the step's list is the models' recipes looked up by
+// name and merged by stage.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "exec/exec_cpu.h"
+#include "params/param_registry.h"
+#include "sim_test_util.h"
+#include "simulation.h"
+#include "solver/mixed_solver.h"
+#include "solver/mixed_terms.h"
+#include "solver/term_catalog.h"
+
+namespace ejecta {
+namespace {
+
+TEST(TermRegistry, EveryTermDeclaresFieldsAndRegisteredKeys) {
+  const auto& entries = term_catalog().entries();
+  ASSERT_EQ(entries.size(), 9u);  // 2 liquid, 3 solid, 2 dem, 2 coupling
+  for (const auto& e : entries) {
+    const TermInfo& t = e.info;
+    EXPECT_FALSE(t.cite.empty()) << t.name;
+    EXPECT_FALSE(t.reads.empty()) << t.name;
+    EXPECT_FALSE(t.writes.empty()) << t.name;
+    EXPECT_FALSE(t.params.empty()) << t.name;
+    for (const std::string& k : t.params)
+      EXPECT_NE(ParamRegistry::builtin().find(k), nullptr) << t.name << " declares the unknown key " << k;
+  }
+}
+
+TEST(TermRegistry, ListTermsShowsEveryTermWithItsKeys) {
+  const std::string md = term_catalog_markdown();
+  for (const auto& e : term_catalog().entries()) {
+    const std::size_t at = md.find("### `" + e.info.name + "`");
+    ASSERT_NE(at, std::string::npos) << e.info.name;
+    const std::size_t next = md.find("### ", at + 4);
+    const std::string section = md.substr(at, next == std::string::npos ? std::string::npos : next - at);
+    for (const std::string& k : e.info.params)
+      EXPECT_NE(section.find("`" + k + "`"), std::string::npos) << e.info.name << " " << k;
+    for (const std::string& f : e.info.reads) EXPECT_NE(section.find("`" + f + "`"), std::string::npos) << f;
+  }
+}
+
+TEST(TermRegistry, DocsPageIsUpToDate) {
+  const std::string path = test::source_dir() + "/docs/terms.md";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << "cannot read " << path << "; run `ejecta --list-terms > docs/terms.md`";
+  std::ostringstream text;
+  text << in.rdbuf();
+  EXPECT_TRUE(text.str() == term_catalog_markdown())
+      << path << " is out of date with engine/solver/terms/; regenerate it with `ejecta --list-terms > docs/terms.md`";
+}
+
+std::vector<std::string> names(const std::vector<TermInfo>& list) {
+  std::vector<std::string> n;
+  for (const TermInfo& t : list) n.push_back(t.name);
+  return n;
+}
+
+// The merge by stage gives the order the mixed solver always ran (EOS passes, the boundary state, the
+// pair forces, the reaction), whatever the order of the recipes.
+TEST(TermRegistry, StepIsTheRecipesMergedByStage) {
+  EXPECT_EQ(names(mixed_recipe(false)),
+            (std::vector<std::string>{"eos_tait_monaghan1994", "eos_solid_benz_asphaug1994", "boundary_adami2012",
+                                      "forces_monaghan1992", "forces_solid_gray2001", "reaction_adami2012"}));
+  EXPECT_EQ(names(mixed_recipe(true, true, true)),
+            (std::vector<std::string>{"eos_tait_monaghan1994", "eos_solid_benz_asphaug1994",
+                                      "correction_randles_libersky1996", "boundary_adami2012", "forces_monaghan1992",
+                                      "forces_solid_gray2001", "contact_hertz_mindlin_tsuji1992",
+                                      "reaction_adami2012"}));
+  std::vector<ModelRecipe> reversed = mixed_model_recipes(false, true);
+  std::reverse(reversed.begin(), reversed.end());
+  std::vector<std::string> r;
+  for (const auto* e : step_terms(term_catalog(), reversed)) r.push_back(e->info.name);
+  EXPECT_EQ(r, (std::vector<std::string>{"eos_solid_benz_asphaug1994", "eos_tait_monaghan1994", "boundary_adami2012",
+                                         "contact_linear_green2010", "forces_solid_gray2001", "forces_monaghan1992",
+                                         "reaction_adami2012"}));
+}
+
+// The mixed solver runs what the registry gives for its scene's recipes: the shipped grain column
+// (Hertz-Mindlin grains) and the ocean impact (liquid, basalt, gradient correction on).
+TEST(TermRegistry, MixedSolverRunsTheRegisteredRecipe) {
+  auto grains = make_simulation(test::shipped_scene("grains_column2d.ini"), Backend::Cpu);
+  const auto* g = dynamic_cast<const MixedSolver<float, 2, CpuExec>*>(grains.get());
+  ASSERT_NE(g, nullptr);
+  std::vector<TermInfo> run;
+  for (const Term& t : g->terms()) {
+    run.push_back(t.info);
+    EXPECT_TRUE(bool(t.run)) << t.info.name;
+  }
+  EXPECT_EQ(names(run), names(mixed_recipe(false, true, true)));
+  auto ocean = make_simulation(test::shipped_scene("ocean_impact2d.ini", {"solid.gradient_correction=true"}),
+                               Backend::Cpu);
+  const auto* o = dynamic_cast<const MixedSolver<double, 2, CpuExec>*>(ocean.get());
+  ASSERT_NE(o, nullptr);
+  run.clear();
+  for (const Term& t : o->terms()) run.push_back(t.info);
+  EXPECT_EQ(names(run), names(mixed_recipe(true)));
+}
+
+struct Term_Dummy {
+  static TermInfo info() { return {"boundary_adami2012", "coupling", TermStage::Boundary, "a second", {}, {}, {}}; }
+};
+
+TEST(TermRegistry, UnknownMisplacedAndDuplicateTermsAreRefused) {
+  EXPECT_THROW(step_terms(term_catalog(), {{"liquid", {"forces_monaghan1993"}}}), std::logic_error);
+  EXPECT_THROW(step_terms(term_catalog(), {{"solid", {"forces_monaghan1992"}}}), std::logic_error);
+  TermRegistry<NoTermContext> r = mixed_term_registry<NoTermContext>();
+  EXPECT_THROW(r.add<Term_Dummy>(), std::logic_error);
+}
+
+}  // namespace
+}  // namespace ejecta
