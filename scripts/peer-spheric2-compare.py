@@ -60,6 +60,7 @@ def read_probe_csv(path):
     for k, name in enumerate(head):
         key = "t" if k == 0 else name.strip().split("_")[0].split(" ")[0].split(".")[0]
         cols.setdefault(key, data[:, k])
+        cols.setdefault(name.strip().split(" ")[0], data[:, k])  # full name, e.g. V1.velocity.x
     return cols
 
 
@@ -125,10 +126,12 @@ def main(argv):
         return 1
     tp = next(iter(peer.values()))[0]
     runs.append(("DualSPHysics", tp, {g: np.interp(tp, *peer[g]) for g in peer}))
+    ejecta = []
     for arg in rest:
         label, path = arg.split("=", 1) if "=" in arg and not os.path.exists(arg) else (os.path.basename(arg), arg)
         c = read_probe_csv(path)
         runs.append((label, c["t"], {g: c[g] for g in GAUGE_X if g in c}))
+        ejecta.append((label, c))
 
     figs = [(name, height_figures(t, h)) for name, t, h in runs]
     width = max(18, max(len(r[0]) for r in runs) + 2)
@@ -145,7 +148,20 @@ def main(argv):
             row += f"{'-':>{width}}"
     print(row)
 
-    for name in ("V1", "V2"):
+    ts = (0.38, 0.40, 0.42, 0.44, 0.46, 0.48, 0.50)
+    hf = []
+    p = os.path.join(outdir, "GaugesSWL_Hf.csv")
+    if os.path.exists(p):
+        c = read_peer_csv(p)
+        hf.append(("DualSPHysics", c["time"], c["swlz"]))
+    hf += [(label, c["t"], c["Hf"]) for label, c in ejecta if "Hf" in c]
+    if hf:
+        print("\nwater depth 2 cm in front of the box face (Hf), m")
+        print(f"{'t [s]':<24}" + "".join(f"{a:>8.2f}" for a in ts))
+        for label, t, h in hf:
+            print(f"{label:<24}" + "".join(f"{mean_at(t, h, a):>8.3f}" for a in ts))
+
+    for name in ("V1", "V2", "V4"):
         p = os.path.join(outdir, f"GaugesVel_{name}.csv")
         if os.path.exists(p):
             c = read_peer_csv(p)
@@ -157,15 +173,30 @@ def main(argv):
             print("  vx [m/s]  " + " ".join(f"{mean_at(t, vx, a, 0.0025):7.2f}" for a in np.arange(0.38, 0.505, 0.01)))
             print("  vz [m/s]  " + " ".join(f"{mean_at(t, vz, a, 0.0025):7.2f}" for a in np.arange(0.38, 0.505, 0.01)))
 
+    for label, c in ejecta:
+        for name in ("V1", "V2", "V4"):
+            if f"{name}.velocity.x" in c:
+                t, vx, vz = c["t"], c[f"{name}.velocity.x"], c[f"{name}.velocity.z"]
+                ts = np.arange(0.38, 0.505, 0.01)
+                print(f"\n{label} velocity {name}: first |v| > 0.05 m/s at {first_above(t, np.hypot(vx, vz), 0.05):.4f} s")
+                print("  vx [m/s]  " + " ".join(f"{mean_at(t, vx, a, 0.0025):7.2f}" for a in ts))
+                print("  vz [m/s]  " + " ".join(f"{mean_at(t, vz, a, 0.0025):7.2f}" for a in ts))
+
+    # P1-P4 at z = 0.021, 0.061, 0.101, 0.141 on strips 0-0.041, 0.041-0.081, 0.081-0.121, 0.121-0.161 of
+    # the 0.403 m wide face: the same rough face-force estimate for the experiment and for Ejecta's wall
+    # probes P1w-P4w (source = walls; see GPU-REQUEST / docs/physics.md).
+    strips = np.array([0.041, 0.04, 0.04, 0.04])
     series = []
+    for label, c in ejecta:
+        if all(f"P{k}w" in c for k in range(1, 5)):
+            pw = np.column_stack([np.nan_to_num(c[f"P{k}w"]) for k in range(1, 5)])
+            series.append((f"{label}, 0.403 m x P1w-P4w strips", c["t"], 0.403 * (pw @ strips)))
     p = os.path.join(outdir, "GaugesForce_Box.csv")
     if os.path.exists(p):
         c = read_peer_csv(p)
         series.append(("DualSPHysics box, fluid force -x", c["time"], -c["forcex"]))
     if pref:
         d = np.loadtxt(pref)
-        # P1..P4 at z = 0.021, 0.061, 0.101, 0.141 on strips 0-0.041, 0.041-0.081, 0.081-0.121, 0.121-0.161.
-        strips = np.array([0.041, 0.04, 0.04, 0.04])
         series.append(("experiment, 0.403 m x P1-P4 strips", d[:, 0], 0.403 * (d[:, 1:5] @ strips)))
     for label, t, fx in series:
         on = first_above(t, fx, 50.0)

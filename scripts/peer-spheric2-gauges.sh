@@ -10,8 +10,9 @@
 #
 # usage: scripts/peer-spheric2-gauges.sh PEERDIR OUTDIR TMAX
 #   TMAX: simulated seconds (0.6 s costs about 45 s on an H200: 71 wall s per physical s).
-# Writes OUTDIR/GaugesSWL_H{1..4}.csv, GaugesVel_V1.csv (z = 0.021), GaugesVel_V2.csv (z = 0.061),
-# GaugesForce_Box.csv, the peer's log dsph-gauges.txt and the case XML it ran (Spheric2Dam_gauges.xml).
+# Writes OUTDIR/GaugesSWL_H{1..4}.csv, GaugesSWL_Hf.csv (2 cm in front of the box face),
+# GaugesVel_V1/V2/V4.csv (2 cm in front of the face at P1's, P2's and P4's heights), GaugesForce_Box.csv,
+# the peer's log dsph-gauges.txt and the case XML it ran (Spheric2Dam_gauges.xml).
 # Then: python3 scripts/peer-spheric2-compare.py OUTDIR [ejecta_probes.csv ...]
 set -euo pipefail
 die() { echo "peer-spheric2-gauges: $*" >&2; exit 1; }
@@ -38,7 +39,7 @@ tar -xJf "$tarball"
 
 # The gauges, sampled and written every 1 ms (the experiment's rate). SWL lines every dp/4 from the
 # floor (z = 0, the peer's first boundary layer) to 0.9 m; velocities 0.02 m in front of the peer's box
-# face (0.0155 m in front of Ejecta's) at P1's and P2's heights; the force on the box (mkbound 1).
+# face (0.0155 m in front of Ejecta's) at P1's, P2's and P4's heights; the force on the box (mkbound 1).
 # $1 = "all" or "swl" (the fallback if this build's gauge system refuses the others).
 gauges() {
   cat <<'EOF'
@@ -62,6 +63,15 @@ EOF
                 </swl>
 EOF
   done
+  # Hf: the water depth 2 cm in front of the box face, on P1's line (no measurement; Ejecta's twin is
+  # gauge Hf at x = 0.8445 in GPU-REQUEST.md).
+  cat <<'EOF'
+                <swl name="Hf">
+                    <pointdp coefdp="0.25" />
+                    <point0 x="0.84" y="0.471" z="0" />
+                    <point2 x="0.84" y="0.471" z="0.9" />
+                </swl>
+EOF
   if [ "$1" = all ]; then
     cat <<'EOF'
                 <velocity name="V1">
@@ -69,6 +79,9 @@ EOF
                 </velocity>
                 <velocity name="V2">
                     <point x="0.84" y="0.471" z="0.061" />
+                </velocity>
+                <velocity name="V4">
+                    <point x="0.84" y="0.471" z="0.141" />
                 </velocity>
                 <force name="Box">
                     <target mkbound="1" />
