@@ -179,6 +179,7 @@ def main(argv):
                 t, vx, vz = c["t"], c[f"{name}.velocity.x"], c[f"{name}.velocity.z"]
                 ts = np.arange(0.38, 0.505, 0.01)
                 print(f"\n{label} velocity {name}: first |v| > 0.05 m/s at {first_above(t, np.hypot(vx, vz), 0.05):.4f} s")
+                print("  t [s]     " + " ".join(f"{a:7.3f}" for a in ts))
                 print("  vx [m/s]  " + " ".join(f"{mean_at(t, vx, a, 0.0025):7.2f}" for a in ts))
                 print("  vz [m/s]  " + " ".join(f"{mean_at(t, vz, a, 0.0025):7.2f}" for a in ts))
 
