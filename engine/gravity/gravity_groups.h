@@ -95,17 +95,7 @@ struct GravityRangeGroupBounds {
   const uint32_t* ranges;
   GravityGroup<T>* groups;
   EJ_INLINE void operator()(std::size_t g) const {
-    const uint32_t b = ranges[2 * g], e = ranges[2 * g + 1];
-    GravityGroup<T> out;
-    for (int a = 0; a < 3; ++a) out.lo[a] = out.hi[a] = body[b].x[a];
-    for (uint32_t j = b + 1; j < e; ++j) {
-      for (int a = 0; a < 3; ++a) {
-        const T v = body[j].x[a];
-        if (v < out.lo[a]) out.lo[a] = v;
-        if (v > out.hi[a]) out.hi[a] = v;
-      }
-    }
-    groups[g] = out;
+    groups[g] = gravity_group_box(body, ranges[2 * g], ranges[2 * g + 1]);
   }
 };
 

@@ -354,6 +354,21 @@ struct GravityGroup {
   T lo[3], hi[3];
 };
 
+// The bounding box of the sorted bodies [b, e), e > b.
+template <class T, class I>
+EJ_INLINE GravityGroup<T> gravity_group_box(const GravityBody<T>* body, I b, I e) {
+  GravityGroup<T> out;
+  for (int a = 0; a < 3; ++a) out.lo[a] = out.hi[a] = body[b].x[a];
+  for (I j = b + 1; j < e; ++j) {
+    for (int a = 0; a < 3; ++a) {
+      const T v = body[j].x[a];
+      if (v < out.lo[a]) out.lo[a] = v;
+      if (v > out.hi[a]) out.hi[a] = v;
+    }
+  }
+  return out;
+}
+
 template <class T>
 struct GravityGroupBounds {
   const GravityBody<T>* body;
@@ -363,16 +378,7 @@ struct GravityGroupBounds {
   EJ_INLINE void operator()(std::size_t g) const {
     const std::size_t b = g * size;
     const std::size_t e = b + size < n ? b + size : n;
-    GravityGroup<T> out;
-    for (int a = 0; a < 3; ++a) out.lo[a] = out.hi[a] = body[b].x[a];
-    for (std::size_t j = b + 1; j < e; ++j) {
-      for (int a = 0; a < 3; ++a) {
-        const T v = body[j].x[a];
-        if (v < out.lo[a]) out.lo[a] = v;
-        if (v > out.hi[a]) out.hi[a] = v;
-      }
-    }
-    groups[g] = out;
+    groups[g] = gravity_group_box(body, b, e);
   }
 };
 
