@@ -109,9 +109,12 @@ TEST(GravityOrbit, TwoSpheresKeepTheKeplerPeriod) {
   EXPECT_LT(d_max, 1.03 * d);
   // Angular momentum about z: M v d / 2 at the start, conserved.
   EXPECT_NEAR(d1.angular_momentum[2], d0.angular_momentum[2], 1e-3 * std::fabs(d0.angular_momentum[2]));
-  // Barnes-Hut cell forces are not pairwise antisymmetric, so momentum drifts a little (measured:
-  // 2.2e-4 of M v over 5 orbits).
-  EXPECT_NEAR(d1.momentum[1], 0, 1e-3 * M * v);
+  // Barnes-Hut cell forces are not pairwise antisymmetric, so momentum drifts a little. How much
+  // depends on which cells the walk accepts: measured over 5 orbits, 2.2e-4 of M v with the particle
+  // walk, below 1e-3 with the warp walk's consecutive groups, 1.39e-3 with its groups from the tree
+  // (gravity.warp_groups = tree, the default since 2026-12-03: tighter group boxes accept more cells
+  // as multipoles; the force error stays within issue 16's goal, median 1.9e-4 at theta 0.5).
+  EXPECT_NEAR(d1.momentum[1], 0, 2e-3 * M * v);
   // The energy budget with the self-gravity's: kinetic of the orbit is G M^2/(8 d), comparable to the
   // binding energies; conserved to 1% of the orbital kinetic energy.
   EXPECT_NEAR(d1.total, d0.total, 0.01 * G * m1 * m2 / (2 * d));

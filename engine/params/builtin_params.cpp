@@ -392,12 +392,12 @@ ParamRegistry make_builtin() {
                          "interactions (docs/physics.md, \"Cost\")."),
                    1, 256),
              {"gas", "solid"}));
-  t.add(only(choices(param("gravity.warp_eval", T::Choice, "lanes", "", "Warp walk evaluation",
+  t.add(only(choices(param("gravity.warp_eval", T::Choice, "staged", "", "Warp walk evaluation",
                            "How gravity.walk = warps evaluates its interaction lists: lanes = every "
                            "lane loads every source from memory itself; staged = the lanes copy 32 "
                            "sources at a time into shared memory together (with their inverse "
-                           "softening lengths) and then read them from there (Bedorf et al. 2012). "
-                           "Same forces."),
+                           "softening lengths) and then read them from there (Bedorf et al. 2012; the "
+                           "default: 5% faster on the H200). Same forces."),
                      {"lanes", "staged"}),
              {"gas", "solid"}));
   t.add(only(range(param("gravity.warp_targets", T::Int, "1", "", "Warp walk targets per lane",
@@ -406,11 +406,12 @@ ParamRegistry make_builtin() {
                          "serves twice the particles, with a larger group box."),
                    1, 2),
              {"gas", "solid"}));
-  t.add(only(choices(param("gravity.warp_groups", T::Choice, "consecutive", "", "Warp walk groups",
+  t.add(only(choices(param("gravity.warp_groups", T::Choice, "tree", "", "Warp walk groups",
                            "The particle groups of gravity.walk = warps: consecutive = 32 (or 64) "
                            "consecutive sorted particles, whose box can span two far cells where the "
                            "Morton order jumps; tree = runs of sibling cells of at most that many "
-                           "particles (engine/gravity/gravity_groups.h), tight boxes, some lanes idle."),
+                           "particles (engine/gravity/gravity_groups.h), tight boxes, some lanes idle (the "
+                           "default: the walk at 10^6 takes 7.9 ms against 32.9 on the H200)."),
                      {"consecutive", "tree"}),
              {"gas", "solid"}));
 
