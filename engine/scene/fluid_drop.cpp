@@ -18,20 +18,15 @@ namespace {
 
 bool is_liquid(const ParamSet& params) { return params.text("physics.model") == "wcsph"; }
 
-const FieldData& need(const FrameData& f, const char* name) {
-  const FieldData* d = f.find(name);
-  if (!d) throw std::invalid_argument(std::string("the frame lacks field '") + name + "' (a frame of all fields is needed)");
-  return *d;
-}
 
 // The scene's constants (dp, h, c0 resolved, ...) with the frame's particles in place of the scene's.
 InitialParticles particles_of(const ParamSet& params, const FrameData& f) {
   InitialParticles ip = build_scene(params);
-  ip.position = field_values(need(f, "position"));
-  ip.velocity = field_values(need(f, "velocity"));
-  ip.density = field_values(need(f, "density"));
-  ip.mass = field_values(need(f, "mass"));
-  const std::vector<double> kind = field_values(need(f, "kind"));
+  ip.position = field_values(need_field(f, "position"));
+  ip.velocity = field_values(need_field(f, "velocity"));
+  ip.density = field_values(need_field(f, "density"));
+  ip.mass = field_values(need_field(f, "mass"));
+  const std::vector<double> kind = field_values(need_field(f, "kind"));
   ip.kind.assign(kind.begin(), kind.end());
   if (ip.position.size() != f.particles * std::size_t(ip.dim))
     throw std::invalid_argument("the frame's positions are not of the scene's dimension (scene.dim = " +
@@ -122,7 +117,7 @@ std::unique_ptr<Simulation> add_fluid(const Simulation& sim, const ParamSet& par
   InitialParticles ip = particles_of(params, old);
   const int dim = ip.dim;
   const std::vector<double> sites = drop_sites(params, drop, ip.position);
-  const std::size_t n_old = old.particles, k = sites.size() / std::size_t(dim);
+  const std::size_t k = sites.size() / std::size_t(dim);
   if (k == 0)
     throw std::invalid_argument("no room for fluid there: every lattice site of the drop is outside the tanks, inside "
                                 "an obstacle or within 0.9 dp of a particle");
@@ -138,24 +133,35 @@ std::unique_ptr<Simulation> add_fluid(const Simulation& sim, const ParamSet& par
   // The solver's own initialisation gives the new particles every field (predicted values, rates of
   // a force evaluation with all particles present); the old ones then get back their exact state.
   auto fresh = make_liquid_solver(params, sim.backend(), sim.precision(), ip);
-  const FrameData made = fresh->capture_frame();
-  const std::vector<double> made_id = field_values(need(made, "id"));
+  restore_grown(*fresh, old);
+  if (added) *added = k;
+  return fresh;
+}
+
+const FieldData& need_field(const FrameData& f, const char* name) {
+  const FieldData* d = f.find(name);
+  if (!d) throw std::invalid_argument(std::string("the frame lacks field '") + name + "' (a frame of all fields is needed)");
+  return *d;
+}
+
+void restore_grown(Simulation& fresh, const FrameData& old) {
+  const FrameData made = fresh.capture_frame();
+  const std::size_t n_old = old.particles, k = made.particles - n_old;
+  const std::vector<double> made_id = field_values(need_field(made, "id"));
   std::vector<std::size_t> row_of_new(k);  // the row of new particle j in `made` (its id is n_old + j)
   for (std::size_t r = 0; r < made_id.size(); ++r)
     if (made_id[r] >= double(n_old)) row_of_new[std::size_t(made_id[r]) - n_old] = r;
   FrameData merged = old;
   merged.particles = n_old + k;
-  merged.dt = std::min(old.dt, fresh->dt());  // the new particles' speed may need a shorter step
+  merged.dt = std::min(old.dt, fresh.dt());
   for (FieldData& f : merged.fields) {
-    const FieldData& src = need(made, f.info.name.c_str());
+    const FieldData& src = need_field(made, f.info.name.c_str());
     const std::size_t row = std::size_t(f.info.components) * scalar_bytes(f.info.scalar);
     for (std::size_t j = 0; j < k; ++j)
       f.bytes.insert(f.bytes.end(), src.bytes.begin() + long(row_of_new[j] * row),
                      src.bytes.begin() + long((row_of_new[j] + 1) * row));
   }
-  fresh->restore_frame(merged);
-  if (added) *added = k;
-  return fresh;
+  fresh.restore_frame(merged);
 }
 
 std::unique_ptr<Simulation> make_simulation_from_frame(const ParamSet& params, Backend backend, const FrameData& frame) {

@@ -29,6 +29,15 @@ struct FluidDrop {
 // from each of the `dim`-dimensional `existing` positions. Linear time (a hash of cells).
 std::vector<double> drop_sites(const ParamSet& params, const FluidDrop& drop, const std::vector<double>& existing);
 
+// The field `name` of a frame; std::invalid_argument naming it when the frame lacks it.
+const FieldData& need_field(const FrameData& f, const char* name);
+
+// `fresh`, a solver just built with the n_old particles of `old` (in the frame's order) and k new ones
+// (ids n_old, n_old + 1, ...), continued from `old`: every old particle gets back every field of `old` bit
+// for bit, each new one keeps what the solver's initialisation gave it, and dt is the smaller of the
+// two (the new particles may need a shorter step). The fluid and the grain drops share it.
+void restore_grown(Simulation& fresh, const FrameData& old);
+
 // The simulation `sim` (built from `params`, physics.model = wcsph) with the drop added: a new
 // Simulation on the same backend and precision, at the same time and step. `added` gets the number
 // of new particles. Throws std::invalid_argument when no site is free (naming why) and

@@ -19,11 +19,6 @@ namespace ejecta {
 
 namespace {
 
-const FieldData& need(const FrameData& f, const char* name) {
-  const FieldData* d = f.find(name);
-  if (!d) throw std::invalid_argument(std::string("the frame lacks field '") + name + "' (a frame of all fields is needed)");
-  return *d;
-}
 
 double unit_jitter(uint64_t k) {  // splitmix64 of k to [-1, 1)
   uint64_t z = k + 0x9e3779b97f4a7c15ull;
@@ -138,13 +133,13 @@ MixedInitial mixed_initial_of(const ParamSet& params, const FrameData& f) {
   m.has_liquid = scene.has_liquid;
   m.rho0 = scene.rho0, m.c0 = scene.c0, m.gamma = scene.gamma;
   m.materials = scene.materials;
-  m.position = field_values(need(f, "position"));
-  m.velocity = field_values(need(f, "velocity"));
-  m.density = field_values(need(f, "density"));
-  m.mass = field_values(need(f, "mass"));
-  m.h = field_values(need(f, "smoothing_length"));
+  m.position = field_values(need_field(f, "position"));
+  m.velocity = field_values(need_field(f, "velocity"));
+  m.density = field_values(need_field(f, "density"));
+  m.mass = field_values(need_field(f, "mass"));
+  m.h = field_values(need_field(f, "smoothing_length"));
   auto bytes = [&](const char* name) {
-    const std::vector<double> v = field_values(need(f, name));
+    const std::vector<double> v = field_values(need_field(f, name));
     return std::vector<uint8_t>(v.begin(), v.end());
   };
   m.material = bytes("material");
@@ -258,26 +253,10 @@ namespace {
 
 std::unique_ptr<Simulation> grown(const Simulation& sim, const ParamSet& params, const FrameData& old,
                                   const MixedInitial& init) {
-  const std::size_t n_old = old.particles, k = init.size() - n_old;
   // The solver's initialisation gives the new particles every field (grains: an empty contact list, no
   // spin; the rates of an evaluation with all particles present); the old ones then get back their state.
   auto fresh = make_mixed_solver(params, sim.backend(), sim.precision(), init);
-  const FrameData made = fresh->capture_frame();
-  const std::vector<double> made_id = field_values(need(made, "id"));
-  std::vector<std::size_t> row_of_new(k);  // the row of new grain j in `made` (its id is n_old + j)
-  for (std::size_t r = 0; r < made_id.size(); ++r)
-    if (made_id[r] >= double(n_old)) row_of_new[std::size_t(made_id[r]) - n_old] = r;
-  FrameData merged = old;
-  merged.particles = n_old + k;
-  merged.dt = std::min(old.dt, fresh->dt());  // the new grains may need a shorter step
-  for (FieldData& f : merged.fields) {
-    const FieldData& src = need(made, f.info.name.c_str());
-    const std::size_t row = std::size_t(f.info.components) * scalar_bytes(f.info.scalar);
-    for (std::size_t j = 0; j < k; ++j)
-      f.bytes.insert(f.bytes.end(), src.bytes.begin() + long(row_of_new[j] * row),
-                     src.bytes.begin() + long((row_of_new[j] + 1) * row));
-  }
-  fresh->restore_frame(merged);
+  restore_grown(*fresh, old);
   return fresh;
 }
 
