@@ -169,37 +169,21 @@ void DistributedSimulation::start(const InitialParticles& init) {
     }
     decomp_.split = dist::balance_splitters(k, w, ranks_, geom_.key_end(), [](double* v, int m) { dist::sum_all(v, m); });
   }
-  std::vector<uint32_t> local_ids;
+  std::vector<std::size_t> local_ids;
   for (std::size_t i = 0; i < n; ++i) {
     const int own = decomp_.owner(keys[i]);
     int g[kMaxRanks];
     const int ng = own == rank_ ? 0 : decomp_.ghost_ranks(geom_, &init.position[i * D], own, g);
-    if (own == rank_ || std::find(g, g + ng, rank_) != g + ng) local_ids.push_back(uint32_t(i));
+    if (own == rank_ || std::find(g, g + ng, rank_) != g + ng) local_ids.push_back(i);
   }
   if (dist::any(local_ids.empty())) fail("some rank got no particles: run on fewer ranks");
-  InitialParticles mine = init;
   const std::size_t m = local_ids.size();
-  mine.position.resize(m * D);
-  mine.velocity.resize(m * D);
-  mine.density.resize(m);
-  mine.mass.resize(m);
-  mine.kind.resize(m);
-  for (std::size_t j = 0; j < m; ++j) {
-    const std::size_t i = local_ids[j];
-    for (int d = 0; d < D; ++d) {
-      mine.position[j * D + d] = init.position[i * D + d];
-      mine.velocity[j * D + d] = init.velocity[i * D + d];
-    }
-    mine.density[j] = init.density[i];
-    mine.mass[j] = init.mass[i];
-    mine.kind[j] = init.kind[i];
-  }
-  local_ = make_liquid_solver(params_, backend_, precision_, mine);
+  local_ = make_liquid_solver(params_, backend_, precision_, init.subset(local_ids));
   FrameData f;
   local_->capture_frame_into(f);
   // The local solver numbered its particles 0..m-1: back to the scene's numbering.
   uint32_t* id = const_cast<uint32_t*>(ids_of(f));
-  for (std::size_t j = 0; j < m; ++j) id[j] = local_ids[id[j]];
+  for (std::size_t j = 0; j < m; ++j) id[j] = uint32_t(local_ids[id[j]]);
   // The plans, from the rows this rank owns (their rates are complete; the ghosts' are not yet).
   std::vector<uint8_t> own_rows(m);
   const FieldData& pos = *f.find("position");

@@ -35,6 +35,27 @@ std::size_t InitialParticles::fluid_count() const {
   return static_cast<std::size_t>(std::count(kind.begin(), kind.end(), uint8_t(kFluid)));
 }
 
+InitialParticles InitialParticles::subset(const std::vector<std::size_t>& ids) const {
+  InitialParticles out = *this;
+  const std::size_t m = ids.size(), D = std::size_t(dim);
+  out.position.resize(m * D);
+  out.velocity.resize(m * D);
+  out.density.resize(m);
+  out.mass.resize(m);
+  out.kind.resize(m);
+  for (std::size_t j = 0; j < m; ++j) {
+    const std::size_t i = ids[j];
+    for (std::size_t d = 0; d < D; ++d) {
+      out.position[j * D + d] = position[i * D + d];
+      out.velocity[j * D + d] = velocity[i * D + d];
+    }
+    out.density[j] = density[i];
+    out.mass[j] = mass[i];
+    out.kind[j] = kind[i];
+  }
+  return out;
+}
+
 namespace {
 
 // Geometric comparisons are done with this absolute tolerance (metres): scene coordinates are given

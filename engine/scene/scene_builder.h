@@ -22,6 +22,9 @@ struct InitialParticles {
   std::vector<uint8_t> kind;     // n, ParticleKind
   std::size_t size() const { return kind.size(); }
   std::size_t fluid_count() const;
+  // The particles ids[0], ids[1], ... of this set, in that order, with the same constants (a rank's
+  // share of a scene, a shuffled copy).
+  InitialParticles subset(const std::vector<std::size_t>& ids) const;
 };
 
 // Throws ParamError naming the section and the file:line where its keys were set.

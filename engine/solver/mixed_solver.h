@@ -349,7 +349,6 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
                                     (f.scalar == ScalarType::UInt8 ? 1 : f.scalar == ScalarType::Float64 ? 8 : 4) *
                                         std::size_t(f.components) * n_,
                                     0));
-    const std::size_t sb = sizeof(T) * n_;
     SolidView<T, D>& s = pv_.s;
     ejecta::upload(exec_, s.x, x.data(), n_);
     ejecta::upload(exec_, s.v, v.data(), n_);

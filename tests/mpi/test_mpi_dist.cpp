@@ -131,18 +131,7 @@ Reference reference(const Case& c, bool shuffled, Backend backend = Backend::Cpu
   std::vector<std::size_t> perm(n);
   std::iota(perm.begin(), perm.end(), std::size_t(0));
   if (shuffled) std::shuffle(perm.begin(), perm.end(), std::mt19937(19));
-  InitialParticles q = init;
-  for (std::size_t j = 0; j < n; ++j) {
-    const std::size_t i = perm[j];
-    for (int d = 0; d < D; ++d) {
-      q.position[j * D + d] = init.position[i * D + d];
-      q.velocity[j * D + d] = init.velocity[i * D + d];
-    }
-    q.density[j] = init.density[i];
-    q.mass[j] = init.mass[i];
-    q.kind[j] = init.kind[i];
-  }
-  std::unique_ptr<Simulation> sim = make_liquid_solver(p, backend, Precision::Double, q);
+  std::unique_ptr<Simulation> sim = make_liquid_solver(p, backend, Precision::Double, init.subset(perm));
   test::step_n(*sim, c.steps);
   const HostParticles h = sim->download();
   Reference r;
