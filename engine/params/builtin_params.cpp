@@ -436,6 +436,17 @@ ParamRegistry make_builtin() {
                       "acceleration, the gradient its momentum equation implies; an option "
                       "measured on SPHERIC 2, docs/physics.md)."),
                 {"adami2012", "fluid_acceleration"}));
+  // Issue 12 (SPHERIC 2 impact), helper fidelity5: the wall model.
+  t.add(only(rebuild(choices(param("boundary.model", T::Choice, "adami2012", "", "Wall model",
+                                   "How fixed wall particles push on the liquid: adami2012 (the pressure "
+                                   "extrapolated from the fluid each step, Adami, Hu & Adams 2012, eq. 27-28; "
+                                   "boundary.wall_pressure picks its variant) or dbc_crespo2007 (dynamic "
+                                   "boundary particles, Crespo, Gomez-Gesteira & Dalrymple 2007, DualSPHysics's "
+                                   "walls: each wall particle's density follows the continuity equation with "
+                                   "the fluid around it, kept >= rho0, and its pressure the fluid's EOS; the "
+                                   "walls start hydrostatic). Measured on SPHERIC 2 in docs/physics.md."),
+                             {"adami2012", "dbc_crespo2007"})),
+             {"wcsph"}));
 
   t.group = "Time";
   // The integrator owns stage buffers sized at construction: a change waits for a rebuild.

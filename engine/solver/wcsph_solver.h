@@ -11,6 +11,7 @@
 #include "integrators/step_monitor.h"
 #include "neighbors/cell_grid.h"
 #include "neighbors/cell_index.h"
+#include "physics/boundary_dbc_crespo2007.h"
 #include "physics/collider_sphere.h"
 #include "physics/density_summation.h"
 #include "physics/diagnostic_sums.h"
@@ -78,6 +79,8 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   // Kick and drift of the fluid, with the predicted velocity and density for the rates.
   void kick_drift(double dt) {
     exec_.for_each(n_, KickDrift<T, D>{pv_, T(dt), drift_corrected(), model_.summation});
+    if (model_.boundary == kBoundaryDbcCrespo2007)
+      exec_.for_each(n_, WallDensityKick_Crespo2007<T, D, true>{pv_, T(dt), model_.eos.rho0});
   }
 
   // The rates at the current state: sort, densities and pressures, forces. Phase boundaries wait for
@@ -105,6 +108,8 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   // The closing kick of a step of dt, then the limit at the step's end state (step steps_ + 1).
   double kick_and_limit(double dt) {
     exec_.for_each(n_, Kick<T, D>{pv_, T(dt), model_.summation});
+    if (model_.boundary == kBoundaryDbcCrespo2007)
+      exec_.for_each(n_, WallDensityKick_Crespo2007<T, D, false>{pv_, T(dt), model_.eos.rho0});
     return limit(steps_ + 1, time_ + dt);
   }
 
@@ -266,6 +271,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     model_.pressure = params.text("fluid.pressure_term") == "zhang2017" ? kPressureZhang2017 : kPressureMonaghan1992;
     model_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
     model_.wall_fluid_accel = params.text("boundary.wall_pressure") == "fluid_acceleration";
+    model_.boundary = params.text("boundary.model") == "dbc_crespo2007" ? kBoundaryDbcCrespo2007 : kBoundaryAdami2012;
     this->configure_time(params);  // time.dt_fixed and the rk23 keys are not wcsph keys: their defaults
     const double r = params.real("fault.max_density_ratio");
     const double rho0 = double(model_.eos.rho0);
@@ -351,7 +357,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   void evaluate_densities() {
     if (model_.summation) exec_.for_each_balanced(n_, DensitySummation<T, D>{model_, grid_, pv_});
     exec_.for_each(n_, FluidPressure<T, D>{model_, pv_});
-    exec_.for_each_balanced(n_, WallPressure_Adami2012<T, D>{model_, grid_, pv_});
+    if (model_.boundary == kBoundaryDbcCrespo2007)
+      exec_.for_each_balanced(n_, WallDensity_Crespo2007<T, D>{model_, grid_, pv_});
+    else
+      exec_.for_each_balanced(n_, WallPressure_Adami2012<T, D>{model_, grid_, pv_});
   }
 
   void evaluate_forces() {
