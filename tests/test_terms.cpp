@@ -1,4 +1,4 @@
-// The term registry of the mixed engine (engine/solver/term_registry.h, solver/terms/*.h, issue 14):
+// The term registry of every model (engine/solver/term_registry.h, solver/terms/*.h, issue 14):
 // every registered term names keys the parameter registry has, `ejecta --list-terms` (docs/terms.md)
 // shows each term with its fields and keys, and the step's list is the models' recipes looked up by
 // name and merged by stage.
@@ -14,8 +14,10 @@
 #include "params/param_registry.h"
 #include "sim_test_util.h"
 #include "simulation.h"
+#include "solver/gas_solver.h"
 #include "solver/mixed_solver.h"
-#include "solver/mixed_terms.h"
+#include "solver/solid_solver.h"
+#include "solver/model_recipes.h"
 #include "solver/term_catalog.h"
 
 namespace ejecta {
@@ -23,7 +25,7 @@ namespace {
 
 TEST(TermRegistry, EveryTermDeclaresFieldsAndRegisteredKeys) {
   const auto& entries = term_catalog().entries();
-  ASSERT_EQ(entries.size(), 9u);  // 2 liquid, 3 solid, 2 dem, 2 coupling
+  ASSERT_EQ(entries.size(), 12u);  // 2 liquid, 3 solid, 2 dem, 2 coupling, 2 gas, 1 gravity
   for (const auto& e : entries) {
     const TermInfo& t = e.info;
     EXPECT_FALSE(t.cite.empty()) << t.name;
@@ -105,14 +107,75 @@ TEST(TermRegistry, MixedSolverRunsTheRegisteredRecipe) {
   EXPECT_EQ(names(run), names(mixed_recipe(true)));
 }
 
+std::vector<std::string> names(const std::vector<Term>& list) {
+  std::vector<std::string> n;
+  for (const Term& t : list) {
+    n.push_back(t.info.name);
+    EXPECT_TRUE(bool(t.run)) << t.info.name;
+  }
+  return n;
+}
+
+// The gas and solid solvers run their recipes from the registry too (issue 14: one step structure for
+// every model): Sod's tube, a self-gravitating gas, the bar with gradient correction, a porous slab
+// (p-alpha: the solid's terms with the porosity's fields) and the rubble pile with self-gravity.
+TEST(TermRegistry, GasAndSolidSolversRunTheirRecipes) {
+  auto sod = make_simulation(test::shipped_scene("sod1d.ini"), Backend::Cpu);
+  const auto* g = dynamic_cast<const GasSolver<double, 1, CpuExec>*>(sod.get());
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(names(g->terms()), (std::vector<std::string>{"density_gradh_price2012", "forces_gas_gradh_price2012"}));
+  auto cold = make_simulation(test::shipped_scene("cold_collapse3d.ini", {"gas_block.1.dp=0.2"}), Backend::Cpu);
+  const auto* c = dynamic_cast<const GasSolver<double, 3, CpuExec>*>(cold.get());
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(names(c->terms()), (std::vector<std::string>{"density_gradh_price2012", "forces_gas_gradh_price2012",
+                                                          "self_gravity_barnes_hut1986"}));
+  auto bar = make_simulation(test::shipped_scene("bar2d.ini", {"solid.gradient_correction=true"}), Backend::Cpu);
+  const auto* b = dynamic_cast<const SolidSolver<double, 2, CpuExec>*>(bar.get());
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(names(b->terms()), (std::vector<std::string>{"eos_solid_benz_asphaug1994", "correction_randles_libersky1996",
+                                                          "forces_solid_gray2001"}));
+  auto porous = make_simulation(test::shipped_scene("porous_planar1d.ini"), Backend::Cpu);
+  const auto* p = dynamic_cast<const SolidSolver<double, 1, CpuExec>*>(porous.get());
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(names(p->terms()), (std::vector<std::string>{"eos_solid_benz_asphaug1994", "forces_solid_gray2001"}));
+  auto rubble = make_simulation(
+      test::shipped_scene("rubble_pile_disruption3d.ini", {"solid_block.1.dp=100", "solid_block.2.dp=100"}), Backend::Cpu);
+  const auto* r = dynamic_cast<const SolidSolver<double, 3, CpuExec>*>(rubble.get());
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(names(r->terms()), (std::vector<std::string>{"eos_solid_benz_asphaug1994", "forces_solid_gray2001",
+                                                          "self_gravity_barnes_hut1986"}));
+}
+
+// A term is bound only where its solver's context offers what it needs: the solid's terms in the solid
+// and mixed solvers, the liquid's and the grains' in the mixed one only, the gas's in the gas solver.
+TEST(TermRegistry, TermsBindOnlyWhereTheirContextOffersWhatTheyNeed) {
+  const auto gas = term_registry<GasTermContext<double, 2, CpuExec>>();
+  const auto solid = term_registry<SolidTermContext<double, 2, CpuExec>>();
+  const auto mixed = term_registry<MixedTermContext<double, 2, CpuExec>>();
+  EXPECT_TRUE(bool(gas.at("density_gradh_price2012").bind));
+  EXPECT_TRUE(bool(gas.at("self_gravity_barnes_hut1986").bind));
+  EXPECT_FALSE(bool(gas.at("forces_solid_gray2001").bind));
+  EXPECT_FALSE(bool(gas.at("forces_monaghan1992").bind));
+  EXPECT_TRUE(bool(solid.at("forces_solid_gray2001").bind));
+  EXPECT_TRUE(bool(solid.at("self_gravity_barnes_hut1986").bind));
+  EXPECT_FALSE(bool(solid.at("boundary_adami2012").bind));
+  EXPECT_FALSE(bool(solid.at("density_gradh_price2012").bind));
+  EXPECT_TRUE(bool(mixed.at("forces_solid_gray2001").bind));
+  EXPECT_TRUE(bool(mixed.at("contact_linear_green2010").bind));
+  EXPECT_FALSE(bool(mixed.at("self_gravity_barnes_hut1986").bind));
+  EXPECT_FALSE(bool(mixed.at("forces_gas_gradh_price2012").bind));
+  for (const auto& e : term_catalog().entries()) EXPECT_FALSE(bool(e.bind)) << e.info.name;
+}
+
 struct Term_Dummy {
+  static constexpr unsigned needs = kTermNeedsMixedLiquid;
   static TermInfo info() { return {"boundary_adami2012", "coupling", TermStage::Boundary, "a second", {}, {}, {}}; }
 };
 
 TEST(TermRegistry, UnknownMisplacedAndDuplicateTermsAreRefused) {
   EXPECT_THROW(step_terms(term_catalog(), {{"liquid", {"forces_monaghan1993"}}}), std::logic_error);
   EXPECT_THROW(step_terms(term_catalog(), {{"solid", {"forces_monaghan1992"}}}), std::logic_error);
-  TermRegistry<NoTermContext> r = mixed_term_registry<NoTermContext>();
+  TermRegistry<NoTermContext> r = term_registry<NoTermContext>();
   EXPECT_THROW(r.add<Term_Dummy>(), std::logic_error);
 }
 

@@ -9,6 +9,7 @@ namespace ejecta {
 // p = B ((rho/rho0)^gamma - 1) (Monaghan 1994, J. Comput. Phys. 110, 399, eq. 3.3); the tank walls'
 // rates are zeroed here (they do not move).
 struct Term_EosTait_Monaghan1994 {
+  static constexpr unsigned needs = kTermNeedsMixedLiquid;
   static TermInfo info() {
     return {"eos_tait_monaghan1994", "liquid", TermStage::State,
             "Tait EOS (Monaghan 1994, eq. 3.3); walls' rates zeroed",
@@ -25,6 +26,7 @@ struct Term_EosTait_Monaghan1994 {
 // continuity (eq. 2.9) and delta-SPH (Molteni & Colagrossi 2009), with the walls and solids as moving
 // walls (Adami et al. 2012).
 struct Term_Forces_Monaghan1992 {
+  static constexpr unsigned needs = kTermNeedsMixedLiquid;
   static TermInfo info() {
     return {"forces_monaghan1992", "liquid", TermStage::Forces,
             "Monaghan 1992 eq. 3.3-3.5, continuity eq. 2.9, delta-SPH (Molteni & Colagrossi 2009)",
