@@ -19,13 +19,14 @@
 #include "solver/solid_solver.h"
 #include "solver/model_recipes.h"
 #include "solver/term_catalog.h"
+#include "solver/wcsph_solver.h"
 
 namespace ejecta {
 namespace {
 
 TEST(TermRegistry, EveryTermDeclaresFieldsAndRegisteredKeys) {
   const auto& entries = term_catalog().entries();
-  ASSERT_EQ(entries.size(), 12u);  // 2 liquid, 3 solid, 2 dem, 2 coupling, 2 gas, 1 gravity
+  ASSERT_EQ(entries.size(), 17u);  // 2 + 5 liquid (mixed, uniform h), 3 solid, 2 dem, 2 coupling, 2 gas, 1 gravity
   for (const auto& e : entries) {
     const TermInfo& t = e.info;
     EXPECT_FALSE(t.cite.empty()) << t.name;
@@ -146,12 +147,45 @@ TEST(TermRegistry, GasAndSolidSolversRunTheirRecipes) {
                                                           "self_gravity_barnes_hut1986"}));
 }
 
+// The liquid alone runs its uniform-h recipe (summation density only with fluid.density = summation),
+// in 2D and in 3D with each neighbour record (the force term's variants).
+TEST(TermRegistry, LiquidSolverRunsItsRecipe) {
+  const std::vector<std::string> recipe{"eos_tait_monaghan1994_uniform_h", "wall_pressure_adami2012",
+                                        "forces_monaghan1992_uniform_h", "collider_monaghan1994"};
+  auto dam = make_simulation(test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01"}), Backend::Cpu);
+  const auto* d = dynamic_cast<const WcsphSolver<float, 2, CpuExec>*>(dam.get());
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(names(d->terms()), recipe);
+  auto sum = make_simulation(test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01", "fluid.density=summation"}),
+                             Backend::Cpu);
+  const auto* s = dynamic_cast<const WcsphSolver<float, 2, CpuExec>*>(sum.get());
+  ASSERT_NE(s, nullptr);
+  std::vector<std::string> with_sum{"density_summation_monaghan1992"};
+  with_sum.insert(with_sum.end(), recipe.begin(), recipe.end());
+  EXPECT_EQ(names(s->terms()), with_sum);
+  for (const char* record : {"arrays", "packed", "packed_eos"}) {
+    auto dam3 = make_simulation(
+        test::shipped_scene("dambreak3d.ini", {"particles.dp=0.1", std::string("fluid.neighbour_record=") + record}),
+        Backend::Cpu);
+    const auto* d3 = dynamic_cast<const WcsphSolver<float, 3, CpuExec>*>(dam3.get());
+    ASSERT_NE(d3, nullptr) << record;
+    EXPECT_EQ(names(d3->terms()), recipe) << record;
+  }
+}
+
 // A term is bound only where its solver's context offers what it needs: the solid's terms in the solid
-// and mixed solvers, the liquid's and the grains' in the mixed one only, the gas's in the gas solver.
+// and mixed solvers, the mixed liquid's and the grains' in the mixed one only, the liquid's uniform-h
+// variants in the liquid solver only, the gas's in the gas solver.
 TEST(TermRegistry, TermsBindOnlyWhereTheirContextOffersWhatTheyNeed) {
   const auto gas = term_registry<GasTermContext<double, 2, CpuExec>>();
   const auto solid = term_registry<SolidTermContext<double, 2, CpuExec>>();
   const auto mixed = term_registry<MixedTermContext<double, 2, CpuExec>>();
+  const auto liquid = term_registry<WcsphTermContext<double, 2, CpuExec>>();
+  EXPECT_TRUE(bool(liquid.at("forces_monaghan1992_uniform_h").bind));
+  EXPECT_TRUE(bool(liquid.at("wall_pressure_adami2012").bind));
+  EXPECT_FALSE(bool(liquid.at("forces_monaghan1992").bind));
+  EXPECT_FALSE(bool(liquid.at("boundary_adami2012").bind));
+  EXPECT_FALSE(bool(mixed.at("forces_monaghan1992_uniform_h").bind));
   EXPECT_TRUE(bool(gas.at("density_gradh_price2012").bind));
   EXPECT_TRUE(bool(gas.at("self_gravity_barnes_hut1986").bind));
   EXPECT_FALSE(bool(gas.at("forces_solid_gray2001").bind));

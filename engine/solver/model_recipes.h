@@ -1,13 +1,25 @@
 #pragma once
 // Each model is a recipe of registered terms (solver/term_list.h, solver/terms/*.h; docs/terms.md):
 // the recipes every solver runs, by the scene's options. The mixed solver merges several (liquid,
-// solid, dem, coupling); the gas and solid solvers run one, with self-gravity's when gravity.self = on.
+// solid, dem, coupling); the gas and solid solvers run one, with self-gravity's when gravity.self = on;
+// the liquid alone runs the liquid's uniform-h variants.
 #include "solver/term_list.h"
 
 #include <string>
 #include <vector>
 
 namespace ejecta {
+
+// The liquid alone (physics.model = wcsph): its uniform-h terms (terms/liquid_uniform_terms.h):
+// [summation density], the Tait EOS, the walls' pressure, the fused force pass, the collider.
+inline std::vector<ModelRecipe> liquid_model_recipes(bool summation) {
+  ModelRecipe liquid{"liquid", {}};
+  if (summation) liquid.terms.push_back("density_summation_monaghan1992");
+  for (const char* t : {"eos_tait_monaghan1994_uniform_h", "wall_pressure_adami2012", "forces_monaghan1992_uniform_h",
+                        "collider_monaghan1994"})
+    liquid.terms.push_back(t);
+  return {liquid};
+}
 
 // The recipes of a mixed scene's models. `correction`: solid.gradient_correction; `grains`: the scene
 // has DEM grains ([grains.N]); `hertz_mindlin`: their contact is dem.contact = hertz_mindlin (friction,

@@ -33,17 +33,21 @@ std::string term_catalog_markdown() {
        "checks at construction that every field is in the store and every key in the parameter registry.\n\n"
        "## Recipes\n\n"
        "| solver (physics.model) | model | terms |\n|---|---|---|\n";
+  for (const ModelRecipe& m : liquid_model_recipes(true))
+    o << "| wcsph | " << m.model << " | " << code_list(m.terms) << " |\n";
   for (const ModelRecipe& m : gas_model_recipes(true)) o << "| gas | " << m.model << " | " << code_list(m.terms) << " |\n";
   for (const ModelRecipe& m : solid_model_recipes(true, true))
     o << "| solid | " << m.model << " | " << code_list(m.terms) << " |\n";
   for (const ModelRecipe& m : mixed_model_recipes(true, true, false))
     o << "| mixed | " << m.model << " | " << code_list(m.terms) << " |\n";
-  o << "\n`correction_randles_libersky1996` only with `solid.gradient_correction = true`; the gravity recipe\n"
+  o << "\n`density_summation_monaghan1992` only with `fluid.density = summation`;\n"
+       "`correction_randles_libersky1996` only with `solid.gradient_correction = true`; the gravity recipe\n"
        "only with `gravity.self = on`; porous materials (`porosity` of the material library) and\n"
        "Grady-Kipp damage run the solid's terms with their optional fields. The dem recipe (scenes with\n"
        "`[grains.N]`) is `contact_linear_green2010`, or `contact_hertz_mindlin_tsuji1992` with\n"
-       "`dem.contact = hertz_mindlin`. The liquid alone (`physics.model = wcsph`) still calls its\n"
-       "functors directly (its uniform-h fast path, neighbour record and options are not terms yet).\n\n"
+       "`dem.contact = hertz_mindlin`. The liquid alone (`physics.model = wcsph`) runs the liquid's\n"
+       "uniform-h variants: one smoothing length on the uniform cell grid, fixed walls, and the fused force\n"
+       "pass whose neighbour record (`fluid.neighbour_record`) is chosen when the solver is built.\n\n"
        "## Registered terms\n";
   for (const auto& e : term_catalog().entries()) {
     const TermInfo& t = e.info;

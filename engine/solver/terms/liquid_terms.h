@@ -1,8 +1,10 @@
 #pragma once
-// The liquid's terms in a mixed scene (model wcsph; physics/coupling_adami2012.h): the Tait EOS and the
-// Monaghan (1992) momentum, continuity and delta-SPH pass. Registered by register_liquid_terms.
+// The liquid's terms (model liquid). In a mixed scene (physics/coupling_adami2012.h): the Tait EOS and
+// the Monaghan (1992) momentum, continuity and delta-SPH pass; the liquid alone (physics.model = wcsph)
+// runs its uniform-h variants (terms/liquid_uniform_terms.h). Registered by register_liquid_terms.
 #include "physics/coupling_adami2012.h"
 #include "solver/term_registry.h"
+#include "solver/terms/liquid_uniform_terms.h"
 
 namespace ejecta {
 
@@ -46,6 +48,7 @@ template <class Ctx>
 void register_liquid_terms(TermRegistry<Ctx>& r) {
   r.template add<Term_EosTait_Monaghan1994>();
   r.template add<Term_Forces_Monaghan1992>();
+  register_liquid_uniform_terms(r);
 }
 
 }  // namespace ejecta

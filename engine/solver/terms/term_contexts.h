@@ -5,12 +5,16 @@
 // (TermNeeds), `phased` whether the store holds several models (a mixed store: the solid's terms are
 // masked to its phase).
 #include "gravity/self_gravity.h"
+#include "neighbors/cell_index.h"
 #include "neighbors/level_index.h"
+#include "particles/particle_store.h"
+#include "physics/collider_sphere.h"
 #include "physics/coupling_adami2012.h"
 #include "physics/dem_grains.h"
 #include "physics/dem_grains_hertz_mindlin.h"
 #include "physics/gas_model.h"
 #include "physics/solid_model.h"
+#include "physics/wcsph_model.h"
 #include "simulation.h"
 #include "solver/term_registry.h"
 
@@ -82,6 +86,28 @@ struct SolidTermContext {
   T* const& phi;
   PhaseTimes& times;
   const bool& phase_timing;
+};
+
+// The liquid alone (solver/wcsph_solver.h): one smoothing length, the uniform cell grid, fixed walls;
+// the force term's neighbour record lives in the index's and the store's scratch (cells, store).
+template <class T_, int D_, class Exec_>
+struct WcsphTermContext {
+  using T = T_;
+  using Exec = Exec_;
+  static constexpr int D = D_;
+  static constexpr unsigned offers = kTermNeedsUniformLiquid;
+  static constexpr bool phased = false;
+  Exec& exec;
+  const std::size_t& n;
+  const std::unique_ptr<CellIndex<T, D, Exec>>& cells;
+  ParticleStore<Exec>& store;
+  const CellGrid<T, D>& grid;
+  const ParticleView<T, D>& pv;
+  const WcsphModel<T, D>& model;
+  const int& packed;  // 0 the arrays, 1 packed, 2 packed with the EOS in the loop (fluid.neighbour_record)
+  const T& m_wall;    // the walls' one mass (packed_eos)
+  const bool& count_pairs;
+  const ColliderSphereState<T, D>& collider;
 };
 
 }  // namespace ejecta
