@@ -3,10 +3,12 @@
 // smoothing length per particle (grad-h SPH), signal-velocity viscosity, optional conductivity and
 // viscosity switch. Written once over an execution layer and instantiated per precision and
 // dimension like WcsphSolver, with which it shares the particle store, the neighbour grid, the
-// blow-up reporting style and the Simulation facade. One evaluation of the rates:
-//   sort by bucket and reorder -> h and summation density (Newton per particle) + EOS -> forces ->
-//   self-gravity (gravity.self = on: the octree of engine/gravity adds G a and writes phi) ->
-//   one reduction (dt limits, first bad particle).
+// blow-up reporting style and the Simulation facade. One evaluation of the rates: sort by bucket and
+// reorder, then the terms of the gas's recipe (solver/model_recipes.h, solver/terms/gas_terms.h):
+//   density_gradh_price2012 (h and summation density, Newton per particle, + EOS) ->
+//   forces_gas_gradh_price2012 -> [self_gravity_barnes_hut1986 (gravity.self = on: the octree of
+//   engine/gravity adds G a and writes phi)],
+// then one reduction (dt limits, first bad particle).
 // The time integrator (leapfrog, predictor-corrector, RK23) is generic (staged_integrators.h) and
 // calls evaluate() once, twice or three times per step.
 #include "gravity/gravity_bound.h"
@@ -16,7 +18,9 @@
 #include "physics/gas_diagnostics.h"
 #include "render_data/fill_from_store.h"
 #include "scene/gas_scene.h"
+#include "solver/model_recipes.h"
 #include "solver/staged_store_solver.h"
+#include "solver/terms/term_contexts.h"
 
 #include <algorithm>
 #include <chrono>
@@ -43,39 +47,24 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     allocate();
     allocate_gravity(params);
     upload(init);
+    terms_ = bind_terms(gas_model_recipes(gravity_ != nullptr), ctx_, store_, params);
     this->start();
   }
 
   // The integrator's view of the state: vars() (the base's) and the rates.
-  // Rates at the current state; returns the CFL/force limit there (reports blow-ups).
+  // Rates at the current state: the sort, the recipe's terms, one reduction; returns the CFL/force
+  // limit there (reports blow-ups).
   double evaluate() {
-    using clock = std::chrono::steady_clock;
-    auto mark = [&] {
-      if (phase_timing_) exec_.synchronize();
-      return clock::now();
-    };
-    const auto t0 = mark();
+    const auto t0 = this->phase_mark();
     cells_->build(pv_.x.get(), pv_.h.get());
     store_.reorder(cells_->permutation());
     grid_ = cells_->grid();
-    const auto t1 = mark();
-    exec_.for_each_balanced(n_, DensityGradH_Price2012<T, D>{model_, grid_, pv_});
-    cells_->set_level_hmax(pv_.h.get());  // h moved: the symmetric search needs each level's true maximum
-    grid_ = cells_->grid();
-    const auto t2 = mark();
-    exec_.for_each_balanced(n_, Forces_Gas_GradH<T, D>{model_, grid_, pv_});
-    const auto t2g = mark();
-    if (gravity_) gravity_->accumulate(pv_.x.get(), pv_.m.get(), pv_.h.get(), pv_.a.get(), phi_,
-                                        phase_timing_ ? &times_.gravity_phases : nullptr);
-    const auto t3g = mark();
+    times_.sort += this->seconds(t0, this->phase_mark());
+    this->run_terms(terms_);
+    const auto t2 = std::chrono::steady_clock::now();
     const GasExtremes<T> e = exec_.transform_reduce(n_, MeasureGasExtremes<T, D>::none(),
                                                     MeasureGasExtremes<T, D>{pv_}, CombineGasExtremes<T>{});
-    const auto t3 = clock::now();
-    auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-    times_.sort += sec(t0, t1);
-    times_.density += sec(t1, t2);
-    times_.forces += sec(t2, t3) - sec(t2g, t3g);
-    times_.gravity += sec(t2g, t3g);
+    times_.forces += this->seconds(t2, std::chrono::steady_clock::now());
     if (e.bad_index != 0xffffffffu) report_bad(e);
     max_speed_ = std::sqrt(double(e.max_v2));
     double dt = cfl_ * double(e.min_h_vsig);
@@ -83,6 +72,8 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     dt = std::min(dt, force_factor_ * double(e.min_decay));
     return std::min(dt, dt_max_);
   }
+
+  const std::vector<Term>& terms() const { return terms_; }
 
   std::size_t fluid_count() const override { return n_fluid_; }
 
@@ -254,6 +245,9 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   }
   T* phi_ = nullptr;
   uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
+  // What the terms read when they run (references to the members above), and the step's list.
+  GasTermContext<T, D, Exec> ctx_{exec_, n_, cells_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_};
+  std::vector<Term> terms_;
 };
 
 template <class T, class Exec>
