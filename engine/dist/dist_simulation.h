@@ -9,6 +9,7 @@
 // support * layers + skin, so it stays complete until then).
 #include "dist/decomposition.h"
 #include "dist/frame_physics.h"
+#include "dist/halo_rows.h"
 #include "params/param_set.h"
 #include "simulation.h"
 
@@ -33,8 +34,14 @@ struct DistStats {
   // (download, pack, exchange, unpack, upload, dt reduction; waiting for slower ranks included), of which mpi_s in the MPI exchange
   // itself, and the rebuild checks with their migrations.
   double step_s = 0, halo_s = 0, mpi_s = 0, rebuild_s = 0;
+  // Of halo_s with dist.halo = packed: finding and gathering the send rows (with their download when
+  // staged), and the upload and scatter of the received ones; the rows and bytes this rank sent.
+  double pack_s = 0, unpack_s = 0;
+  std::size_t halo_rows_sent = 0, halo_bytes_sent = 0;
+  bool packed = false;  // dist.halo = packed
+  bool device_direct = false;  // packed device buffers handed to MPI (CUDA-aware MPI)
   // CUDA backend: this rank's device, the node's device count, whether MPI is CUDA-aware (and why
-  // it was decided so); halos are staged through host memory either way.
+  // it was decided so).
   int device = -1, devices = 0;
   std::string device_name;
   bool cuda_aware = false;
@@ -87,6 +94,11 @@ class DistributedSimulation final : public Simulation {
   void restore_unsorted(const FrameData& f);
   // Ghost rows from their owners, the global dt, the state back into the solver.
   void exchange_halo(FrameData& f);
+  // The same with dist.halo = packed: only the rows the peers need, gathered and scattered in the
+  // local solver's store (dist/halo_rows.h), no frame.
+  void exchange_packed();
+  // The global step size from the largest squared speed and acceleration over correct rows.
+  double global_dt(double max_v2, double max_a2, long step, double time) const;
   std::vector<uint8_t> owned_mask(const FrameData& f) const;
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -106,6 +118,8 @@ class DistributedSimulation final : public Simulation {
   std::size_t owned_fluid_ = 0;
   DistStats stats_;
   FrameData scratch_;
+  dist::HaloRows* halo_ = nullptr;  // the local solver's, with dist.halo = packed
+  std::vector<unsigned char> stage_send_, stage_recv_;  // host staging of the packed buffers
 };
 
 // The distributed run of a scene (physics.model = wcsph only for now).

@@ -6,6 +6,7 @@
 //   kick + drift (kick_drift) -> sort by bucket and reorder -> densities and pressures (fluid, then
 //   walls) -> forces (evaluate_rates) -> kick -> extremes (kick_and_limit: next dt, blow-up check).
 // Only the extremes come back to the host each step (a few bytes).
+#include "dist/store_halo_rows.h"
 #include "exec/device_array.h"
 #include "integrators/leapfrog_kdk.h"
 #include "integrators/step_monitor.h"
@@ -47,7 +48,8 @@ struct SumU64 {
 
 template <class T, int D, class Exec>
 class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D, Exec, CellIndex<T, D, Exec>>,
-                          public ProbeSampling {
+                          public ProbeSampling,
+                          public dist::HaloRowsProvider {
   using Base = StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D, Exec, CellIndex<T, D, Exec>>;
   friend Base;
   using Base::exec_, Base::n_, Base::store_, Base::array_bytes_, Base::cells_, Base::settings_, Base::dt_,
@@ -196,6 +198,12 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     if (!layout.empty()) probes_ = std::make_unique<ProbeSampler<T, D, Exec>>(exec_, store_, layout);
   }
   ProbeRing* probe_ring() const override { return probes_.get(); }
+
+  // The packed halo of a distributed run (dist/store_halo_rows.h), made on first use.
+  dist::HaloRows& halo_rows() override {
+    if (!halo_) halo_ = std::make_unique<dist::StoreHaloRows<T, D, Exec>>(exec_, store_, pv_, dt_);
+    return *halo_;
+  }
   void queue_probe_sample() const override {
     if (!probes_) throw std::logic_error("queue_probe_sample: no probes installed");
     probes_->queue(grid_, model_.kernel, pv_.x.get(), pv_.m.get(), pv_.rhop.get(), pv_.kind.get());
@@ -445,6 +453,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   bool count_pairs_ = false;
   PairCounts pairs_;
   std::unique_ptr<ProbeSampler<T, D, Exec>> probes_;  // after exec_ and store_: released before them
+  std::unique_ptr<dist::StoreHaloRows<T, D, Exec>> halo_;  // likewise
 };
 
 // Picks the instantiation for the scene's dimension.
