@@ -13,6 +13,7 @@
 #include "params/param_set.h"
 #include "simulation.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -81,6 +82,10 @@ class DistributedSimulation final : public Simulation {
   void apply_params(const ParamSet& params) override;
 
   const DistStats& stats() const { return stats_; }
+  // Every row of the local solver, ghosts included, in its order (for tests of the halo), and whether
+  // this rank owns a particle.
+  void capture_local_frame(FrameData& f) const { local_->capture_frame_into(f); }
+  bool owns(uint32_t id) const { return std::binary_search(owned_.begin(), owned_.end(), id); }
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
 
@@ -95,8 +100,8 @@ class DistributedSimulation final : public Simulation {
   // Ghost rows from their owners, the global dt, the state back into the solver.
   void exchange_halo(FrameData& f);
   // The same with dist.halo = packed: only the rows the peers need, gathered and scattered in the
-  // local solver's store (dist/halo_rows.h), no frame.
-  void exchange_packed();
+  // local solver's store (dist/halo_rows.h), no frame; set_dt: the next step size too.
+  void exchange_packed(bool set_dt = true);
   // The global step size from the largest squared speed and acceleration over correct rows.
   double global_dt(double max_v2, double max_a2, long step, double time) const;
   std::vector<uint8_t> owned_mask(const FrameData& f) const;
