@@ -25,6 +25,33 @@ using dist::ids_of;
 using dist::record_bytes;
 using dist::row_values;
 
+unsigned char* StageBuffer::get(std::size_t bytes, bool pinned) {
+  if (p_ && bytes <= n_ && pinned == pinned_) return p_;
+  release();
+  const std::size_t n = bytes + bytes / 4 + 64;  // room for the halo to grow a little between rebuilds
+#ifdef EJECTA_WITH_CUDA
+  p_ = static_cast<unsigned char*>(pinned ? dist::pinned_allocate(n) : ::operator new(n));
+#else
+  if (pinned) throw std::logic_error("page-locked staging without the CUDA backend");
+  p_ = static_cast<unsigned char*>(::operator new(n));
+#endif
+  n_ = n;
+  pinned_ = pinned;
+  return p_;
+}
+
+void StageBuffer::release() {
+  if (!p_) return;
+#ifdef EJECTA_WITH_CUDA
+  if (pinned_) dist::pinned_free(p_);
+  else ::operator delete(p_);
+#else
+  ::operator delete(p_);
+#endif
+  p_ = nullptr;
+  n_ = 0;
+}
+
 bool distributed_run() {
   static const bool launched = dist::launched_with_ranks();
   if (!launched) return false;
@@ -275,14 +302,14 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
   send_.assign(std::size_t(ranks_), {});
   recv_.assign(std::size_t(ranks_), {});
   owned_.clear();
-  anchor_.clear();
   owned_fluid_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> by_id(m);  // (id, row of f)
   const uint32_t* fid = ids_of(f);
   const FieldData& fkind = *f.find("kind");
   double xi[3] = {0, 0, 0};
   for (std::size_t i = 0; i < m; ++i) {
     row_values(*f.find("position"), i, xi);
-    anchor_.push_back({fid[i], std::vector<double>(xi, xi + D)});
+    by_id[i] = {fid[i], uint32_t(i)};
     const int own = decomp_.owner(geom_.key(xi));
     if (own != rank_) {
       recv_[std::size_t(own)].push_back(fid[i]);
@@ -295,7 +322,14 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
     for (int k = 0; k < ng; ++k) send_[std::size_t(g[k])].push_back(fid[i]);
   }
   std::sort(owned_.begin(), owned_.end());
-  std::sort(anchor_.begin(), anchor_.end());
+  // Every local row's id, sorted, with its position now (the anchors of the skin check).
+  std::sort(by_id.begin(), by_id.end());
+  local_ids_.resize(m);
+  anchor_x_.resize(m * std::size_t(D));
+  for (std::size_t k = 0; k < m; ++k) {
+    local_ids_[k] = by_id[k].first;
+    row_values(*f.find("position"), by_id[k].second, &anchor_x_[k * std::size_t(D)]);
+  }
   for (auto& s : send_) std::sort(s.begin(), s.end());
   for (auto& r : recv_) std::sort(r.begin(), r.end());
   stats_.owned = owned_.size();
@@ -320,7 +354,7 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
   }
   restore_unsorted(f);
 
-  // The packed halo's plan: every local row by its position among the sorted ids (anchor_'s order),
+  // The packed halo's plan: every local row by its position among the sorted ids (local_ids_),
   // the send and receive lists as such positions, peer after peer.
   halo_ = nullptr;
   if (stats_.packed) {
@@ -328,8 +362,7 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
     if (!provider) fail("the local solver cannot pack its halo: set dist.halo = frame");
     halo_ = &provider->halo_rows();
     dist::HaloPlan plan;
-    plan.ids.reserve(anchor_.size());
-    for (const auto& a : anchor_) plan.ids.push_back(a.first);
+    plan.ids = local_ids_;
     auto positions = [&](const std::vector<std::vector<uint32_t>>& lists, std::vector<uint32_t>& at,
                          std::vector<std::size_t>& start) {
       start.assign(1, 0);
@@ -416,17 +449,16 @@ void DistributedSimulation::exchange_packed(bool set_dt) {
   const bool staged = halo_->device_memory() && !stats_.device_direct;
   unsigned char* send = halo_->send_buffer();
   unsigned char* recv = halo_->recv_buffer();
+  const bool pinned = backend_ == Backend::Cuda;
   if (staged) {
-    stage_send_.resize(so.back());
-    stage_recv_.resize(ro.back());
-    halo_->download_send(stage_send_.data());
-    send = stage_send_.data();
-    recv = stage_recv_.data();
+    send = stage_send_.get(so.back(), pinned);
+    recv = stage_recv_.get(ro.back(), pinned);
+    halo_->download_send(send);
   }
   const auto t1 = Clock::now();
   dist::exchange(send, so, recv, ro);
   const auto t2 = Clock::now();
-  if (staged) halo_->upload_recv(stage_recv_.data());
+  if (staged) halo_->upload_recv(recv);
   halo_->unpack();
   local_->synchronize();
   const auto t3 = Clock::now();
@@ -477,9 +509,10 @@ void DistributedSimulation::step() {
     double x[3];
     for (std::size_t i = 0; i < scratch_.particles; ++i) {
       row_values(pos, i, x);
-      const auto it = std::lower_bound(anchor_.begin(), anchor_.end(), std::make_pair(id[i], std::vector<double>{}));
+      const std::size_t k = std::size_t(std::lower_bound(local_ids_.begin(), local_ids_.end(), id[i]) - local_ids_.begin());
+      const double* a = &anchor_x_[k * std::size_t(geom_.dim)];
       double r2 = 0;
-      for (int d = 0; d < geom_.dim; ++d) r2 += (x[d] - it->second[std::size_t(d)]) * (x[d] - it->second[std::size_t(d)]);
+      for (int d = 0; d < geom_.dim; ++d) r2 += (x[d] - a[d]) * (x[d] - a[d]);
       moved = std::max(moved, r2);
     }
   }

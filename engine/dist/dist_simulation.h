@@ -49,6 +49,23 @@ struct DistStats {
   std::string cuda_aware_why;
 };
 
+// Host memory that stages the packed halo, grown on demand: page-locked on the CUDA backend (the copies
+// then run at the bus' bandwidth), ordinary otherwise.
+class StageBuffer {
+ public:
+  StageBuffer() = default;
+  StageBuffer(const StageBuffer&) = delete;
+  StageBuffer& operator=(const StageBuffer&) = delete;
+  ~StageBuffer() { release(); }
+  unsigned char* get(std::size_t bytes, bool pinned);
+
+ private:
+  void release();
+  unsigned char* p_ = nullptr;
+  std::size_t n_ = 0;
+  bool pinned_ = false;
+};
+
 class DistributedSimulation final : public Simulation {
  public:
   DistributedSimulation(const ParamSet& params, Backend backend);
@@ -119,12 +136,13 @@ class DistributedSimulation final : public Simulation {
   std::unique_ptr<Simulation> local_;
   std::vector<uint32_t> owned_;                     // ids, sorted
   std::vector<std::vector<uint32_t>> send_, recv_;  // per peer: ids, sorted
-  std::vector<std::pair<uint32_t, std::vector<double>>> anchor_;  // id -> position at the last rebuild
+  std::vector<uint32_t> local_ids_;  // every local row's id (owned and ghosts), sorted
+  std::vector<double> anchor_x_;     // their positions at the last rebuild, dim each (dist.halo = frame)
   std::size_t owned_fluid_ = 0;
   DistStats stats_;
   FrameData scratch_;
   dist::HaloRows* halo_ = nullptr;  // the local solver's, with dist.halo = packed
-  std::vector<unsigned char> stage_send_, stage_recv_;  // host staging of the packed buffers
+  StageBuffer stage_send_, stage_recv_;  // host staging of the packed buffers
 };
 
 // The distributed run of a scene (physics.model = wcsph only for now).
