@@ -258,9 +258,14 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
                       double(dsim->stats().halo_bytes_sent)};
     dist::sum_all(sums, 5);
     dst = dsim->stats();
-    double maxes[9] = {setup_s, wall_s, dst.step_s, dst.halo_s, dst.mpi_s, dst.rebuild_s, -double(frames),
-                       dst.pack_s, dst.unpack_s};
-    dist::max_all(maxes, 9);
+    double maxes[13] = {setup_s, wall_s, dst.step_s, dst.halo_s, dst.mpi_s, dst.rebuild_s, -double(frames),
+                        dst.pack_s, dst.unpack_s, dst.rebuild_capture_s, dst.rebuild_migrate_s,
+                        dst.rebuild_solver_s, dst.rebuild_restore_s};
+    dist::max_all(maxes, 13);
+    dst.rebuild_capture_s = maxes[9];
+    dst.rebuild_migrate_s = maxes[10];
+    dst.rebuild_solver_s = maxes[11];
+    dst.rebuild_restore_s = maxes[12];
     dst.halo_rows_sent = std::size_t(sums[3]);
     dst.halo_bytes_sent = std::size_t(sums[4]);
     dst.pack_s = maxes[7];
@@ -325,7 +330,7 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     // The ranks, and the largest rank's seconds in each part of the distributed step (issue 19): its
     // local solver steps, the halo (staging, exchange, dt reduction; of which the MPI exchange) and
     // the rebuilds (migration); the packed halo's pack and unpack (slowest rank) and the rows and bytes
-    // sent (all ranks, all steps); rank 0's record_file is PATH.rank0ofK.h5, one file per rank.
+    // sent (all ranks, all steps); the parts of the rebuilds; rank 0's record_file is PATH.rank0ofK.h5, one file per rank.
     if (dsim)
       j.add("ranks", dsim->ranks())
           .add("ghosts", dst.ghosts)
@@ -341,6 +346,10 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
           .add("halo_bytes_sent", dst.halo_bytes_sent)
           .add("halo", dst.packed ? (dst.device_direct ? "packed_device" : "packed") : "frame")
           .add("rebuild_s", dst.rebuild_s)
+          .add("rebuild_capture_s", dst.rebuild_capture_s)
+          .add("rebuild_migrate_s", dst.rebuild_migrate_s)
+          .add("rebuild_solver_s", dst.rebuild_solver_s)
+          .add("rebuild_restore_s", dst.rebuild_restore_s)
           .add("cuda_aware_mpi", dst.cuda_aware);
 #endif
     if (probe_obs)

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -247,6 +248,9 @@ void DistributedSimulation::apply_params(const ParamSet& params) {
 }
 
 void DistributedSimulation::redistribute(const FrameData& held, Split split) {
+  using Clock = std::chrono::steady_clock;
+  auto sec = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const auto t0 = Clock::now();
   const int D = geom_.dim;
   const FieldData* pos = held.find("position");
   if (!pos) fail("the frame has no positions");
@@ -338,6 +342,7 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
   (void)id;
 
   // A fresh local solver over the new rows, then their exact state (all fields, rates included).
+  const auto t1 = Clock::now();
   if (!(local_ && local_->particle_count() == m)) {
     const InitialParticles like = [&] {
       InitialParticles p;
@@ -352,6 +357,7 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
     }();
     local_ = make_liquid_solver(params_, backend_, precision_, initial_from(f, like));
   }
+  const auto t2 = Clock::now();
   restore_unsorted(f);
 
   // The packed halo's plan: every local row by its position among the sorted ids (local_ids_),
@@ -375,6 +381,10 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
     positions(recv_, plan.recv, plan.recv_start);
     halo_->set_plan(plan);
   }
+  const auto t3 = Clock::now();
+  stats_.rebuild_migrate_s += sec(t0, t1);
+  stats_.rebuild_solver_s += sec(t1, t2);
+  stats_.rebuild_restore_s += sec(t2, t3);
 }
 
 void DistributedSimulation::restore_unsorted(const FrameData& f) {
@@ -382,18 +392,22 @@ void DistributedSimulation::restore_unsorted(const FrameData& f) {
   // expected in sorted order already, as a captured frame is): rows in another order are restored
   // once to learn the solver's order, then every field again in that order (the re-sort is then
   // the identity).
+  // Only the ids come back to learn the order; the frame is permuted on the host field by field.
   local_->restore_frame(f);
   FrameData g;
-  local_->capture_frame_into(g);
+  local_->capture_frame_into(g, {"id"});
   const auto by_id = rows_by_id(f);
   const uint32_t* gid = ids_of(g);
-  std::vector<unsigned char> rec;
-  for (std::size_t i = 0; i < g.particles; ++i) {
-    rec.clear();
-    append_row(f, row_of(by_id, gid[i]), rec);
-    dist::write_row(g, i, rec.data());
+  std::vector<std::size_t> from(g.particles);
+  for (std::size_t i = 0; i < g.particles; ++i) from[i] = row_of(by_id, gid[i]);
+  FrameData h = dist::empty_like(f, f.particles);
+  for (std::size_t k = 0; k < f.fields.size(); ++k) {
+    const std::size_t rb = dist::row_bytes(f.fields[k]);
+    const unsigned char* src = f.fields[k].bytes.data();
+    unsigned char* dst = h.fields[k].bytes.data();
+    for (std::size_t i = 0; i < from.size(); ++i) std::memcpy(dst + i * rb, src + from[i] * rb, rb);
   }
-  local_->restore_frame(g);
+  local_->restore_frame(h);
 }
 
 void DistributedSimulation::exchange_halo(FrameData& f) {
@@ -517,7 +531,9 @@ void DistributedSimulation::step() {
     }
   }
   if (dist::max_all(std::sqrt(moved)) > 0.5 * skin_) {
+    const auto tc = Clock::now();
     if (stats_.packed) local_->capture_frame_into(scratch_);
+    stats_.rebuild_capture_s += std::chrono::duration<double>(Clock::now() - tc).count();
     redistribute(select_rows(scratch_, owned_mask(scratch_)), Split::IfImbalanced);
     // The local solver's restore re-evaluated the ghosts' derived fields (pressures, the walls'
     // extrapolations) over their incomplete neighbourhoods: their owners' rows again, so that every

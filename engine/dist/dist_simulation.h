@@ -38,6 +38,9 @@ struct DistStats {
   // Of halo_s with dist.halo = packed: finding and gathering the send rows (with their download when
   // staged), and the upload and scatter of the received ones; the rows and bytes this rank sent.
   double pack_s = 0, unpack_s = 0;
+  // Of rebuild_s: the frame of the owned rows (packed: downloaded at a rebuild only), the migration
+  // with the keys, balance and plans, the new local solver, and the restore of the rows into it.
+  double rebuild_capture_s = 0, rebuild_migrate_s = 0, rebuild_solver_s = 0, rebuild_restore_s = 0;
   std::size_t halo_rows_sent = 0, halo_bytes_sent = 0;
   bool packed = false;  // dist.halo = packed
   bool device_direct = false;  // packed device buffers handed to MPI (CUDA-aware MPI)
