@@ -382,6 +382,7 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
     halo_->set_plan(plan);
   }
   const auto t3 = Clock::now();
+  if (!in_step_) return;  // the parts of rebuild_s: rebuilds of the step loop only
   stats_.rebuild_migrate_s += sec(t0, t1);
   stats_.rebuild_solver_s += sec(t1, t2);
   stats_.rebuild_restore_s += sec(t2, t3);
@@ -534,7 +535,9 @@ void DistributedSimulation::step() {
     const auto tc = Clock::now();
     if (stats_.packed) local_->capture_frame_into(scratch_);
     stats_.rebuild_capture_s += std::chrono::duration<double>(Clock::now() - tc).count();
+    in_step_ = true;
     redistribute(select_rows(scratch_, owned_mask(scratch_)), Split::IfImbalanced);
+    in_step_ = false;
     // The local solver's restore re-evaluated the ghosts' derived fields (pressures, the walls'
     // extrapolations) over their incomplete neighbourhoods: their owners' rows again, so that every
     // ghost holds its owner's row exactly (the next step recomputes those fields anyway).

@@ -144,6 +144,7 @@ class DistributedSimulation final : public Simulation {
   std::size_t owned_fluid_ = 0;
   DistStats stats_;
   FrameData scratch_;
+  bool in_step_ = false;  // a rebuild of step() (timed in rebuild_s), not of the start or a restore
   dist::HaloRows* halo_ = nullptr;  // the local solver's, with dist.halo = packed
   StageBuffer stage_send_, stage_recv_;  // host staging of the packed buffers
 };
