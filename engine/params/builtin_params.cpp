@@ -830,6 +830,16 @@ ParamRegistry make_builtin() {
                                  "At a rebuild the Morton-key ranges are re-split when the largest rank's work "
                                  "exceeds the mean by more than this fraction."),
                            0, 10)), {"wcsph"}));
+  t.add(only(rebuild(choices(param("dist.halo", T::Choice, "packed", "", "Halo exchange",
+                                   "How ghosts get their owners' rows each step: packed = only the rows "
+                                   "other ranks hold as ghosts, gathered by the solver's backend into one "
+                                   "buffer per peer and scattered back there (on the GPU the buffers go to "
+                                   "MPI directly when it is CUDA-aware, else only they are staged through "
+                                   "the host); frame = every field of every local particle copied to the "
+                                   "host and back each step (the first version, kept for comparison). The "
+                                   "same results."),
+                             {"packed", "frame"})),
+             {"wcsph"}));
 
   // Speed (issue 18): A/B switches for measuring the liquid's force pass.
   t.group = "Fluid";

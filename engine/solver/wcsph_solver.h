@@ -8,6 +8,7 @@
 //   Tait EOS, the walls' Adami pressure, the fused force pass with its neighbour record, the collider)
 //   -> kick -> extremes (kick_and_limit: next dt, blow-up check).
 // Only the extremes come back to the host each step (a few bytes).
+#include "dist/store_halo_rows.h"
 #include "exec/device_array.h"
 #include "integrators/leapfrog_kdk.h"
 #include "integrators/step_monitor.h"
@@ -52,7 +53,8 @@ struct SumU64 {
 
 template <class T, int D, class Exec>
 class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D, Exec, CellIndex<T, D, Exec>>,
-                          public ProbeSampling {
+                          public ProbeSampling,
+                          public dist::HaloRowsProvider {
   using Base = StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D, Exec, CellIndex<T, D, Exec>>;
   friend Base;
   using Base::exec_, Base::n_, Base::store_, Base::array_bytes_, Base::cells_, Base::settings_, Base::dt_,
@@ -202,6 +204,12 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     if (!layout.empty()) probes_ = std::make_unique<ProbeSampler<T, D, Exec>>(exec_, store_, layout);
   }
   ProbeRing* probe_ring() const override { return probes_.get(); }
+
+  // The packed halo of a distributed run (dist/store_halo_rows.h), made on first use.
+  dist::HaloRows& halo_rows() override {
+    if (!halo_) halo_ = std::make_unique<dist::StoreHaloRows<T, D, Exec>>(exec_, store_, pv_, dt_);
+    return *halo_;
+  }
   void queue_probe_sample() const override {
     if (!probes_) throw std::logic_error("queue_probe_sample: no probes installed");
     probes_->queue(grid_, model_.kernel, pv_.x.get(), pv_.m.get(), pv_.rhop.get(), pv_.kind.get());
@@ -408,6 +416,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   WcsphTermContext<T, D, Exec> ctx_{exec_, n_, cells_, store_, grid_, pv_, model_, packed_, m_wall_, count_pairs_,
                                     collider_};
   std::vector<Term> terms_;
+  std::unique_ptr<dist::StoreHaloRows<T, D, Exec>> halo_;  // likewise
 };
 
 // Picks the instantiation for the scene's dimension.
