@@ -162,7 +162,8 @@ TEST(GrainPictures, SphFramesAreTheSameWithTheRadiusAttribute) {
   ASSERT_FALSE(has_particle_radii(sim->fields()));
   const std::size_t n = sim->particle_count();
   std::vector<float> pos(4 * n), col(n);
-  const RenderRange r = sim->fill_render_data(RenderRequest{"velocity", -1}, RenderBuffers{pos.data(), col.data(), n, false});
+  const RenderRange r =
+      sim->fill_render_data(RenderRequest{"velocity", -1}, RenderBuffers{pos.data(), col.data(), n, false});
   render::GlParticleRenderer renderer;
   render::Camera cam(true);
   cam.set_aspect(640.f / 480.f);
@@ -230,7 +231,8 @@ TEST(GrainRadii, PlaybackCarriesTheLiveRadii) {
   EXPECT_EQ(prad, live);
   EXPECT_EQ(ppos, pos);
   // A recording without the field (--record-fields): no radii, the uniform radius.
-  render::fill_from_frame(sim->capture_frame({"position", "velocity"}), RenderRequest{"position", -1}, ppos, pcol, &prad);
+  render::fill_from_frame(sim->capture_frame({"position", "velocity"}), RenderRequest{"position", -1}, ppos, pcol,
+                          &prad);
   EXPECT_TRUE(prad.empty());
 }
 
