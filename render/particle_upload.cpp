@@ -46,13 +46,15 @@ class HostUploader final : public ParticleUploader {
 
 }  // namespace
 
-bool want_particle_radii(const Simulation& sim) {
+bool uniform_radii_forced() {
   static const bool uniform = [] {
     const char* e = std::getenv("EJECTA_UNIFORM_RADII");
     return e && std::string(e) == "1";
   }();
-  return !uniform && has_particle_radii(sim.fields());
+  return uniform;
 }
+
+bool want_particle_radii(const Simulation& sim) { return !uniform_radii_forced() && has_particle_radii(sim.fields()); }
 
 void upload_host_arrays(GlParticleRenderer& r, const std::vector<float>& pos, const std::vector<float>& col,
                         const std::vector<float>& radii) {

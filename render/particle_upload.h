@@ -28,6 +28,8 @@ class ParticleUploader {
 // grains) and EJECTA_UNIFORM_RADII is not set to 1 (every particle at the uniform radius, as before
 // issue 17: for before/after timings with one binary). Used by every upload path and the splat.
 bool want_particle_radii(const Simulation& sim);
+// EJECTA_UNIFORM_RADII=1: every particle at the uniform radius (live runs, playback and picking).
+bool uniform_radii_forced();
 
 std::unique_ptr<ParticleUploader> make_host_uploader(GlParticleRenderer& r);
 // The host copy's last step, also playback's: sizes the renderer for pos.size() / 4 particles and

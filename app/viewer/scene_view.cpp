@@ -106,7 +106,8 @@ void SceneView::fit() { camera_.fit(bounds_); }
 RenderRange SceneView::show(const FrameData& frame) {
   const auto t0 = std::chrono::steady_clock::now();
   const RenderRange r =
-      render::fill_from_frame(frame, RenderRequest{colour_.field, colour_.component}, frame_pos_, frame_col_, &frame_rad_);
+      render::fill_from_frame(frame, RenderRequest{colour_.field, colour_.component}, frame_pos_, frame_col_,
+                              render::uniform_radii_forced() ? nullptr : &frame_rad_);
   render::upload_host_arrays(renderer_, frame_pos_, frame_col_, frame_rad_);
   upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   take_range(r);

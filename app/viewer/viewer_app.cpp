@@ -4,6 +4,7 @@
 
 #include "render/colormap.h"
 #include "render/frame_render_data.h"
+#include "render/particle_upload.h"
 #include "render/gl_context.h"
 #include "viewer/frame_overlay.h"
 #include "viewer/imgui_material_panel.h"
@@ -60,8 +61,9 @@ std::vector<std::string> scene_files(const std::string& dir) {
 // at its drawn radius (grains at their own: pick_particle).
 long pick(ViewerState& s, double mx, double my, int w, int h) {
   std::vector<std::string> names;
+  const bool radii = render::want_particle_radii(*s.sim);
   for (const FieldInfo& f : s.sim->fields())
-    if (f.name == "position" || f.name == "kind" || f.name == kRadiusField) names.push_back(f.name);
+    if (f.name == "position" || f.name == "kind" || (radii && f.name == kRadiusField)) names.push_back(f.name);
   const FrameData f = s.sim->capture_frame(names);
   std::vector<float> pos, col, rad;
   render::fill_from_frame(f, RenderRequest{"position", -1}, pos, col, &rad);

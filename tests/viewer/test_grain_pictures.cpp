@@ -162,7 +162,8 @@ TEST(GrainPictures, SphFramesAreTheSameWithTheRadiusAttribute) {
   ASSERT_FALSE(has_particle_radii(sim->fields()));
   const std::size_t n = sim->particle_count();
   std::vector<float> pos(4 * n), col(n);
-  const RenderRange r = sim->fill_render_data(RenderRequest{"velocity", -1}, RenderBuffers{pos.data(), col.data(), n, false});
+  const RenderRange r =
+      sim->fill_render_data(RenderRequest{"velocity", -1}, RenderBuffers{pos.data(), col.data(), n, false});
   render::GlParticleRenderer renderer;
   render::Camera cam(true);
   cam.set_aspect(640.f / 480.f);
@@ -230,14 +231,16 @@ TEST(GrainRadii, PlaybackCarriesTheLiveRadii) {
   EXPECT_EQ(prad, live);
   EXPECT_EQ(ppos, pos);
   // A recording without the field (--record-fields): no radii, the uniform radius.
-  render::fill_from_frame(sim->capture_frame({"position", "velocity"}), RenderRequest{"position", -1}, ppos, pcol, &prad);
+  render::fill_from_frame(sim->capture_frame({"position", "velocity"}), RenderRequest{"position", -1}, ppos, pcol,
+                          &prad);
   EXPECT_TRUE(prad.empty());
 }
 
 // GPU: the CUDA splat rasterizer draws the grains at their own radius too, and matches the GL
 // sprites on a dense polydisperse 3D pile (sizes 1 cm +- 50%, spheres intersecting by their own
-// depth), by the bounds of InteropGpu.SplatFramesMatchSpriteFrames; zoomed in, its wide-particle path
-// draws the same pixels as the per-particle path.
+// depth), by the bounds of InteropGpu.SplatFramesMatchSpriteFrames; the sprites filled through
+// interop equal those filled through the host copy to the pixel; zoomed in, the splat's wide-particle
+// path draws the same pixels as its per-particle path.
 TEST(GrainPicturesGpu, SplatDrawsEachGrainAtItsOwnRadius) {
   std::string why;
   auto ctx = test::nvidia_egl_context(&why);
@@ -261,10 +264,12 @@ TEST(GrainPicturesGpu, SplatDrawsEachGrainAtItsOwnRadius) {
                        "grains.1.size_spread=0.5", "grains.1.jitter=0"});
   auto sim = make_simulation(pile, Backend::Cuda);
   test::run_until(*sim, 0.15);  // falling onto the floor: grains overlap on the screen
-  viewer::SceneView splat(*sim, pile, true, true), sprites(*sim, pile, true, false);
+  viewer::SceneView splat(*sim, pile, true, true), sprites(*sim, pile, true, false), host(*sim, pile, false);
   ASSERT_NE(splat.splat(), nullptr);
+  ASSERT_EQ(sprites.upload_path(), "CUDA-GL interop");
+  ASSERT_EQ(host.upload_path(), "host copy");
   for (const render::SpriteMode mode : {render::SpriteMode::Spheres, render::SpriteMode::Discs}) {
-    for (viewer::SceneView* v : {&splat, &sprites}) {
+    for (viewer::SceneView* v : {&splat, &sprites, &host}) {
       v->settings().mode = mode;
       v->settings().walls = render::WallMode::Hidden;
       v->settings().outline.clear();
@@ -280,6 +285,8 @@ TEST(GrainPicturesGpu, SplatDrawsEachGrainAtItsOwnRadius) {
     EXPECT_GT(s.in_b, a.rgba.size() / 4 / 100);
     EXPECT_GE(s.iou(), 0.97);
     EXPECT_LE(s.off_fraction(), 0.03);
+    // The radii mapped through interop draw the same pixels as the radii copied through the host.
+    EXPECT_EQ(test::compare_frames(b, host.read()).unequal, 0u) << "interop and host copy";
   }
   splat.settings().mode = render::SpriteMode::Spheres;
   splat.camera().zoom(6.f);
