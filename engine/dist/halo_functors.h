@@ -37,21 +37,26 @@ EJ_INLINE void copy_row(unsigned char* dst, const unsigned char* src, uint32_t e
   }
 }
 
-// slot[j] = the store row of plan id j, pos[i] = the plan position of store row i (ids sorted, m).
-struct LocateHaloRows {
-  DevicePtr<const uint32_t> id, ids;
-  std::size_t m;
-  DevicePtr<uint32_t> slot, pos;
+// The rows by id: keys[i] = id of store row i, values[i] = i, to be sorted by key (the execution
+// layer's radix sort, linear in the rows); sorted, position j holds the j-th smallest id, which is
+// the plan's position j (the plan lists exactly the store's ids, sorted).
+struct KeyHaloRows {
+  DevicePtr<const uint32_t> id;
+  DevicePtr<uint64_t> keys;
+  DevicePtr<uint32_t> values;
   EJ_INLINE void operator()(std::size_t i) const {
-    const uint32_t key = id[i];
-    std::size_t lo = 0, hi = m;
-    while (lo < hi) {
-      const std::size_t mid = (lo + hi) / 2;
-      if (ids[mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    slot[lo] = uint32_t(i);  // every store row is in the plan (set_plan checks the count)
-    pos[i] = uint32_t(lo);
+    keys[i] = id[i];
+    values[i] = uint32_t(i);
+  }
+};
+// slot[j] = the store row of plan position j, pos[i] = the plan position of store row i.
+struct SlotHaloRows {
+  DevicePtr<const uint32_t> sorted_rows;
+  DevicePtr<uint32_t> slot, pos;
+  EJ_INLINE void operator()(std::size_t j) const {
+    const uint32_t i = sorted_rows[j];
+    slot[j] = i;
+    pos[i] = uint32_t(j);
   }
 };
 

@@ -31,13 +31,15 @@ class StoreHaloRows final : public HaloRows {
     m_ = m;
     send_start_ = plan.send_start;
     recv_start_ = plan.recv_start;
-    ids_.resize(exec_, m);
+    keys_.resize(exec_, m);
+    keys_alt_.resize(exec_, m);
+    rows_.resize(exec_, m);
+    rows_alt_.resize(exec_, m);
     slot_.resize(exec_, m);
     pos_.resize(exec_, m);
     anchor_.resize(exec_, m);
     send_.resize(exec_, plan.send.size());
     recv_.resize(exec_, plan.recv.size());
-    ejecta::upload(exec_, ids_.device(), plan.ids.data(), m);
     if (!plan.send.empty()) ejecta::upload(exec_, send_.device(), plan.send.data(), plan.send.size());
     if (!plan.recv.empty()) ejecta::upload(exec_, recv_.device(), plan.recv.data(), plan.recv.size());
     const HaloFields f = fields();
@@ -127,9 +129,13 @@ class StoreHaloRows final : public HaloRows {
     return f;
   }
 
+  // The store's rows in id order (a radix sort of (id, row), linear in the rows; the solver re-sorts
+  // its rows every step): slot_ and pos_ (halo_functors.h).
   void locate() {
-    exec_.for_each(m_, LocateHaloRows{DevicePtr<const uint32_t>::adopt(static_cast<const uint32_t*>(store_.raw_data("id"))),
-                                      ids_.device(), m_, slot_.device(), pos_.device()});
+    const auto id = DevicePtr<const uint32_t>::adopt(static_cast<const uint32_t*>(store_.raw_data("id")));
+    exec_.for_each(m_, KeyHaloRows{id, keys_.device(), rows_.device()});
+    exec_.sort_pairs64(keys_.ptr(), rows_.ptr(), keys_alt_.ptr(), rows_alt_.ptr(), m_);
+    exec_.for_each(m_, SlotHaloRows{rows_.device(), slot_.device(), pos_.device()});
   }
 
   Exec& exec_;
@@ -138,7 +144,8 @@ class StoreHaloRows final : public HaloRows {
   T& dt_;
   std::size_t m_ = 0;
   std::vector<std::size_t> send_start_{0}, recv_start_{0}, send_off_{0}, recv_off_{0};
-  DeviceArray<uint32_t, Exec> ids_, slot_, pos_, send_, recv_;
+  DeviceArray<uint64_t, Exec> keys_, keys_alt_;
+  DeviceArray<uint32_t, Exec> rows_, rows_alt_, slot_, pos_, send_, recv_;
   DeviceArray<Vec<T, D>, Exec> anchor_;
   DeviceArray<unsigned char, Exec> send_buf_, recv_buf_;
 };
