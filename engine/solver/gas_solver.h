@@ -13,6 +13,7 @@
 #include "gravity/gravity_params.h"
 #include "physics/density_gradh_price2012.h"
 #include "physics/forces_gas_gradh.h"
+#include "neighbors/tree_index.h"
 #include "physics/gas_diagnostics.h"
 #include "render_data/fill_from_store.h"
 #include "scene/gas_scene.h"
@@ -55,15 +56,29 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
       return clock::now();
     };
     const auto t0 = mark();
-    cells_->build(pv_.x.get(), pv_.h.get());
-    store_.reorder(cells_->permutation());
-    grid_ = cells_->grid();
+    if (tree_) {  // gas.neighbour_search = tree (neighbors/tree_index.h)
+      tree_->sort(pv_.x.get());
+      store_.reorder(tree_->permutation());
+      tree_->build(pv_.x.get(), pv_.h.get());
+    } else {
+      cells_->build(pv_.x.get(), pv_.h.get());
+      store_.reorder(cells_->permutation());
+      grid_ = cells_->grid();
+    }
     const auto t1 = mark();
-    exec_.for_each_balanced(n_, DensityGradH_Price2012<T, D>{model_, grid_, pv_});
-    cells_->set_level_hmax(pv_.h.get());  // h moved: the symmetric search needs each level's true maximum
-    grid_ = cells_->grid();
+    if (tree_) {
+      density_pass(tree_->tree());
+      tree_->refit(pv_.x.get(), pv_.h.get());  // h moved: the symmetric search needs each node's largest h
+    } else {
+      density_pass(grid_);
+      cells_->set_level_hmax(pv_.h.get());  // h moved: the symmetric search needs each level's true maximum
+      grid_ = cells_->grid();
+    }
     const auto t2 = mark();
-    exec_.for_each_balanced(n_, Forces_Gas_GradH<T, D>{model_, grid_, pv_});
+    if (tree_)
+      forces_pass(tree_->tree());
+    else
+      forces_pass(grid_);
     const auto t2g = mark();
     if (gravity_) gravity_->accumulate(pv_.x.get(), pv_.m.get(), pv_.h.get(), pv_.a.get(), phi_,
                                         phase_timing_ ? &times_.gravity_phases : nullptr);
@@ -110,6 +125,15 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   void apply_params(const ParamSet& params) override { configure_live(params); }
 
  private:
+  template <class Search>
+  void density_pass(const Search& search) {
+    exec_.for_each_balanced(n_, DensityGradH_Price2012<T, D, Search>{model_, search, pv_});
+  }
+  template <class Search>
+  void forces_pass(const Search& search) {
+    exec_.for_each_balanced(n_, Forces_Gas_GradH<T, D, Search>{model_, search, pv_});
+  }
+
   void configure(const ParamSet& params, const GasInitial& init) {
     const std::string kernel = params.text("particles.kernel");
     model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
@@ -128,6 +152,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     model_.switch_on = params.text("viscosity.switch") == "morris_monaghan";
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
+    tree_search_ = params.text("gas.neighbour_search") == "tree";
     configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
@@ -188,6 +213,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     if (model_.switch_on) this->add_ode_var("viscosity_alpha", pv_.alpha, pv_.dalpha, false);
     cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     grid_ = cells_->grid();
+    if (tree_search_) tree_ = std::make_unique<TreeIndex<T, D, Exec>>(exec_, n_, &array_bytes_);
   }
 
   // Self-gravity (gravity.self = on): the tree's arrays and the potential field.
@@ -246,6 +272,8 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   DevicePtr<T> mass_;         // pv_.m and pv_.kind, writable for the upload
   DevicePtr<uint8_t> kind_;
   LevelGrid<T, D> grid_{};
+  bool tree_search_ = false;                    // gas.neighbour_search = tree
+  std::unique_ptr<TreeIndex<T, D, Exec>> tree_;  // then the tree, not the level grid (cells_)
   GasView<T, D> pv_{};
   uint32_t* id_ = nullptr;
   std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
