@@ -15,6 +15,7 @@
 #include "gravity/gravity_params.h"
 #include "physics/density_gradh_price2012.h"
 #include "physics/forces_gas_gradh.h"
+#include "neighbors/tree_index.h"
 #include "physics/gas_diagnostics.h"
 #include "render_data/fill_from_store.h"
 #include "scene/gas_scene.h"
@@ -56,9 +57,15 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   // limit there (reports blow-ups).
   double evaluate() {
     const auto t0 = this->phase_mark();
-    cells_->build(pv_.x.get(), pv_.h.get());
-    store_.reorder(cells_->permutation());
-    grid_ = cells_->grid();
+    if (tree_) {  // gas.neighbour_search = tree (neighbors/tree_index.h)
+      tree_->sort(pv_.x.get());
+      store_.reorder(tree_->permutation());
+      tree_->build(pv_.x.get(), pv_.h.get());
+    } else {
+      cells_->build(pv_.x.get(), pv_.h.get());
+      store_.reorder(cells_->permutation());
+      grid_ = cells_->grid();
+    }
     times_.sort += this->seconds(t0, this->phase_mark());
     this->run_terms(terms_);
     const auto t2 = std::chrono::steady_clock::now();
@@ -119,6 +126,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     model_.switch_on = params.text("viscosity.switch") == "morris_monaghan";
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
+    tree_search_ = params.text("gas.neighbour_search") == "tree";
     configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
@@ -179,6 +187,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     if (model_.switch_on) this->add_ode_var("viscosity_alpha", pv_.alpha, pv_.dalpha, false);
     cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     grid_ = cells_->grid();
+    if (tree_search_) tree_ = std::make_unique<TreeIndex<T, D, Exec>>(exec_, n_, &array_bytes_);
   }
 
   // Self-gravity (gravity.self = on): the tree's arrays and the potential field.
@@ -237,6 +246,8 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   DevicePtr<T> mass_;         // pv_.m and pv_.kind, writable for the upload
   DevicePtr<uint8_t> kind_;
   LevelGrid<T, D> grid_{};
+  bool tree_search_ = false;                    // gas.neighbour_search = tree
+  std::unique_ptr<TreeIndex<T, D, Exec>> tree_;  // then the tree, not the level grid (cells_)
   GasView<T, D> pv_{};
   uint32_t* id_ = nullptr;
   std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
@@ -246,7 +257,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   T* phi_ = nullptr;
   uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
   // What the terms read when they run (references to the members above), and the step's list.
-  GasTermContext<T, D, Exec> ctx_{exec_, n_, cells_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_};
+  GasTermContext<T, D, Exec> ctx_{exec_, n_, cells_, tree_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_};
   std::vector<Term> terms_;
 };
 

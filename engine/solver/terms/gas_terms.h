@@ -5,6 +5,8 @@
 #include "physics/forces_gas_gradh.h"
 #include "solver/term_registry.h"
 
+#include <type_traits>
+
 namespace ejecta {
 
 // h and the summation density together (rho_i = m_i (eta / h_i)^D, Newton-Raphson per particle; Price
@@ -19,12 +21,21 @@ struct Term_DensityGradH_Price2012 {
             "the grid's level bounds refreshed",
             {"position", "mass", "smoothing_length", "density", "internal_energy", "kind"},
             {"smoothing_length", "density", "omega", "pressure", "sound_speed"},
-            {"gas.eta", "gas.h_mode", "gas.h_max", "gas.h_tolerance", "gas.density", "gas.gamma", "particles.kernel"}};
+            {"gas.eta", "gas.h_mode", "gas.h_max", "gas.h_tolerance", "gas.density", "gas.gamma", "particles.kernel",
+             "gas.neighbour_search"}};
   }
   template <class C>
   static std::function<void()> bind(C& c) {
+    using T = typename C::T;
+    constexpr int D = C::D;
     return [&c] {
-      c.exec.for_each_balanced(c.n, DensityGradH_Price2012<typename C::T, C::D>{c.model, c.grid, c.pv});
+      if (c.tree) {  // gas.neighbour_search = tree (neighbors/tree_index.h)
+        const auto search = c.tree->tree();
+        c.exec.for_each_balanced(c.n, DensityGradH_Price2012<T, D, std::decay_t<decltype(search)>>{c.model, search, c.pv});
+        c.tree->refit(c.pv.x.get(), c.pv.h.get());  // h moved: the symmetric search needs each node's largest h
+        return;
+      }
+      c.exec.for_each_balanced(c.n, DensityGradH_Price2012<T, D>{c.model, c.grid, c.pv});
       c.cells->set_level_hmax(c.pv.h.get());  // h moved: the symmetric search needs each level's true maximum
       c.grid = c.cells->grid();
     };
@@ -44,12 +55,21 @@ struct Term_ForcesGas_GradH_Price2012 {
              "internal_energy", "kind"},
             {"acceleration", "energy_rate", "density_rate", "signal_speed", "velocity_divergence"},
             {"viscosity.alpha", "viscosity.beta", "viscosity.switch", "viscosity.alpha_min", "viscosity.switch_decay",
-             "gas.conductivity", "physics.gravity"},
+             "gas.conductivity", "physics.gravity", "gas.neighbour_search"},
             {"viscosity_alpha", "viscosity_alpha_rate"}};
   }
   template <class C>
   static std::function<void()> bind(C& c) {
-    return [&c] { c.exec.for_each_balanced(c.n, Forces_Gas_GradH<typename C::T, C::D>{c.model, c.grid, c.pv}); };
+    using T = typename C::T;
+    constexpr int D = C::D;
+    return [&c] {
+      if (c.tree) {
+        const auto search = c.tree->tree();
+        c.exec.for_each_balanced(c.n, Forces_Gas_GradH<T, D, std::decay_t<decltype(search)>>{c.model, search, c.pv});
+      } else {
+        c.exec.for_each_balanced(c.n, Forces_Gas_GradH<T, D>{c.model, c.grid, c.pv});
+      }
+    };
   }
 };
 

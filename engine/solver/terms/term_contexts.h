@@ -7,6 +7,7 @@
 #include "gravity/self_gravity.h"
 #include "neighbors/cell_index.h"
 #include "neighbors/level_index.h"
+#include "neighbors/tree_index.h"
 #include "particles/particle_store.h"
 #include "physics/collider_sphere.h"
 #include "physics/coupling_adami2012.h"
@@ -57,6 +58,7 @@ struct GasTermContext {
   Exec& exec;
   const std::size_t& n;
   const std::unique_ptr<LevelIndex<T, D, Exec>>& cells;
+  const std::unique_ptr<TreeIndex<T, D, Exec>>& tree;  // gas.neighbour_search = tree: the search, else the grid
   LevelGrid<T, D>& grid;
   const GasView<T, D>& pv;
   const GasModel<T, D>& model;
