@@ -254,11 +254,22 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
   // Every rank gets here (the loop's errors are agreed or caught above), before any early return.
   DistStats dst;
   if (dsim) {
-    double sums[3] = {double(n), double(fluid), double(dsim->stats().ghosts)};
-    dist::sum_all(sums, 3);
+    double sums[5] = {double(n), double(fluid), double(dsim->stats().ghosts), double(dsim->stats().halo_rows_sent),
+                      double(dsim->stats().halo_bytes_sent)};
+    dist::sum_all(sums, 5);
     dst = dsim->stats();
-    double maxes[7] = {setup_s, wall_s, dst.step_s, dst.halo_s, dst.mpi_s, dst.rebuild_s, -double(frames)};
-    dist::max_all(maxes, 7);
+    double maxes[13] = {setup_s, wall_s, dst.step_s, dst.halo_s, dst.mpi_s, dst.rebuild_s, -double(frames),
+                        dst.pack_s, dst.unpack_s, dst.rebuild_capture_s, dst.rebuild_migrate_s,
+                        dst.rebuild_solver_s, dst.rebuild_restore_s};
+    dist::max_all(maxes, 13);
+    dst.rebuild_capture_s = maxes[9];
+    dst.rebuild_migrate_s = maxes[10];
+    dst.rebuild_solver_s = maxes[11];
+    dst.rebuild_restore_s = maxes[12];
+    dst.halo_rows_sent = std::size_t(sums[3]);
+    dst.halo_bytes_sent = std::size_t(sums[4]);
+    dst.pack_s = maxes[7];
+    dst.unpack_s = maxes[8];
     n = std::size_t(sums[0]);
     fluid = std::size_t(sums[1]);
     dst.ghosts = std::size_t(sums[2]);
@@ -318,7 +329,8 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
 #ifdef EJECTA_WITH_MPI
     // The ranks, and the largest rank's seconds in each part of the distributed step (issue 19): its
     // local solver steps, the halo (staging, exchange, dt reduction; of which the MPI exchange) and
-    // the rebuilds (migration); rank 0's record_file is PATH.rank0ofK.h5, one file per rank.
+    // the rebuilds (migration); the packed halo's pack and unpack (slowest rank) and the rows and bytes
+    // sent (all ranks, all steps); the parts of the rebuilds; rank 0's record_file is PATH.rank0ofK.h5, one file per rank.
     if (dsim)
       j.add("ranks", dsim->ranks())
           .add("ghosts", dst.ghosts)
@@ -328,7 +340,16 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
           .add("local_step_s", dst.step_s)
           .add("halo_s", dst.halo_s)
           .add("halo_mpi_s", dst.mpi_s)
+          .add("halo_pack_s", dst.pack_s)
+          .add("halo_unpack_s", dst.unpack_s)
+          .add("halo_rows_sent", dst.halo_rows_sent)
+          .add("halo_bytes_sent", dst.halo_bytes_sent)
+          .add("halo", dst.packed ? (dst.device_direct ? "packed_device" : "packed") : "frame")
           .add("rebuild_s", dst.rebuild_s)
+          .add("rebuild_capture_s", dst.rebuild_capture_s)
+          .add("rebuild_migrate_s", dst.rebuild_migrate_s)
+          .add("rebuild_solver_s", dst.rebuild_solver_s)
+          .add("rebuild_restore_s", dst.rebuild_restore_s)
           .add("cuda_aware_mpi", dst.cuda_aware);
 #endif
     if (probe_obs)

@@ -9,6 +9,7 @@
 
 #ifdef EJECTA_WITH_VIEWER
 #include "render/gl_context.h"
+#include "render/particle_upload.h"
 #include "viewer/scene_view.h"
 
 #include <GL/glew.h>
@@ -109,6 +110,9 @@ int run_render_benchmark(const RenderBenchmarkOptions& opt) {
         .add("gl", ctx->description())
         .add("upload_path", view.upload_path())
         .add("particles", count)
+        // What the engine writes per particle per frame: float4 position, float colour, and a float
+        // radius only where particles have their own (grains; EJECTA_UNIFORM_RADII=1 turns it off).
+        .add("render_bytes_per_particle", long(render::want_particle_radii(*sim) ? 24 : 20))
         .add("width", long(opt.width))
         .add("height", long(opt.height))
         .add("draw_fps", draw_s > 0 ? 1.0 / draw_s : 0.0)

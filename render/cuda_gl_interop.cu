@@ -7,6 +7,7 @@
 #include <cuda_gl_interop.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -24,13 +25,16 @@ class InteropUploader final : public ParticleUploader {
   explicit InteropUploader(GlParticleRenderer& r) : r_(r) {}
   ~InteropUploader() override { unregister(); }
 
-  // Registers the current buffers; false with the CUDA error when the driver refuses.
+  // Registers the current buffers (the radius buffer too while the renderer has one); false with
+  // the CUDA error when the driver refuses.
   bool register_buffers(std::string* why) {
     unregister();
     if (r_.particle_count() == 0) return true;  // nothing to register until sized
     cudaError_t e = cudaGraphicsGLRegisterBuffer(&pos_, r_.position_buffer(), cudaGraphicsRegisterFlagsWriteDiscard);
     if (e == cudaSuccess)
       e = cudaGraphicsGLRegisterBuffer(&col_, r_.colour_buffer(), cudaGraphicsRegisterFlagsWriteDiscard);
+    if (e == cudaSuccess && r_.has_radii())
+      e = cudaGraphicsGLRegisterBuffer(&rad_, r_.radius_buffer(), cudaGraphicsRegisterFlagsWriteDiscard);
     if (e != cudaSuccess) {
       cudaGetLastError();
       unregister();
@@ -44,30 +48,39 @@ class InteropUploader final : public ParticleUploader {
   RenderRange upload(Simulation& sim, const RenderRequest& req) override {
     const std::size_t n = sim.particle_count();
     r_.set_particle_count(n);
+    // Checked every frame: a grain drop can bring the radius field into a liquid scene.
+    r_.set_radii(want_particle_radii(sim));
     if (!pos_ || generation_ != r_.generation()) {
       std::string why;
       if (!register_buffers(&why)) throw std::runtime_error(why);
     }
-    cudaGraphicsResource_t res[2] = {pos_, col_};
+    cudaGraphicsResource_t res[3] = {pos_, col_, rad_};
+    const int count = rad_ ? 3 : 2;
     // Mapped and unmapped on the engine's own stream (Simulation::device_stream), so the mapping is
     // ordered before the fill kernel and the unmap after it, with no synchronisation of stream 0.
     const cudaStream_t stream = static_cast<cudaStream_t>(sim.device_stream());
-    check(cudaGraphicsMapResources(2, res, stream), "cudaGraphicsMapResources");
+    check(cudaGraphicsMapResources(count, res, stream), "cudaGraphicsMapResources");
     RenderRange range;
     try {
       void* p = nullptr;
       void* c = nullptr;
-      std::size_t pb = 0, cb = 0;
+      void* r = nullptr;
+      std::size_t pb = 0, cb = 0, rb = 0;
       check(cudaGraphicsResourceGetMappedPointer(&p, &pb, pos_), "cudaGraphicsResourceGetMappedPointer");
       check(cudaGraphicsResourceGetMappedPointer(&c, &cb, col_), "cudaGraphicsResourceGetMappedPointer");
+      std::size_t capacity = std::min(pb / (4 * sizeof(float)), cb / sizeof(float));
+      if (rad_) {
+        check(cudaGraphicsResourceGetMappedPointer(&r, &rb, rad_), "cudaGraphicsResourceGetMappedPointer");
+        capacity = std::min(capacity, rb / sizeof(float));
+      }
       // fill_render_data ends with its reduction's download, so the fill kernel is done before unmap.
-      range = sim.fill_render_data(req, RenderBuffers{static_cast<float*>(p), static_cast<float*>(c),
-                                                      std::min(pb / (4 * sizeof(float)), cb / sizeof(float)), true});
+      range = sim.fill_render_data(req, RenderBuffers{static_cast<float*>(p), static_cast<float*>(c), capacity, true,
+                                                      static_cast<float*>(r)});
     } catch (...) {
-      cudaGraphicsUnmapResources(2, res, stream);
+      cudaGraphicsUnmapResources(count, res, stream);
       throw;
     }
-    check(cudaGraphicsUnmapResources(2, res, stream), "cudaGraphicsUnmapResources");
+    check(cudaGraphicsUnmapResources(count, res, stream), "cudaGraphicsUnmapResources");
     return range;
   }
   std::string path() const override { return "CUDA-GL interop"; }
@@ -76,10 +89,11 @@ class InteropUploader final : public ParticleUploader {
   void unregister() {
     if (pos_) cudaGraphicsUnregisterResource(pos_);
     if (col_) cudaGraphicsUnregisterResource(col_);
-    pos_ = col_ = nullptr;
+    if (rad_) cudaGraphicsUnregisterResource(rad_);
+    pos_ = col_ = rad_ = nullptr;
   }
   GlParticleRenderer& r_;
-  cudaGraphicsResource_t pos_ = nullptr, col_ = nullptr;
+  cudaGraphicsResource_t pos_ = nullptr, col_ = nullptr, rad_ = nullptr;
   unsigned generation_ = 0;
 };
 
@@ -92,19 +106,23 @@ std::unique_ptr<ParticleUploader> make_interop_uploader(GlParticleRenderer& r, S
   }
   // Register once up front so a refusal (Mesa context, GL on another GPU) falls back at start-up.
   r.set_particle_count(sim.particle_count());
+  r.set_radii(want_particle_radii(sim));
   auto u = std::make_unique<InteropUploader>(r);
   if (!u->register_buffers(why)) return nullptr;
   return u;
 }
 
-RenderRange fill_host_from_device(Simulation& sim, const RenderRequest& req, float* pos, float* col, std::size_t n) {
+RenderRange fill_host_from_device(Simulation& sim, const RenderRequest& req, float* pos, float* col, float* rad,
+                                  std::size_t n) {
   float* d = nullptr;
-  check(cudaMalloc(&d, 5 * sizeof(float) * n), "cudaMalloc (render scratch)");
+  const std::size_t floats = (rad ? 6 : 5) * n;
+  check(cudaMalloc(&d, sizeof(float) * std::max<std::size_t>(floats, 1)), "cudaMalloc (render scratch)");
   RenderRange range;
   try {
-    range = sim.fill_render_data(req, RenderBuffers{d, d + 4 * n, n, true});
+    range = sim.fill_render_data(req, RenderBuffers{d, d + 4 * n, n, true, rad ? d + 5 * n : nullptr});
     check(cudaMemcpy(pos, d, 4 * sizeof(float) * n, cudaMemcpyDeviceToHost), "cudaMemcpy");
     check(cudaMemcpy(col, d + 4 * n, sizeof(float) * n, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    if (rad) check(cudaMemcpy(rad, d + 5 * n, sizeof(float) * n, cudaMemcpyDeviceToHost), "cudaMemcpy");
   } catch (...) {
     cudaFree(d);
     throw;

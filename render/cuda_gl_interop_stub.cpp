@@ -11,7 +11,7 @@ std::unique_ptr<ParticleUploader> make_interop_uploader(GlParticleRenderer&, Sim
   return nullptr;
 }
 
-RenderRange fill_host_from_device(Simulation&, const RenderRequest&, float*, float*, std::size_t) {
+RenderRange fill_host_from_device(Simulation&, const RenderRequest&, float*, float*, float*, std::size_t) {
   throw std::logic_error("no CUDA backend in this build");
 }
 

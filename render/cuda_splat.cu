@@ -1,5 +1,7 @@
 // The CUDA splat rasterizer (see cuda_splat.h). The per-pixel rules copy the sprite shaders
 // (shaders/particles.vert, particles.frag), so the two paths draw the same picture:
+//   - a particle's radius r is its own (the engine's RenderBuffers::radii, grains) times
+//     radius_scale where it has one (> 0), else the uniform ViewSettings::radius (particles.vert);
 //   - a particle at view position c with radius r covers the pixels whose centres lie within
 //     r_px = r P11 H / (2 w) of its projected centre (w = -c.z in perspective, 1 in orthographic),
 //     with the offset p = (pixel centre - centre) / r_px, |p| <= 1;
@@ -16,6 +18,7 @@
 //     points by their centre, which makes large spheres at the frame's edge pop in and out).
 #include "render/colormap.h"
 #include "render/cuda_splat.h"
+#include "render/particle_upload.h"
 
 #include <GL/glew.h>
 #include <cuda_gl_interop.h>
@@ -41,7 +44,8 @@ constexpr unsigned long long kEmpty = ~0ull;
 
 struct Frame {
   float V[16], P[16];  // column-major, as glm
-  float radius;
+  float radius;        // the uniform radius
+  float radius_scale;  // on the particles' own radii (ViewSettings::radius_scale)
   int width, height;
   int walls;  // WallMode: 0 hidden, 1 dimmed, 2 shown
   int clip_on;
@@ -58,6 +62,7 @@ struct Frame {
 struct Projected {
   float cx, cy;  // window coordinates of the centre (pixels, GL convention: y up)
   float rpx;     // radius in pixels
+  float r;       // radius in world units
   float vc[3];   // view-space centre
   bool visible;
 };
@@ -66,9 +71,17 @@ __device__ inline void mul(const float* M, const float* v, float* out) {
   for (int r = 0; r < 4; ++r) out[r] = M[r] * v[0] + M[4 + r] * v[1] + M[8 + r] * v[2] + M[12 + r] * v[3];
 }
 
-__device__ inline Projected project(const Frame& f, const float4 x) {
+// The radius particle i is drawn at: its own (rad: nullptr when the engine has none) or the uniform.
+__device__ inline float radius_of(const Frame& f, const float* rad, std::size_t i) {
+  if (!rad) return f.radius;
+  const float r = rad[i];
+  return r > 0.f ? r * f.radius_scale : f.radius;
+}
+
+__device__ inline Projected project(const Frame& f, const float4 x, const float r) {
   Projected q;
   q.visible = false;
+  q.r = r;
   const bool wall = x.w > 0.5f;
   if (wall && f.walls == 0) return q;
   if (f.clip_on && f.clip[0] * x.x + f.clip[1] * x.y + f.clip[2] * x.z > f.clip[3]) return q;
@@ -76,14 +89,14 @@ __device__ inline Projected project(const Frame& f, const float4 x) {
   float v[4], c[4], fr[4];
   mul(f.V, xw, v);
   mul(f.P, v, c);
-  const float front[4] = {v[0], v[1], v[2] + f.radius, 1.f};
+  const float front[4] = {v[0], v[1], v[2] + r, 1.f};
   mul(f.P, front, fr);
   const float zf = fr[2] / fr[3] * c[3];
   if (!(c[3] > 0.f) || fabsf(zf) > c[3]) return q;
   q.cx = (c[0] / c[3] * 0.5f + 0.5f) * float(f.width);
   q.cy = (c[1] / c[3] * 0.5f + 0.5f) * float(f.height);
   const float w = f.P[15] > 0.5f ? 1.f : -v[2];
-  q.rpx = fmaxf(0.5f, f.radius * f.P[5] * 0.5f * float(f.height) / w);
+  q.rpx = fmaxf(0.5f, r * f.P[5] * 0.5f * float(f.height) / w);
   if (q.cx + q.rpx < 0.f || q.cx - q.rpx > float(f.width) || q.cy + q.rpx < 0.f || q.cy - q.rpx > float(f.height))
     return q;
   q.vc[0] = v[0], q.vc[1] = v[1], q.vc[2] = v[2];
@@ -95,10 +108,10 @@ __device__ inline Projected project(const Frame& f, const float4 x) {
 __device__ inline float pixel_depth(const Frame& f, const Projected& q, float px, float py) {
   float s[4];
   if (f.discs) {
-    s[0] = q.vc[0], s[1] = q.vc[1], s[2] = q.vc[2] + f.radius, s[3] = 1.f;
+    s[0] = q.vc[0], s[1] = q.vc[1], s[2] = q.vc[2] + q.r, s[3] = 1.f;
   } else {
     const float nz = sqrtf(fmaxf(0.f, 1.f - px * px - py * py));
-    s[0] = q.vc[0] + px * f.radius, s[1] = q.vc[1] + py * f.radius, s[2] = q.vc[2] + nz * f.radius, s[3] = 1.f;
+    s[0] = q.vc[0] + px * q.r, s[1] = q.vc[1] + py * q.r, s[2] = q.vc[2] + nz * q.r, s[3] = 1.f;
   }
   float c[4];
   mul(f.P, s, c);
@@ -123,12 +136,12 @@ __device__ inline unsigned long long* target_buffer(const Frame& f, float4 x, un
   return x.w > 0.5f && f.walls == 1 ? walls : buf;
 }
 
-__global__ void splat_small(Frame f, const float4* pos, std::size_t n, unsigned long long* buf,
+__global__ void splat_small(Frame f, const float4* pos, const float* rad, std::size_t n, unsigned long long* buf,
                             unsigned long long* walls, uint32_t* big, uint32_t* big_count, uint32_t big_capacity) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= n) return;
   const float4 xp = pos[i];
-  const Projected q = project(f, xp);
+  const Projected q = project(f, xp, radius_of(f, rad, i));
   if (!q.visible) return;
   unsigned long long* out = target_buffer(f, xp, buf, walls);
   if (q.rpx > f.wide_px) {
@@ -143,13 +156,13 @@ __global__ void splat_small(Frame f, const float4* pos, std::size_t n, unsigned 
 }
 
 // One block per wide particle, its threads over the footprint's bounding square.
-__global__ void splat_big(Frame f, const float4* pos, const uint32_t* big, const uint32_t* big_count,
+__global__ void splat_big(Frame f, const float4* pos, const float* rad, const uint32_t* big, const uint32_t* big_count,
                           uint32_t big_capacity, unsigned long long* buf, unsigned long long* walls) {
   const uint32_t count = min(*big_count, big_capacity);
   for (uint32_t b = blockIdx.x; b < count; b += gridDim.x) {
     const uint32_t i = big[b];
     const float4 xp = pos[i];
-    const Projected q = project(f, xp);
+    const Projected q = project(f, xp, radius_of(f, rad, i));
     unsigned long long* out = target_buffer(f, xp, buf, walls);
     const int x0 = max(0, int(floorf(q.cx - q.rpx))), x1 = min(f.width - 1, int(ceilf(q.cx + q.rpx)));
     const int y0 = max(0, int(floorf(q.cy - q.rpx))), y1 = min(f.height - 1, int(ceilf(q.cy + q.rpx)));
@@ -176,7 +189,7 @@ __device__ inline void shade(const Frame& f, const Projected& q, int x, int y, c
   for (int k = 0; k < 3; ++k) rgb[k] = base[k] * (0.3f + 0.7f * diffuse) + 0.25f * spec;
 }
 
-__global__ void resolve_kernel(Frame f, const float4* pos, const float* col, const float3* cmap,
+__global__ void resolve_kernel(Frame f, const float4* pos, const float* col, const float* rad, const float3* cmap,
                                const unsigned long long* buf, const unsigned long long* walls,
                                cudaSurfaceObject_t out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -186,7 +199,7 @@ __global__ void resolve_kernel(Frame f, const float4* pos, const float* col, con
   float rgb[3] = {f.background[0], f.background[1], f.background[2]};
   if (key != kEmpty) {
     const uint32_t i = uint32_t(key & 0xffffffffu);
-    const Projected q = project(f, pos[i]);
+    const Projected q = project(f, pos[i], radius_of(f, rad, i));
     float base[3];
     const float span = f.range_max - f.range_min;
     const float t = span > 0.f ? fminf(fmaxf((col[i] - f.range_min) / span, 0.f), 1.f) : 0.5f;
@@ -204,7 +217,7 @@ __global__ void resolve_kernel(Frame f, const float4* pos, const float* col, con
     const unsigned long long wkey = walls[pixel];
     if (wkey != kEmpty && (wkey >> 32) < (key >> 32)) {
       const uint32_t i = uint32_t(wkey & 0xffffffffu);
-      const Projected q = project(f, pos[i]);
+      const Projected q = project(f, pos[i], radius_of(f, rad, i));
       const float base[3] = {f.wall_grey, f.wall_grey, f.wall_grey};
       float w[3];
       shade(f, q, x, y, base, w);
@@ -231,6 +244,7 @@ class CudaSplatRenderer final : public SplatRenderer {
     if (read_fbo_) glDeleteFramebuffers(1, &read_fbo_);
     free_device(pos_);
     free_device(col_);
+    free_device(rad_);
     free_device(buf_);
     free_device(wbuf_);
     free_device(big_);
@@ -252,17 +266,22 @@ class CudaSplatRenderer final : public SplatRenderer {
 
   RenderRange fill(Simulation& sim, const RenderRequest& req) override {
     const std::size_t n = sim.particle_count();
-    if (n != n_) {
+    // Radii only while the engine has them (grains; checked every frame: a grain drop can bring
+    // them into a liquid scene): 4 bytes a particle more, none for SPH scenes.
+    const bool radii = want_particle_radii(sim);
+    if (n != n_ || radii != (rad_ != nullptr)) {
       free_device(pos_);
       free_device(col_);
+      free_device(rad_);
       free_device(big_);
       check(cudaMalloc(&pos_, sizeof(float4) * std::max<std::size_t>(n, 1)), "cudaMalloc (positions)");
       check(cudaMalloc(&col_, sizeof(float) * std::max<std::size_t>(n, 1)), "cudaMalloc (colours)");
+      if (radii) check(cudaMalloc(&rad_, sizeof(float) * std::max<std::size_t>(n, 1)), "cudaMalloc (radii)");
       check(cudaMalloc(&big_, sizeof(uint32_t) * std::max<std::size_t>(n, 1)), "cudaMalloc (wide list)");
       n_ = n;
     }
     // fill_render_data ends with its range reduction's download: the buffers are complete on return.
-    return sim.fill_render_data(req, RenderBuffers{reinterpret_cast<float*>(pos_), col_, n, true});
+    return sim.fill_render_data(req, RenderBuffers{reinterpret_cast<float*>(pos_), col_, n, true, rad_});
   }
 
   void set_wide_radius_px(float r) override { wide_px_ = r; }
@@ -276,8 +295,8 @@ class CudaSplatRenderer final : public SplatRenderer {
       check(cudaMemsetAsync(wbuf_, 0xff, sizeof(unsigned long long) * pixels), "cudaMemsetAsync (wall depth buffer)");
     if (n_ > 0) {
       check(cudaMemsetAsync(big_count_, 0, sizeof(uint32_t)), "cudaMemsetAsync");
-      splat_small<<<unsigned((n_ + 255) / 256), 256>>>(f, pos_, n_, buf_, wbuf_, big_, big_count_, uint32_t(n_));
-      splat_big<<<1024, 256>>>(f, pos_, big_, big_count_, uint32_t(n_), buf_, wbuf_);
+      splat_small<<<unsigned((n_ + 255) / 256), 256>>>(f, pos_, rad_, n_, buf_, wbuf_, big_, big_count_, uint32_t(n_));
+      splat_big<<<1024, 256>>>(f, pos_, rad_, big_, big_count_, uint32_t(n_), buf_, wbuf_);
     }
     check(cudaGetLastError(), "splat kernels");
     check(cudaGraphicsMapResources(1, &res_, 0), "cudaGraphicsMapResources");
@@ -290,7 +309,7 @@ class CudaSplatRenderer final : public SplatRenderer {
       cudaSurfaceObject_t surf = 0;
       check(cudaCreateSurfaceObject(&surf, &rd), "cudaCreateSurfaceObject");
       const dim3 block(16, 16), grid((width + 15) / 16, (height + 15) / 16);
-      resolve_kernel<<<grid, block>>>(f, pos_, col_, cmap_, buf_, wbuf_, surf);
+      resolve_kernel<<<grid, block>>>(f, pos_, col_, rad_, cmap_, buf_, wbuf_, surf);
       const cudaError_t e = cudaGetLastError();
       cudaDestroySurfaceObject(surf);
       check(e, "resolve kernel");
@@ -313,6 +332,7 @@ class CudaSplatRenderer final : public SplatRenderer {
     std::copy_n(glm::value_ptr(view), 16, f.V);
     std::copy_n(glm::value_ptr(proj), 16, f.P);
     f.radius = s.radius;
+    f.radius_scale = s.radius_scale;
     f.width = width, f.height = height;
     f.walls = int(s.walls);
     f.clip_on = s.clip && !cam.two_d() ? 1 : 0;
@@ -383,6 +403,7 @@ class CudaSplatRenderer final : public SplatRenderer {
   std::size_t n_ = 0;
   float4* pos_ = nullptr;
   float* col_ = nullptr;
+  float* rad_ = nullptr;  // per-particle radii, only while the engine has them
   unsigned long long* buf_ = nullptr;
   unsigned long long* wbuf_ = nullptr;  // the dimmed walls' depth | index
   uint32_t* big_ = nullptr;

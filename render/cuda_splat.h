@@ -4,7 +4,8 @@
 // spends about 2 ms on 10^6 sprites there while the same work spread over every SM takes a fraction
 // of that (docs/benchmarks.md). Same picture as the sprite shaders (shaders/particles.*): lit sphere
 // impostors with their surface depth (so spheres intersect correctly) or flat discs, walls hidden /
-// dimmed / shown, the clip plane, the colormap texture's linear lookup and the same light.
+// dimmed / shown, the clip plane, the colormap texture's linear lookup and the same light; each grain
+// at its own radius (RenderBuffers::radii, a device buffer only while the engine has radii).
 //
 // One frame: the engine fills device buffers (fill_render_data, no GL involved); a kernel clears a
 // 64-bit depth|index buffer; one thread per particle writes atomicMin(depth << 32 | index) over its

@@ -28,7 +28,7 @@ std::vector<FieldInfo> frame_fields(const FrameData& f) {
 }
 
 RenderRange fill_from_frame(const FrameData& f, const RenderRequest& req, std::vector<float>& pos,
-                            std::vector<float>& col) {
+                            std::vector<float>& col, std::vector<float>* rad) {
   const FieldData* x = f.find("position");
   if (!x) throw std::invalid_argument("playback: the frame has no 'position' (fields: " + field_list(f) + ")");
   const FieldData* c = f.find(req.field);
@@ -52,6 +52,16 @@ RenderRange fill_from_frame(const FrameData& f, const RenderRequest& req, std::v
     for (int d = 0; d < 3; ++d) pos[4 * i + d] = d < dim ? float(xs.raw(i * dim + d)) : 0.f;
     pos[4 * i + 3] = kind ? float(kind->bytes[i]) : float(kFluid);
     col[i] = cs.value(i);
+  }
+  if (rad) {
+    // The live run's rule (FillRenderData): the grain's radius, 0 for the other particles.
+    const FieldData* r = f.find(kRadiusField);
+    rad->clear();
+    if (r && r->info.components == 1 && r->count() == n) {
+      const ColourSource rs = source(*r, 0);
+      rad->resize(n);
+      for (std::size_t i = 0; i < n; ++i) (*rad)[i] = rs.value(i);
+    }
   }
   auto measure = [&](bool fluid_only) {
     ColourRange r{3.0e38f, -3.0e38f, 0.0f};

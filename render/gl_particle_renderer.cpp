@@ -6,6 +6,7 @@
 #include <GL/glew.h>
 #include <glm/gtc/type_ptr.hpp>
 
+#include <algorithm>
 #include <vector>
 
 namespace ejecta::render {
@@ -24,6 +25,11 @@ GlParticleRenderer::GlParticleRenderer()
   glBindBuffer(GL_ARRAY_BUFFER, vbo_col_);
   glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
   glEnableVertexAttribArray(1);
+  // The radii: attribute 2, its array enabled only while set_radii(true); disabled, the shader reads
+  // the current value 0 (set in draw): the uniform radius.
+  glGenBuffers(1, &vbo_rad_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_rad_);
+  glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, 0, nullptr);
   // One vertex for the collider: its centre (w = 0, a "fluid" point), colour unused.
   glGenVertexArrays(1, &vao_collider_);
   glGenBuffers(1, &vbo_collider_);
@@ -45,8 +51,8 @@ GlParticleRenderer::GlParticleRenderer()
 
 GlParticleRenderer::~GlParticleRenderer() {
   for (auto& [name, tex] : textures_) glDeleteTextures(1, &tex);
-  const unsigned bufs[] = {vbo_pos_, vbo_col_, vbo_collider_, vbo_lines_};
-  glDeleteBuffers(4, bufs);
+  const unsigned bufs[] = {vbo_pos_, vbo_col_, vbo_rad_, vbo_collider_, vbo_lines_};
+  glDeleteBuffers(5, bufs);
   glDeleteVertexArrays(1, &vao_);
   glDeleteVertexArrays(1, &vao_collider_);
   glDeleteVertexArrays(1, &vao_lines_);
@@ -60,6 +66,27 @@ void GlParticleRenderer::set_particle_count(std::size_t n) {
   glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(4 * sizeof(float) * n), nullptr, GL_DYNAMIC_DRAW);
   glBindBuffer(GL_ARRAY_BUFFER, vbo_col_);
   glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(sizeof(float) * n), nullptr, GL_DYNAMIC_DRAW);
+  if (radii_) {
+    glBindBuffer(GL_ARRAY_BUFFER, vbo_rad_);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(sizeof(float) * n), nullptr, GL_DYNAMIC_DRAW);
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GlParticleRenderer::set_radii(bool on) {
+  if (on == radii_) return;
+  radii_ = on;
+  ++generation_;
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_rad_);
+  // Off: the storage goes (a 1-float placeholder), the attribute array is disabled.
+  glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(sizeof(float) * (on ? std::max<std::size_t>(n_, 1) : 1)), nullptr,
+               GL_DYNAMIC_DRAW);
+  if (on)
+    glEnableVertexAttribArray(2);
+  else
+    glDisableVertexAttribArray(2);
+  glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
@@ -88,6 +115,8 @@ void GlParticleRenderer::set_common_uniforms(const GlProgram& p, const Camera& c
   glUniformMatrix4fv(p.uniform("u_view"), 1, GL_FALSE, glm::value_ptr(view));
   glUniformMatrix4fv(p.uniform("u_proj"), 1, GL_FALSE, glm::value_ptr(proj));
   glUniform1f(p.uniform("u_radius"), radius);
+  glUniform1f(p.uniform("u_radius_scale"), s.radius_scale);
+  glVertexAttrib1f(2, 0.f);  // a_radius where its array is off: the uniform radius
   glUniform1f(p.uniform("u_viewport_height"), float(height));
   glUniform1i(p.uniform("u_walls"), int(s.walls));
   glUniform1i(p.uniform("u_pass"), 0);

@@ -1,6 +1,7 @@
 #pragma once
 // The OpenGL Renderer: two vertex buffers (float4 positions, float colours) that the engine fills
-// (particle_upload.h), drawn as point sprites (shaders/particles.*), colour through a 1D colormap
+// (particle_upload.h), and a third (float radii) only while the particles have radii of their own
+// (grains; set_radii), drawn as point sprites (shaders/particles.*), colour through a 1D colormap
 // texture; dimmed walls translucent in a second pass; the collider as a ring; with the walls hidden,
 // the outline of the geometry as lines. Needs a current GL 3.3 context for its whole life.
 #include "render/gl_program.h"
@@ -29,10 +30,17 @@ class GlParticleRenderer final : public Renderer {
   // With s.show_tree, the wireframe of s.tree_cells (the octree's top levels), no depth test.
   void draw_tree(const Camera& cam, const ViewSettings& s, int width, int height);
 
-  // The buffers the uploaders fill; `generation` changes whenever they are reallocated, so an
-  // interop uploader knows to register them again.
+  // Per-particle radii (RenderBuffers::radii, metres; 0: the uniform ViewSettings::radius) on or off.
+  // On: a float buffer of particle_count() radii, vertex attribute 2. Off (the default, SPH scenes):
+  // no buffer, the attribute reads the constant 0, and the uploads move no extra bytes.
+  void set_radii(bool on);
+  bool has_radii() const { return radii_; }
+
+  // The buffers the uploaders fill; `generation` changes whenever they are reallocated (or the
+  // radius buffer comes or goes), so an interop uploader knows to register them again.
   unsigned position_buffer() const { return vbo_pos_; }
   unsigned colour_buffer() const { return vbo_col_; }
+  unsigned radius_buffer() const { return radii_ ? vbo_rad_ : 0; }
   unsigned generation() const { return generation_; }
 
  private:
@@ -43,7 +51,8 @@ class GlParticleRenderer final : public Renderer {
                            float radius) const;
 
   std::unique_ptr<GlProgram> particles_, collider_, lines_;
-  unsigned vao_ = 0, vbo_pos_ = 0, vbo_col_ = 0;
+  unsigned vao_ = 0, vbo_pos_ = 0, vbo_col_ = 0, vbo_rad_ = 0;
+  bool radii_ = false;
   unsigned vao_collider_ = 0, vbo_collider_ = 0;
   unsigned vao_lines_ = 0, vbo_lines_ = 0;
   std::size_t n_ = 0;

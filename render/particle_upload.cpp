@@ -1,10 +1,19 @@
 #include "render/particle_upload.h"
 
+#include "render_data/fill_render_data.h"
+
 #include <GL/glew.h>
 
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace ejecta::render {
+
+// Defined in cuda_gl_interop.cu (CUDA builds) or its stub: the CUDA backend's host path fills device
+// scratch and downloads it (rad: nullptr, or n radii).
+RenderRange fill_host_from_device(Simulation& sim, const RenderRequest& req, float* pos, float* col, float* rad,
+                                  std::size_t n);
 
 namespace {
 
@@ -16,40 +25,50 @@ class HostUploader final : public ParticleUploader {
     r_.set_particle_count(n);
     pos_.resize(4 * n);
     col_.resize(n);
+    // Checked every frame: a grain drop can bring the radius field into a liquid scene.
+    rad_.resize(want_particle_radii(sim) ? n : 0);
+    float* rad = rad_.empty() ? nullptr : rad_.data();
     RenderRange range;
     if (sim.backend() == Backend::Cpu) {
-      range = sim.fill_render_data(req, RenderBuffers{pos_.data(), col_.data(), n, false});
+      range = sim.fill_render_data(req, RenderBuffers{pos_.data(), col_.data(), n, false, rad});
     } else {
-      range = fill_via_device(sim, req, n);
+      range = fill_host_from_device(sim, req, pos_.data(), col_.data(), rad, n);
     }
-    upload_host_arrays(r_, pos_, col_);
+    upload_host_arrays(r_, pos_, col_, rad_);
     return range;
   }
   std::string path() const override { return "host copy"; }
 
  private:
-  RenderRange fill_via_device(Simulation& sim, const RenderRequest& req, std::size_t n);
   GlParticleRenderer& r_;
-  std::vector<float> pos_, col_;
+  std::vector<float> pos_, col_, rad_;
 };
 
 }  // namespace
 
-void upload_host_arrays(GlParticleRenderer& r, const std::vector<float>& pos, const std::vector<float>& col) {
+bool uniform_radii_forced() {
+  static const bool uniform = [] {
+    const char* e = std::getenv("EJECTA_UNIFORM_RADII");
+    return e && std::string(e) == "1";
+  }();
+  return uniform;
+}
+
+bool want_particle_radii(const Simulation& sim) { return !uniform_radii_forced() && has_particle_radii(sim.fields()); }
+
+void upload_host_arrays(GlParticleRenderer& r, const std::vector<float>& pos, const std::vector<float>& col,
+                        const std::vector<float>& radii) {
   r.set_particle_count(pos.size() / 4);
+  r.set_radii(!radii.empty());
   glBindBuffer(GL_ARRAY_BUFFER, r.position_buffer());
   glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(pos.size() * sizeof(float)), pos.data());
   glBindBuffer(GL_ARRAY_BUFFER, r.colour_buffer());
   glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(col.size() * sizeof(float)), col.data());
+  if (!radii.empty()) {
+    glBindBuffer(GL_ARRAY_BUFFER, r.radius_buffer());
+    glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(radii.size() * sizeof(float)), radii.data());
+  }
   glBindBuffer(GL_ARRAY_BUFFER, 0);
-}
-
-// Defined in cuda_gl_interop.cu (CUDA builds) or below: the CUDA backend's host path fills device
-// scratch and downloads it.
-RenderRange fill_host_from_device(Simulation& sim, const RenderRequest& req, float* pos, float* col, std::size_t n);
-
-RenderRange HostUploader::fill_via_device(Simulation& sim, const RenderRequest& req, std::size_t n) {
-  return fill_host_from_device(sim, req, pos_.data(), col_.data(), n);
 }
 
 std::unique_ptr<ParticleUploader> make_host_uploader(GlParticleRenderer& r) { return std::make_unique<HostUploader>(r); }

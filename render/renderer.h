@@ -27,6 +27,10 @@ struct ViewSettings {
   SpriteMode mode = SpriteMode::Spheres;
   WallMode walls = WallMode::Dimmed;
   float radius = 0.005f;  // world units; the viewer uses half the particle spacing
+  // Particles with a radius of their own (grains: RenderBuffers::radii > 0) are drawn at that radius
+  // times radius_scale; the viewer sets radius / (half the spacing), so that the radius box and the
+  // minimum visible size scale grains alike and keep their size ratios. The others: `radius`.
+  float radius_scale = 1.f;
   bool clip = false;      // 3D: hide particles with dot(clip_normal, x) > clip_offset
   glm::vec3 clip_normal{1, 0, 0};
   float clip_offset = 0;

@@ -121,11 +121,14 @@ def main(argv):
         if os.path.exists(p):
             c = read_peer_csv(p)
             peer[g] = (c["time"], c["swlz"])
-    if not peer:
-        print(f"peer-spheric2-compare: no GaugesSWL_H*.csv in {outdir}", file=sys.stderr)
+    if not peer and not rest:
+        print(f"peer-spheric2-compare: no GaugesSWL_H*.csv in {outdir} and no Ejecta CSV", file=sys.stderr)
         return 1
-    tp = next(iter(peer.values()))[0]
-    runs.append(("DualSPHysics", tp, {g: np.interp(tp, *peer[g]) for g in peer}))
+    if peer:
+        tp = next(iter(peer.values()))[0]
+        runs.append(("DualSPHysics", tp, {g: np.interp(tp, *peer[g]) for g in peer}))
+    else:  # Ejecta's runs against the experiment alone
+        print(f"peer-spheric2-compare: no GaugesSWL_H*.csv in {outdir}: no DualSPHysics column", file=sys.stderr)
     ejecta = []
     for arg in rest:
         label, path = arg.split("=", 1) if "=" in arg and not os.path.exists(arg) else (os.path.basename(arg), arg)

@@ -6,9 +6,9 @@
 in vec3 v_view_center;
 in float v_colour;
 in float v_wall;
+flat in float v_radius;  // the sphere's radius (particles.vert)
 
 uniform mat4 u_proj;
-uniform float u_radius;
 uniform sampler1D u_colormap;
 uniform vec2 u_range;  // colour values mapped to the colormap's ends
 uniform int u_mode;
@@ -42,7 +42,7 @@ void main() {
     return;
   }
   vec3 n = vec3(p, sqrt(1.0 - r2));
-  vec3 surface = v_view_center + n * u_radius;
+  vec3 surface = v_view_center + n * v_radius;
   vec4 clip = u_proj * vec4(surface, 1.0);
   gl_FragDepth = 0.5 * (clip.z / clip.w) + 0.5;
   float diffuse = max(dot(n, u_light), 0.0);

@@ -119,12 +119,12 @@ double interpolate(const std::vector<Point>& curve, double T) {
   return a.Z + (b.Z - a.Z) * (T - a.T) / (b.T - a.T);
 }
 
-TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) {
+// raw_band: Z(T) as run against the measurement, absolute in units of a (0.3 for the defaults).
+void check_martin_moyce(std::vector<std::string> overrides, double raw_band) {
   const auto ref = martin_moyce_front();
   ASSERT_GE(ref.size(), 10u) << "reference data missing";
   const auto ref_h = martin_moyce_height();
   // EJECTA_DAMBREAK2D_SET="key=value;key=value" adds overrides (for studies; the test as committed uses none).
-  std::vector<std::string> overrides;
   if (const char* env = std::getenv("EJECTA_DAMBREAK2D_SET")) {
     std::stringstream ss(env);
     for (std::string kv; std::getline(ss, kv, ';');)
@@ -151,7 +151,7 @@ TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) {
     // Band: simulations of this case lead the measurement from the first instants, which the real
     // release of the column slowed (docs/physics.md, "Martin & Moyce's front"); the lead then stays
     // a constant offset of 0.2-0.26 a while the front speeds agree. The band is 0.3 a, absolute.
-    EXPECT_NEAR(s.Z, r.Z, 0.3) << "T = " << r.T;
+    EXPECT_NEAR(s.Z, r.Z, raw_band) << "T = " << r.T;
   }
   const double speed_sim = slope(run.simulated), speed_exp = slope(measured);
   std::printf("  front speed dZ/dT: measured %.3f, simulated %.3f (%+.1f%%)\n", speed_exp, speed_sim,
@@ -190,6 +190,18 @@ TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) {
   EXPECT_EQ(run.mass0, run.mass1) << "mass must be exactly conserved";
   EXPECT_LT(run.max_energy_rise, 0.005) << "total energy rose above its start";
   std::printf("  largest energy rise %.3g%% of |E0|\n", 100 * run.max_energy_rise);
+}
+
+TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) { check_martin_moyce({}, 0.3); }
+
+// The same criteria with dynamic boundary particles (boundary.model = dbc_crespo2007, Crespo et al. 2007)
+// but one: the front as run leads the measurement by 0.26-0.32 a (measured 2026-12-03; the defaults 0.21-0.26
+// a), past the defaults' 0.3 a band at T = 2.2, 2.83 and 2.98. DBC therefore FAILS the defaults' Martin &
+// Moyce criteria; this test holds it to 0.35 a there so that it guards the option against getting worse,
+// and to everything else unchanged (speed +2.2%, fitted delay T0 = 0.220, Z(T - T0) within 5%, column
+// height within 2%, energy, leaks; docs/physics.md, seventh session).
+TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_DbcCrespo2007) {
+  check_martin_moyce({"boundary.model=dbc_crespo2007"}, 0.35);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 #include "sim_test_util.h"
 
 #include "physics/solid_model.h"
-#include "solver/mixed_terms.h"
+#include "solver/model_recipes.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include "sim_test_util.h"
 
 #include "physics/dem_grains_hertz_mindlin.h"
-#include "solver/mixed_terms.h"
+#include "solver/model_recipes.h"
 
 #include <gtest/gtest.h>
 

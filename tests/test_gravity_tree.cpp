@@ -224,6 +224,44 @@ TEST(GravityAccuracy, PlummerAndUniformCube) {
   }
 }
 
+// The default GPU walk (warps, staged, one target a lane, groups from the tree; float) with leaves of 12
+// and 8 (16, the default, is checked above), same sets and targets: smaller leaves mean fewer
+// particle-particle and more cell interactions (a faster walk on the GPU if the cells are cheap
+// enough) and possibly larger errors, as more of the near field comes from multipoles. Both keep the
+// goal at theta 0.5. docs/physics.md's leaf table (theta 0.3, 0.5, 0.7, leaves 16, 12, 8) was measured
+// by this test with the three angles and leaf 16 in its loops (commit 0dd7a9f; 6.5 minutes on one busy
+// core, so the test keeps theta 0.5): cube median 1.88e-4 for all three leaves, 99th 9.47e-4 (16),
+// 9.43e-4 (12), 9.42e-4 (8); Plummer 1.20e-4 / 4.57e-4, 1.22e-4 / 4.57e-4, 1.22e-4 / 4.82e-4.
+TEST(GravityAccuracy, WarpWalkLeafSizes) {
+  const std::size_t n = 100000, targets = 1000;
+  for (int set = 0; set < 2; ++set) {
+    GravitySet s = set == 0 ? test::plummer_sphere(n, 3) : test::uniform_cube(n, 5);
+    s.h.assign(n, 1e-3);
+    const DirectSample ds = direct_sample(s, 3, targets, s.h);
+    for (int leaf : {12, 8}) {
+      for (double theta : {0.5}) {
+        GravitySettings gs;
+        gs.G = 1;
+        gs.theta = theta;
+        gs.softening = 1e-3;
+        gs.group_walk = false;
+        gs.warp_walk = gs.warp_staged = gs.warp_tree_groups = true;
+        gs.leaf = leaf;
+        gs.count = true;
+        const GravityHostResult r = self_gravity_on(Backend::Cpu, Precision::Float, 3, s.x, s.m, s.h, gs);
+        const std::vector<double> err = force_errors(ds, r, 3);
+        const double med = test::quantile(err, 0.5), p99 = test::quantile(err, 0.99);
+        std::printf("%s leaf %d theta %.1f: median %.2e, 99th %.2e; %zu nodes; per particle %.0f cell and %.0f "
+                    "particle interactions\n",
+                    set == 0 ? "Plummer" : "cube", leaf, theta, med, p99, r.stats.nodes, r.stats.cells_per_particle,
+                    r.stats.particles_per_particle);
+        EXPECT_LE(med, 2e-4) << "leaf " << leaf;
+        EXPECT_LE(p99, 1e-3) << "leaf " << leaf;
+      }
+    }
+  }
+}
+
 // The group walk (interaction lists per group of 32, octree_group_walk.h) makes the per-particle walk's
 // opening decisions once per group: the same forces and potentials up to the order of summation
 // (double: 1e-12 relative), in 1D, 2D and 3D. Tiny initial list capacities force every batch to

@@ -76,6 +76,12 @@ void check_hydrostatic(const std::vector<std::string>& overrides, double speed_b
 }
 
 TEST(Hydrostatic2D, BottomPressureMatchesRhoGH_Continuity) { check_hydrostatic({}, 0.02, 0.005, 0.005); }
+// Dynamic boundary particles (boundary.model = dbc_crespo2007, Crespo et al. 2007): the walls start at
+// the hydrostatic density of their depth and then follow the continuity equation (bands: see the
+// measured figures in docs/physics.md, seventh session).
+TEST(Hydrostatic2D, DbcCrespo2007KeepsTheTankAtRest) {
+  check_hydrostatic({"boundary.model=dbc_crespo2007"}, 0.02, 0.005, 0.005);
+}
 // Particle shifting (fluid.shifting, Sun et al. 2017) at its Mach-0.1 coefficient must leave the
 // hydrostatic state: on the lattice, against walls and (tangentially) under the free surface it does
 // not move a particle at its slot. The surface rows jiggle more than without it (measured

@@ -5,7 +5,7 @@
 #include "sim_test_util.h"
 
 #include "params/model_keys.h"
-#include "solver/mixed_terms.h"
+#include "solver/model_recipes.h"
 
 #include <gtest/gtest.h>
 

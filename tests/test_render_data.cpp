@@ -1,6 +1,8 @@
 // The viewer's engine hooks on the CPU backend: render data filled by the engine functor against the
 // downloaded particles, the colour range, input checks, live parameter changes, the collider sphere.
 #include "params/param_registry.h"
+#include "physics/solid_model.h"
+#include "render_data/fill_render_data.h"
 #include "sim_test_util.h"
 #include "step_util.h"
 
@@ -8,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -87,6 +90,84 @@ TEST(RenderData, BadRequestsAreClearErrors) {
   RenderBuffers small = buf.view();
   small.capacity = n - 1;
   EXPECT_THROW(sim->fill_render_data(RenderRequest{}, small), std::invalid_argument);
+}
+
+// Grains carry their own radius to the viewer (issue 17, RenderBuffers::radii): in a mixed scene
+// (liquid in a tank, polydisperse grains of 1 cm +- 30%) the fill's radius is the grain_radius field
+// for every grain and 0 (the viewer's uniform radius) for the liquid and the walls, in float and
+// double and after steps have reordered the particles; asking for radii changes no position or colour.
+TEST(RenderData, GrainRadiiAreTheGrainRadiusFieldAndZeroElsewhere) {
+  const std::string ini =
+      "[scene]\ndim = 2\n[physics]\nmodel = mixed\ngravity = 0, -9.81\n[particles]\ndp = 0.01\n"
+      "[fluid]\nc0 = 20\n[tank.1]\nmin = 0, 0\nmax = 0.3, 0.4\n[block.1]\nmin = 0, 0\nmax = 0.3, 0.2\n"
+      "[dem]\nspring = 2000\ndamping = 1\nbox_min = 0, 0\nbox_max = 0.3, 0.4\n"
+      "[grains.1]\nmin = 0.05, 0.25\nmax = 0.25, 0.35\nradius = 0.01\nspacing = 0.03\nsize_spread = 0.3\n";
+  for (const char* precision : {"double", "float"}) {
+    ParamSet p = read_scene_string(ini, "<grains in a tank>");
+    p.apply_override(std::string("scene.precision=") + precision);
+    auto sim = make_simulation(p, Backend::Cpu);
+    ASSERT_TRUE(has_particle_radii(sim->fields())) << precision;
+    for (int round = 0; round < 2; ++round) {
+      const std::size_t n = sim->particle_count();
+      HostRenderBuffers plain(n), with(n);
+      std::vector<float> radii(n, -1.f);
+      RenderBuffers out = with.view();
+      out.radii = radii.data();
+      const RenderRange a = sim->fill_render_data(RenderRequest{"velocity", -1}, plain.view());
+      const RenderRange b = sim->fill_render_data(RenderRequest{"velocity", -1}, out);
+      EXPECT_EQ(plain.pos, with.pos);
+      EXPECT_EQ(plain.col, with.col);
+      EXPECT_EQ(a.min, b.min);
+      EXPECT_EQ(a.max, b.max);
+      const FrameData f = sim->capture_frame({"grain_radius", "phase"});
+      const FieldData* r = f.find("grain_radius");
+      const FieldData* phase = f.find("phase");
+      ASSERT_TRUE(r && phase);
+      std::size_t grains = 0, others = 0;
+      float lo = 1e30f, hi = 0.f;
+      for (std::size_t i = 0; i < n; ++i) {
+        double want = 0;
+        if (r->info.scalar == ScalarType::Float64) {
+          std::memcpy(&want, r->bytes.data() + 8 * i, 8);
+        } else {
+          float v = 0;
+          std::memcpy(&v, r->bytes.data() + 4 * i, 4);
+          want = v;
+        }
+        if (phase->bytes[i] == kPhaseGrain) {
+          ++grains;
+          ASSERT_EQ(radii[i], float(want)) << precision << ", grain " << i;
+          lo = std::min(lo, radii[i]);
+          hi = std::max(hi, radii[i]);
+        } else {
+          ++others;
+          ASSERT_EQ(radii[i], 0.f) << precision << ", particle " << i << " is no grain: the uniform radius";
+        }
+      }
+      EXPECT_GT(grains, 20u);
+      EXPECT_GT(others, 100u);
+      // Radii uniform in 1 cm (1 +- 0.3): the spread reaches the renderer.
+      EXPECT_LT(lo, 0.0085f);
+      EXPECT_GT(hi, 0.0115f);
+      EXPECT_GE(lo, 0.007f * (1 - 1e-6f));
+      EXPECT_LE(hi, 0.013f * (1 + 1e-6f));
+      test::step_n(*sim, 20);  // the per-step reorder moves the grains among the liquid
+    }
+  }
+}
+
+// SPH scenes have no radius field: the viewer does not ask for radii (no extra bytes), and where a
+// caller asks all the same every radius is 0, the uniform radius of today's pictures.
+TEST(RenderData, SphScenesHaveNoOwnRadii) {
+  auto sim = make_simulation(small_hydrostatic(), Backend::Cpu);
+  EXPECT_FALSE(has_particle_radii(sim->fields()));
+  const std::size_t n = sim->particle_count();
+  HostRenderBuffers buf(n);
+  std::vector<float> radii(n, -1.f);
+  RenderBuffers out = buf.view();
+  out.radii = radii.data();
+  sim->fill_render_data(RenderRequest{"density", -1}, out);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(radii[i], 0.f);
 }
 
 // Mean acceleration of the fluid in the interior of the column (beyond the kernel support from the

@@ -1,4 +1,4 @@
-// The term registry of the mixed engine (engine/solver/term_registry.h, solver/terms/*.h, issue 14):
+// The term registry of every model (engine/solver/term_registry.h, solver/terms/*.h, issue 14):
 // every registered term names keys the parameter registry has, `ejecta --list-terms` (docs/terms.md)
 // shows each term with its fields and keys, and the step's list is the models' recipes looked up by
 // name and merged by stage.
@@ -14,16 +14,19 @@
 #include "params/param_registry.h"
 #include "sim_test_util.h"
 #include "simulation.h"
+#include "solver/gas_solver.h"
 #include "solver/mixed_solver.h"
-#include "solver/mixed_terms.h"
+#include "solver/solid_solver.h"
+#include "solver/model_recipes.h"
 #include "solver/term_catalog.h"
+#include "solver/wcsph_solver.h"
 
 namespace ejecta {
 namespace {
 
 TEST(TermRegistry, EveryTermDeclaresFieldsAndRegisteredKeys) {
   const auto& entries = term_catalog().entries();
-  ASSERT_EQ(entries.size(), 9u);  // 2 liquid, 3 solid, 2 dem, 2 coupling
+  ASSERT_EQ(entries.size(), 17u);  // 2 + 5 liquid (mixed, uniform h), 3 solid, 2 dem, 2 coupling, 2 gas, 1 gravity
   for (const auto& e : entries) {
     const TermInfo& t = e.info;
     EXPECT_FALSE(t.cite.empty()) << t.name;
@@ -105,14 +108,108 @@ TEST(TermRegistry, MixedSolverRunsTheRegisteredRecipe) {
   EXPECT_EQ(names(run), names(mixed_recipe(true)));
 }
 
+std::vector<std::string> names(const std::vector<Term>& list) {
+  std::vector<std::string> n;
+  for (const Term& t : list) {
+    n.push_back(t.info.name);
+    EXPECT_TRUE(bool(t.run)) << t.info.name;
+  }
+  return n;
+}
+
+// The gas and solid solvers run their recipes from the registry too (issue 14: one step structure for
+// every model): Sod's tube, a self-gravitating gas, the bar with gradient correction, a porous slab
+// (p-alpha: the solid's terms with the porosity's fields) and the rubble pile with self-gravity.
+TEST(TermRegistry, GasAndSolidSolversRunTheirRecipes) {
+  auto sod = make_simulation(test::shipped_scene("sod1d.ini"), Backend::Cpu);
+  const auto* g = dynamic_cast<const GasSolver<double, 1, CpuExec>*>(sod.get());
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(names(g->terms()), (std::vector<std::string>{"density_gradh_price2012", "forces_gas_gradh_price2012"}));
+  auto cold = make_simulation(test::shipped_scene("cold_collapse3d.ini", {"gas_block.1.dp=0.2"}), Backend::Cpu);
+  const auto* c = dynamic_cast<const GasSolver<double, 3, CpuExec>*>(cold.get());
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(names(c->terms()), (std::vector<std::string>{"density_gradh_price2012", "forces_gas_gradh_price2012",
+                                                          "self_gravity_barnes_hut1986"}));
+  auto bar = make_simulation(test::shipped_scene("bar2d.ini", {"solid.gradient_correction=true"}), Backend::Cpu);
+  const auto* b = dynamic_cast<const SolidSolver<double, 2, CpuExec>*>(bar.get());
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(names(b->terms()), (std::vector<std::string>{"eos_solid_benz_asphaug1994", "correction_randles_libersky1996",
+                                                          "forces_solid_gray2001"}));
+  auto porous = make_simulation(test::shipped_scene("porous_planar1d.ini"), Backend::Cpu);
+  const auto* p = dynamic_cast<const SolidSolver<double, 1, CpuExec>*>(porous.get());
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(names(p->terms()), (std::vector<std::string>{"eos_solid_benz_asphaug1994", "forces_solid_gray2001"}));
+  auto rubble = make_simulation(
+      test::shipped_scene("rubble_pile_disruption3d.ini", {"solid_block.1.dp=100", "solid_block.2.dp=100"}), Backend::Cpu);
+  const auto* r = dynamic_cast<const SolidSolver<double, 3, CpuExec>*>(rubble.get());
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(names(r->terms()), (std::vector<std::string>{"eos_solid_benz_asphaug1994", "forces_solid_gray2001",
+                                                          "self_gravity_barnes_hut1986"}));
+}
+
+// The liquid alone runs its uniform-h recipe (summation density only with fluid.density = summation),
+// in 2D and in 3D with each neighbour record (the force term's variants).
+TEST(TermRegistry, LiquidSolverRunsItsRecipe) {
+  const std::vector<std::string> recipe{"eos_tait_monaghan1994_uniform_h", "wall_pressure_adami2012",
+                                        "forces_monaghan1992_uniform_h", "collider_monaghan1994"};
+  auto dam = make_simulation(test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01"}), Backend::Cpu);
+  const auto* d = dynamic_cast<const WcsphSolver<float, 2, CpuExec>*>(dam.get());
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(names(d->terms()), recipe);
+  auto sum = make_simulation(test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01", "fluid.density=summation"}),
+                             Backend::Cpu);
+  const auto* s = dynamic_cast<const WcsphSolver<float, 2, CpuExec>*>(sum.get());
+  ASSERT_NE(s, nullptr);
+  std::vector<std::string> with_sum{"density_summation_monaghan1992"};
+  with_sum.insert(with_sum.end(), recipe.begin(), recipe.end());
+  EXPECT_EQ(names(s->terms()), with_sum);
+  for (const char* record : {"arrays", "packed", "packed_eos"}) {
+    auto dam3 = make_simulation(
+        test::shipped_scene("dambreak3d.ini", {"particles.dp=0.1", std::string("fluid.neighbour_record=") + record}),
+        Backend::Cpu);
+    const auto* d3 = dynamic_cast<const WcsphSolver<float, 3, CpuExec>*>(dam3.get());
+    ASSERT_NE(d3, nullptr) << record;
+    EXPECT_EQ(names(d3->terms()), recipe) << record;
+  }
+}
+
+// A term is bound only where its solver's context offers what it needs: the solid's terms in the solid
+// and mixed solvers, the mixed liquid's and the grains' in the mixed one only, the liquid's uniform-h
+// variants in the liquid solver only, the gas's in the gas solver.
+TEST(TermRegistry, TermsBindOnlyWhereTheirContextOffersWhatTheyNeed) {
+  const auto gas = term_registry<GasTermContext<double, 2, CpuExec>>();
+  const auto solid = term_registry<SolidTermContext<double, 2, CpuExec>>();
+  const auto mixed = term_registry<MixedTermContext<double, 2, CpuExec>>();
+  const auto liquid = term_registry<WcsphTermContext<double, 2, CpuExec>>();
+  EXPECT_TRUE(bool(liquid.at("forces_monaghan1992_uniform_h").bind));
+  EXPECT_TRUE(bool(liquid.at("wall_pressure_adami2012").bind));
+  EXPECT_FALSE(bool(liquid.at("forces_monaghan1992").bind));
+  EXPECT_FALSE(bool(liquid.at("boundary_adami2012").bind));
+  EXPECT_FALSE(bool(mixed.at("forces_monaghan1992_uniform_h").bind));
+  EXPECT_TRUE(bool(gas.at("density_gradh_price2012").bind));
+  EXPECT_TRUE(bool(gas.at("self_gravity_barnes_hut1986").bind));
+  EXPECT_FALSE(bool(gas.at("forces_solid_gray2001").bind));
+  EXPECT_FALSE(bool(gas.at("forces_monaghan1992").bind));
+  EXPECT_TRUE(bool(solid.at("forces_solid_gray2001").bind));
+  EXPECT_TRUE(bool(solid.at("self_gravity_barnes_hut1986").bind));
+  EXPECT_FALSE(bool(solid.at("boundary_adami2012").bind));
+  EXPECT_FALSE(bool(solid.at("density_gradh_price2012").bind));
+  EXPECT_TRUE(bool(mixed.at("forces_solid_gray2001").bind));
+  EXPECT_TRUE(bool(mixed.at("contact_linear_green2010").bind));
+  EXPECT_FALSE(bool(mixed.at("self_gravity_barnes_hut1986").bind));
+  EXPECT_FALSE(bool(mixed.at("forces_gas_gradh_price2012").bind));
+  for (const auto& e : term_catalog().entries()) EXPECT_FALSE(bool(e.bind)) << e.info.name;
+}
+
 struct Term_Dummy {
+  static constexpr unsigned needs = kTermNeedsMixedLiquid;
   static TermInfo info() { return {"boundary_adami2012", "coupling", TermStage::Boundary, "a second", {}, {}, {}}; }
 };
 
 TEST(TermRegistry, UnknownMisplacedAndDuplicateTermsAreRefused) {
   EXPECT_THROW(step_terms(term_catalog(), {{"liquid", {"forces_monaghan1993"}}}), std::logic_error);
   EXPECT_THROW(step_terms(term_catalog(), {{"solid", {"forces_monaghan1992"}}}), std::logic_error);
-  TermRegistry<NoTermContext> r = mixed_term_registry<NoTermContext>();
+  TermRegistry<NoTermContext> r = term_registry<NoTermContext>();
   EXPECT_THROW(r.add<Term_Dummy>(), std::logic_error);
 }
 

@@ -106,8 +106,9 @@ void SceneView::fit() { camera_.fit(bounds_); }
 RenderRange SceneView::show(const FrameData& frame) {
   const auto t0 = std::chrono::steady_clock::now();
   const RenderRange r =
-      render::fill_from_frame(frame, RenderRequest{colour_.field, colour_.component}, frame_pos_, frame_col_);
-  render::upload_host_arrays(renderer_, frame_pos_, frame_col_);
+      render::fill_from_frame(frame, RenderRequest{colour_.field, colour_.component}, frame_pos_, frame_col_,
+                              render::uniform_radii_forced() ? nullptr : &frame_rad_);
+  render::upload_host_arrays(renderer_, frame_pos_, frame_col_, frame_rad_);
   upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   take_range(r);
   measure_histogram(frame_col_, frame.find("kind"));
@@ -230,6 +231,9 @@ void SceneView::draw(int width, int height) {
   // least 4 pixels across at any zoom: big scenes stay visible, and zoomed in they touch again.
   if (settings_.radius == auto_radius_)
     settings_.radius = auto_radius_ = min_visible_radius(natural_radius_, camera_.pixels_per_metre(height));
+  // Grains (their own radii) follow the radius box and the minimum size in proportion: at the
+  // natural radius they are drawn at their true size.
+  settings_.radius_scale = grain_radius_scale(settings_.radius, natural_radius_);
   fb_.resize(width, height);
   fb_.bind();
   if (splat_) {

@@ -110,7 +110,7 @@ class SceneView {
   ColourChoice colour_;
   render::Bounds bounds_;
   std::string path_, note_;
-  std::vector<float> frame_pos_, frame_col_;  // playback's host staging
+  std::vector<float> frame_pos_, frame_col_, frame_rad_;  // playback's host staging
   double upload_ms_ = 0;
   bool fit_pending_ = true;
   float natural_radius_ = 0, auto_radius_ = 0;  // half the spacing; the radius draw() last chose

@@ -1,6 +1,7 @@
 #include "viewer/view_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ejecta::viewer {
@@ -44,6 +45,37 @@ render::FitRect free_fit_rect(float w, float h, std::vector<PixelRect> panels) {
   }
   if (f.x1 - f.x0 < 0.25f * w || f.y1 - f.y0 < 0.25f * h) return render::FitRect{};
   return render::FitRect{f.x0 / w, f.y0 / h, f.x1 / w, f.y1 / h};
+}
+
+long pick_particle(const render::Camera& cam, const render::ViewSettings& s, const std::vector<float>& pos,
+                   const std::vector<float>& radii, double mx, double my, int w, int h, float min_px) {
+  const glm::mat4 view = cam.view(), proj = cam.proj(float(w) / float(std::max(h, 1)));
+  const std::size_t n = pos.size() / 4;
+  long best = -1;
+  float best_front = std::numeric_limits<float>::max(), best_d2 = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pos[4 * i + 3] > 0.5f && s.walls == render::WallMode::Hidden) continue;
+    const glm::vec4 v = view * glm::vec4(pos[4 * i], pos[4 * i + 1], pos[4 * i + 2], 1.f);
+    const glm::vec4 c = proj * v;
+    if (c.w <= 0) continue;
+    const float sx = (c.x / c.w * 0.5f + 0.5f) * float(w), sy = (0.5f - c.y / c.w * 0.5f) * float(h);
+    const float d2 = (sx - float(mx)) * (sx - float(mx)) + (sy - float(my)) * (sy - float(my));
+    // The drawn radius (particles.vert): own radius times the scale, else the uniform one; in pixels
+    // r P11 h / (2 w_clip) (w_clip = 1 orthographic).
+    const float own = i < radii.size() ? radii[i] : 0.f;
+    const float r = own > 0 ? own * s.radius_scale : s.radius;
+    const float rpx = std::max(min_px, r * proj[1][1] * 0.5f * float(h) / c.w);
+    if (d2 > rpx * rpx) continue;
+    const float front = -v.z - r;  // distance of the sphere's front from the eye plane
+    const float tie = 1e-4f * r;
+    if (front < best_front - tie || (std::abs(front - best_front) <= tie && d2 < best_d2))
+      best = long(i), best_front = front, best_d2 = d2;
+  }
+  return best;
+}
+
+float grain_radius_scale(float radius, float natural_radius) {
+  return natural_radius > 0 && radius > 0 ? radius / natural_radius : 1.f;
 }
 
 float min_visible_radius(float natural_radius, float pixels_per_metre, float min_px) {

@@ -37,6 +37,18 @@ render::FitRect free_fit_rect(float w, float h, std::vector<PixelRect> panels);
 // The radius to draw particles with: the natural one (half the spacing), or larger so that a sprite
 // is at least min_px pixels across at pixels_per_metre.
 float min_visible_radius(float natural_radius, float pixels_per_metre, float min_px = 4.f);
+// The factor on particles' own radii (grains, ViewSettings::radius_scale): radius / natural_radius,
+// so that grains keep their true size at the natural radius and their ratios at any other; 1 when
+// the natural radius is unknown.
+float grain_radius_scale(float radius, float natural_radius);
+
+// The particle under window pixel (mx, my) (y down) of a w x h frame: nearest to the eye (by its
+// sphere's front) among those whose drawn disc covers the pixel or lies within min_px of it (small
+// sprites stay clickable). pos: the render data's float4 positions (w = kind; walls are skipped
+// while hidden), radii: its per-particle radii (RenderBuffers::radii, drawn times s.radius_scale;
+// empty or 0: s.radius), as the renderers draw them. -1 when none.
+long pick_particle(const render::Camera& cam, const render::ViewSettings& s, const std::vector<float>& pos,
+                   const std::vector<float>& radii, double mx, double my, int w, int h, float min_px = 8.f);
 
 // The world point under window pixel (mx, my) at the depth of `at` (2D: the z = 0 plane).
 glm::vec3 unproject(const render::Camera& cam, double mx, double my, int w, int h, const glm::vec3& at);

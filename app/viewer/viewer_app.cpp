@@ -3,6 +3,8 @@
 #include "viewer/viewer_app.h"
 
 #include "render/colormap.h"
+#include "render/frame_render_data.h"
+#include "render/particle_upload.h"
 #include "render/gl_context.h"
 #include "viewer/frame_overlay.h"
 #include "viewer/imgui_material_panel.h"
@@ -55,26 +57,17 @@ std::vector<std::string> scene_files(const std::string& dir) {
   return out;
 }
 
-// The particle under the cursor: nearest to the eye among those whose sprite covers the pixel.
+// The particle under the cursor: nearest to the eye among those whose sprite covers the pixel, each
+// at its drawn radius (grains at their own: pick_particle).
 long pick(ViewerState& s, double mx, double my, int w, int h) {
-  const HostParticles hp = s.sim->download();
-  const render::Camera& cam = s.view->camera();
-  const glm::mat4 vp = cam.proj(float(w) / float(h)) * cam.view();
-  long best = -1;
-  float best_z = 2.f, best_d2 = 1e30f;
-  for (std::size_t i = 0; i < hp.n; ++i) {
-    if (hp.kind[i] != kFluid && s.view->settings().walls == render::WallMode::Hidden) continue;
-    glm::vec3 x(0.f);
-    for (int d = 0; d < hp.dim; ++d) x[d] = float(hp.position[i * hp.dim + d]);
-    const glm::vec4 c = vp * glm::vec4(x, 1.f);
-    if (c.w <= 0) continue;
-    const float sx = (c.x / c.w * 0.5f + 0.5f) * w, sy = (0.5f - c.y / c.w * 0.5f) * h;
-    const float d2 = (sx - float(mx)) * (sx - float(mx)) + (sy - float(my)) * (sy - float(my));
-    if (d2 > 64.f) continue;  // within 8 px
-    const float z = c.z / c.w;
-    if (z < best_z - 1e-4f || (std::abs(z - best_z) <= 1e-4f && d2 < best_d2)) best = long(i), best_z = z, best_d2 = d2;
-  }
-  return best;
+  std::vector<std::string> names;
+  const bool radii = render::want_particle_radii(*s.sim);
+  for (const FieldInfo& f : s.sim->fields())
+    if (f.name == "position" || f.name == "kind" || (radii && f.name == kRadiusField)) names.push_back(f.name);
+  const FrameData f = s.sim->capture_frame(names);
+  std::vector<float> pos, col, rad;
+  render::fill_from_frame(f, RenderRequest{"position", -1}, pos, col, &rad);
+  return pick_particle(s.view->camera(), s.view->settings(), pos, rad, mx, my, w, h);
 }
 
 // The cursor in framebuffer pixels (the window may be scaled on HiDPI screens).

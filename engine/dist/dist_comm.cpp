@@ -151,4 +151,29 @@ void exchange(const std::vector<std::vector<unsigned char>>& out, std::vector<st
   check(MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
+void exchange(const unsigned char* send, const std::vector<std::size_t>& send_off, unsigned char* recv,
+              const std::vector<std::size_t>& recv_off) {
+  const int k = size();
+  if (int(send_off.size()) != k + 1 || int(recv_off.size()) != k + 1)
+    throw std::logic_error("MPI exchange: offsets for " + std::to_string(send_off.size() - 1) + " peers, " +
+                           std::to_string(k) + " ranks");
+  std::vector<MPI_Request> req;
+  req.reserve(2 * std::size_t(k));
+  for (int p = 0; p < k; ++p)
+    if (recv_off[p + 1] > recv_off[p]) {
+      req.emplace_back();
+      check(MPI_Irecv(recv + recv_off[p], int(recv_off[p + 1] - recv_off[p]), MPI_BYTE, p, 20, MPI_COMM_WORLD,
+                      &req.back()),
+            "MPI_Irecv");
+    }
+  for (int p = 0; p < k; ++p)
+    if (send_off[p + 1] > send_off[p]) {
+      req.emplace_back();
+      check(MPI_Isend(send + send_off[p], int(send_off[p + 1] - send_off[p]), MPI_BYTE, p, 20, MPI_COMM_WORLD,
+                      &req.back()),
+            "MPI_Isend");
+    }
+  check(MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
 }  // namespace ejecta::dist

@@ -2,6 +2,7 @@
 // The MPI world of a distributed run (issue 19; docs/architecture.md, "Distributed runs"). MPI is
 // initialised only when `mpirun -n K` (K > 1) started the process, so a plain `ejecta ...` of an
 // EJECTA_MPI build runs single-process exactly as before, without touching MPI.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -41,5 +42,10 @@ std::vector<std::vector<unsigned char>> all_to_all(const std::vector<std::vector
 // Non-blocking exchange with known sizes: sends out[p] to each p with out[p] non-empty and receives
 // in[p] (pre-sized by the caller) from each p with in[p] non-empty (MPI_Irecv / MPI_Isend / Waitall).
 void exchange(const std::vector<std::vector<unsigned char>>& out, std::vector<std::vector<unsigned char>>& in);
+// The same between two packed buffers: to peer p the bytes [send_off[p], send_off[p + 1]) of `send`,
+// from p into [recv_off[p], recv_off[p + 1]) of `recv` (size() + 1 offsets each). The buffers may be
+// device memory when the MPI is CUDA-aware (cuda_aware()).
+void exchange(const unsigned char* send, const std::vector<std::size_t>& send_off, unsigned char* recv,
+              const std::vector<std::size_t>& recv_off);
 
 }  // namespace ejecta::dist

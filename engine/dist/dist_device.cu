@@ -28,4 +28,19 @@ int use_cuda_device(int local_rank, int* count, std::string* name) {
   return device;
 }
 
+void* pinned_allocate(std::size_t bytes) {
+  void* p = nullptr;
+  const cudaError_t e = cudaMallocHost(&p, bytes ? bytes : 1);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw std::runtime_error(std::string("distributed run: cannot allocate ") + std::to_string(bytes) +
+                             " bytes of page-locked host memory: " + cudaGetErrorString(e));
+  }
+  return p;
+}
+
+void pinned_free(void* p) {
+  if (p) cudaFreeHost(p);
+}
+
 }  // namespace ejecta::dist

@@ -14,6 +14,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -23,6 +25,33 @@ using dist::append_row;
 using dist::ids_of;
 using dist::record_bytes;
 using dist::row_values;
+
+unsigned char* StageBuffer::get(std::size_t bytes, bool pinned) {
+  if (p_ && bytes <= n_ && pinned == pinned_) return p_;
+  release();
+  const std::size_t n = bytes + bytes / 4 + 64;  // room for the halo to grow a little between rebuilds
+#ifdef EJECTA_WITH_CUDA
+  p_ = static_cast<unsigned char*>(pinned ? dist::pinned_allocate(n) : ::operator new(n));
+#else
+  if (pinned) throw std::logic_error("page-locked staging without the CUDA backend");
+  p_ = static_cast<unsigned char*>(::operator new(n));
+#endif
+  n_ = n;
+  pinned_ = pinned;
+  return p_;
+}
+
+void StageBuffer::release() {
+  if (!p_) return;
+#ifdef EJECTA_WITH_CUDA
+  if (pinned_) dist::pinned_free(p_);
+  else ::operator delete(p_);
+#else
+  ::operator delete(p_);
+#endif
+  p_ = nullptr;
+  n_ = 0;
+}
 
 bool distributed_run() {
   static const bool launched = dist::launched_with_ranks();
@@ -102,21 +131,27 @@ DistributedSimulation::DistributedSimulation(const ParamSet& params, Backend bac
   precision_ = params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
   rank_ = dist::rank();
   ranks_ = dist::size();
+  stats_.packed = params.text("dist.halo") == "packed";
   if (ranks_ > kMaxRanks) fail("more than " + std::to_string(kMaxRanks) + " ranks");
   if (backend_ == Backend::Cuda) {
     // Each rank on its own device, local rank modulo the node's device count (ranks share a device
-    // when there are fewer). Halos are staged through host memory: the local solver's frame is
-    // downloaded, exchanged and uploaded (capture_frame_into / restore_frame), CUDA-aware MPI or not.
+    // when there are fewer). Packed halos go to MPI in device memory when it is CUDA-aware, else the
+    // packed buffers alone are staged through host memory (dist.halo = frame: the whole frame is).
 #ifdef EJECTA_WITH_CUDA
     const std::string problem = cuda_device_problem();
     if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
     stats_.device = dist::use_cuda_device(dist::local_rank(), &stats_.devices, &stats_.device_name);
     stats_.cuda_aware = dist::cuda_aware(&stats_.cuda_aware_why);
+    const char* env = std::getenv("EJECTA_DIST_STAGE");  // 1: stage even through a CUDA-aware MPI (to compare)
+    stats_.device_direct = stats_.packed && stats_.cuda_aware && !(env && std::string(env) == "1");
     if (rank_ == 0)
       std::fprintf(stderr, "ejecta: %d ranks on the CUDA backend, %d device%s on rank 0's node (rank 0 on device %d, %s); "
-                   "%s: halos staged through host memory\n",
+                   "%s: %s\n",
                    ranks_, stats_.devices, stats_.devices == 1 ? "" : "s", stats_.device, stats_.device_name.c_str(),
-                   stats_.cuda_aware_why.c_str());
+                   stats_.cuda_aware_why.c_str(),
+                   !stats_.packed ? "halos (whole frames) staged through host memory"
+                   : stats_.device_direct ? "packed halos handed to MPI in device memory"
+                                          : "packed halos staged through host memory");
 #else
     throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
 #endif
@@ -193,8 +228,12 @@ void DistributedSimulation::start(const InitialParticles& init) {
     own_rows[j] = decomp_.owner(geom_.key(xi)) == rank_;
   }
   redistribute(select_rows(f, own_rows), Split::Keep);  // rows whose rates are complete
-  local_->capture_frame_into(f);
-  exchange_halo(f);
+  if (stats_.packed) {
+    exchange_packed();
+  } else {
+    local_->capture_frame_into(f);
+    exchange_halo(f);
+  }
 }
 
 void DistributedSimulation::apply_params(const ParamSet& params) {
@@ -209,6 +248,9 @@ void DistributedSimulation::apply_params(const ParamSet& params) {
 }
 
 void DistributedSimulation::redistribute(const FrameData& held, Split split) {
+  using Clock = std::chrono::steady_clock;
+  auto sec = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const auto t0 = Clock::now();
   const int D = geom_.dim;
   const FieldData* pos = held.find("position");
   if (!pos) fail("the frame has no positions");
@@ -264,14 +306,14 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
   send_.assign(std::size_t(ranks_), {});
   recv_.assign(std::size_t(ranks_), {});
   owned_.clear();
-  anchor_.clear();
   owned_fluid_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> by_id(m);  // (id, row of f)
   const uint32_t* fid = ids_of(f);
   const FieldData& fkind = *f.find("kind");
   double xi[3] = {0, 0, 0};
   for (std::size_t i = 0; i < m; ++i) {
     row_values(*f.find("position"), i, xi);
-    anchor_.push_back({fid[i], std::vector<double>(xi, xi + D)});
+    by_id[i] = {fid[i], uint32_t(i)};
     const int own = decomp_.owner(geom_.key(xi));
     if (own != rank_) {
       recv_[std::size_t(own)].push_back(fid[i]);
@@ -284,7 +326,14 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
     for (int k = 0; k < ng; ++k) send_[std::size_t(g[k])].push_back(fid[i]);
   }
   std::sort(owned_.begin(), owned_.end());
-  std::sort(anchor_.begin(), anchor_.end());
+  // Every local row's id, sorted, with its position now (the anchors of the skin check).
+  std::sort(by_id.begin(), by_id.end());
+  local_ids_.resize(m);
+  anchor_x_.resize(m * std::size_t(D));
+  for (std::size_t k = 0; k < m; ++k) {
+    local_ids_[k] = by_id[k].first;
+    row_values(*f.find("position"), by_id[k].second, &anchor_x_[k * std::size_t(D)]);
+  }
   for (auto& s : send_) std::sort(s.begin(), s.end());
   for (auto& r : recv_) std::sort(r.begin(), r.end());
   stats_.owned = owned_.size();
@@ -293,6 +342,7 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
   (void)id;
 
   // A fresh local solver over the new rows, then their exact state (all fields, rates included).
+  const auto t1 = Clock::now();
   if (!(local_ && local_->particle_count() == m)) {
     const InitialParticles like = [&] {
       InitialParticles p;
@@ -307,7 +357,35 @@ void DistributedSimulation::redistribute(const FrameData& held, Split split) {
     }();
     local_ = make_liquid_solver(params_, backend_, precision_, initial_from(f, like));
   }
+  const auto t2 = Clock::now();
   restore_unsorted(f);
+
+  // The packed halo's plan: every local row by its position among the sorted ids (local_ids_),
+  // the send and receive lists as such positions, peer after peer.
+  halo_ = nullptr;
+  if (stats_.packed) {
+    auto* provider = dynamic_cast<dist::HaloRowsProvider*>(local_.get());
+    if (!provider) fail("the local solver cannot pack its halo: set dist.halo = frame");
+    halo_ = &provider->halo_rows();
+    dist::HaloPlan plan;
+    plan.ids = local_ids_;
+    auto positions = [&](const std::vector<std::vector<uint32_t>>& lists, std::vector<uint32_t>& at,
+                         std::vector<std::size_t>& start) {
+      start.assign(1, 0);
+      for (const auto& l : lists) {
+        for (uint32_t gid : l) at.push_back(uint32_t(std::lower_bound(plan.ids.begin(), plan.ids.end(), gid) - plan.ids.begin()));
+        start.push_back(at.size());
+      }
+    };
+    positions(send_, plan.send, plan.send_start);
+    positions(recv_, plan.recv, plan.recv_start);
+    halo_->set_plan(plan);
+  }
+  const auto t3 = Clock::now();
+  if (!in_step_) return;  // the parts of rebuild_s: rebuilds of the step loop only
+  stats_.rebuild_migrate_s += sec(t0, t1);
+  stats_.rebuild_solver_s += sec(t1, t2);
+  stats_.rebuild_restore_s += sec(t2, t3);
 }
 
 void DistributedSimulation::restore_unsorted(const FrameData& f) {
@@ -315,18 +393,22 @@ void DistributedSimulation::restore_unsorted(const FrameData& f) {
   // expected in sorted order already, as a captured frame is): rows in another order are restored
   // once to learn the solver's order, then every field again in that order (the re-sort is then
   // the identity).
+  // Only the ids come back to learn the order; the frame is permuted on the host field by field.
   local_->restore_frame(f);
   FrameData g;
-  local_->capture_frame_into(g);
+  local_->capture_frame_into(g, {"id"});
   const auto by_id = rows_by_id(f);
   const uint32_t* gid = ids_of(g);
-  std::vector<unsigned char> rec;
-  for (std::size_t i = 0; i < g.particles; ++i) {
-    rec.clear();
-    append_row(f, row_of(by_id, gid[i]), rec);
-    dist::write_row(g, i, rec.data());
+  std::vector<std::size_t> from(g.particles);
+  for (std::size_t i = 0; i < g.particles; ++i) from[i] = row_of(by_id, gid[i]);
+  FrameData h = dist::empty_like(f, f.particles);
+  for (std::size_t k = 0; k < f.fields.size(); ++k) {
+    const std::size_t rb = dist::row_bytes(f.fields[k]);
+    const unsigned char* src = f.fields[k].bytes.data();
+    unsigned char* dst = h.fields[k].bytes.data();
+    for (std::size_t i = 0; i < from.size(); ++i) std::memcpy(dst + i * rb, src + from[i] * rb, rb);
   }
-  local_->restore_frame(g);
+  local_->restore_frame(h);
 }
 
 void DistributedSimulation::exchange_halo(FrameData& f) {
@@ -349,22 +431,62 @@ void DistributedSimulation::exchange_halo(FrameData& f) {
   // Every row is now its owner's end-of-step state: the solver's limit (WcsphSolver::limit: CFL with
   // Monaghan 1992 eq. 4.12's allowance for artificial viscosity, the force criterion, time.dt_max)
   // over them, then the minimum over the ranks, is the single-process dt.
+  dist::RowExtremes e;
+  if (!(dt_fixed_ > 0)) e = dist::frame_extremes(f, geom_.dim);
+  f.dt = global_dt(e.max_v2, e.max_a2, f.step, f.time);
+  local_->restore_frame(f);
+}
+
+double DistributedSimulation::global_dt(double max_v2, double max_a2, long step, double time) const {
   double dt = dt_fixed_;
   if (!(dt_fixed_ > 0)) {
-    const dist::RowExtremes e = dist::frame_extremes(f, geom_.dim);
     auto prec = [&](double v) { return precision_ == Precision::Float ? double(float(v)) : v; };
     const double h = prec(h_), c0 = prec(liquid_.c0);
-    const double vmax = std::sqrt(e.max_v2), amax = std::sqrt(e.max_a2);
+    const double vmax = std::sqrt(max_v2), amax = std::sqrt(max_a2);
     dt = cfl_ * h / (c0 + vmax + 0.6 * prec(alpha_) * c0);
     if (amax > 0) dt = std::min(dt, force_factor_ * std::sqrt(h / amax));
     dt = std::min(dt, dt_max_);
   }
   dt = dist::min_all(dt);
   if (!(dt >= dt_min_))
-    throw BlowUpError("time step collapsed at step " + std::to_string(f.step) + ", t = " + std::to_string(f.time) +
+    throw BlowUpError("time step collapsed at step " + std::to_string(step) + ", t = " + std::to_string(time) +
                       " s: dt = " + std::to_string(dt) + " s is below time.dt_min = " + std::to_string(dt_min_) + " s");
-  f.dt = precision_ == Precision::Float ? double(float(dt)) : dt;
-  local_->restore_frame(f);
+  return precision_ == Precision::Float ? double(float(dt)) : dt;
+}
+
+void DistributedSimulation::exchange_packed(bool set_dt) {
+  using Clock = std::chrono::steady_clock;
+  auto sec = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
+  const auto t0 = Clock::now();
+  halo_->pack();
+  const std::vector<std::size_t>& so = halo_->send_offsets();
+  const std::vector<std::size_t>& ro = halo_->recv_offsets();
+  const bool staged = halo_->device_memory() && !stats_.device_direct;
+  unsigned char* send = halo_->send_buffer();
+  unsigned char* recv = halo_->recv_buffer();
+  const bool pinned = backend_ == Backend::Cuda;
+  if (staged) {
+    send = stage_send_.get(so.back(), pinned);
+    recv = stage_recv_.get(ro.back(), pinned);
+    halo_->download_send(send);
+  }
+  const auto t1 = Clock::now();
+  dist::exchange(send, so, recv, ro);
+  const auto t2 = Clock::now();
+  if (staged) halo_->upload_recv(recv);
+  halo_->unpack();
+  local_->synchronize();
+  const auto t3 = Clock::now();
+  if (!set_dt) return;  // after a rebuild: counted in rebuild_s
+  stats_.pack_s += sec(t0, t1);
+  stats_.mpi_s += sec(t1, t2);
+  stats_.unpack_s += sec(t2, t3);
+  stats_.halo_bytes_sent += so.back();
+  for (const auto& s : send_) stats_.halo_rows_sent += s.size();
+  // Every local row is now its owner's end-of-step state: the limit over them (as exchange_halo).
+  double v2 = 0, a2 = 0;
+  if (!(dt_fixed_ > 0)) halo_->extremes(&v2, &a2);
+  halo_->set_step_size(global_dt(v2, a2, local_->steps(), local_->time()));
 }
 
 void DistributedSimulation::step() {
@@ -382,24 +504,45 @@ void DistributedSimulation::step() {
   const auto t1 = Clock::now();
   const std::string first = dist::first_failure(failed, message);
   if (!first.empty()) throw BlowUpError(first);
-  local_->capture_frame_into(scratch_);
-  exchange_halo(scratch_);
+  if (stats_.packed) {
+    exchange_packed();
+  } else {
+    local_->capture_frame_into(scratch_);
+    exchange_halo(scratch_);
+  }
   const auto t2 = Clock::now();
   stats_.step_s += std::chrono::duration<double>(t1 - t0).count();
   stats_.halo_s += std::chrono::duration<double>(t2 - t1).count();
   // Rebuild once some particle has moved half the skin since the last one (two particles closing in
   // then have used at most the whole skin, and the halo still holds every interaction).
-  const uint32_t* id = ids_of(scratch_);
-  const FieldData& pos = *scratch_.find("position");
-  double moved = 0, x[3];
-  for (std::size_t i = 0; i < scratch_.particles; ++i) {
-    row_values(pos, i, x);
-    const auto it = std::lower_bound(anchor_.begin(), anchor_.end(), std::make_pair(id[i], std::vector<double>{}));
-    double r2 = 0;
-    for (int d = 0; d < geom_.dim; ++d) r2 += (x[d] - it->second[std::size_t(d)]) * (x[d] - it->second[std::size_t(d)]);
-    moved = std::max(moved, r2);
+  double moved = 0;
+  if (stats_.packed) {
+    moved = halo_->max_moved2();
+  } else {
+    const uint32_t* id = ids_of(scratch_);
+    const FieldData& pos = *scratch_.find("position");
+    double x[3];
+    for (std::size_t i = 0; i < scratch_.particles; ++i) {
+      row_values(pos, i, x);
+      const std::size_t k = std::size_t(std::lower_bound(local_ids_.begin(), local_ids_.end(), id[i]) - local_ids_.begin());
+      const double* a = &anchor_x_[k * std::size_t(geom_.dim)];
+      double r2 = 0;
+      for (int d = 0; d < geom_.dim; ++d) r2 += (x[d] - a[d]) * (x[d] - a[d]);
+      moved = std::max(moved, r2);
+    }
   }
-  if (dist::max_all(std::sqrt(moved)) > 0.5 * skin_) redistribute(select_rows(scratch_, owned_mask(scratch_)), Split::IfImbalanced);
+  if (dist::max_all(std::sqrt(moved)) > 0.5 * skin_) {
+    const auto tc = Clock::now();
+    if (stats_.packed) local_->capture_frame_into(scratch_);
+    stats_.rebuild_capture_s += std::chrono::duration<double>(Clock::now() - tc).count();
+    in_step_ = true;
+    redistribute(select_rows(scratch_, owned_mask(scratch_)), Split::IfImbalanced);
+    in_step_ = false;
+    // The local solver's restore re-evaluated the ghosts' derived fields (pressures, the walls'
+    // extrapolations) over their incomplete neighbourhoods: their owners' rows again, so that every
+    // ghost holds its owner's row exactly (the next step recomputes those fields anyway).
+    if (stats_.packed) exchange_packed(false);
+  }
   stats_.rebuild_s += std::chrono::duration<double>(Clock::now() - t2).count();
 }
 

@@ -9,9 +9,11 @@
 // support * layers + skin, so it stays complete until then).
 #include "dist/decomposition.h"
 #include "dist/frame_physics.h"
+#include "dist/halo_rows.h"
 #include "params/param_set.h"
 #include "simulation.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,12 +35,38 @@ struct DistStats {
   // (download, pack, exchange, unpack, upload, dt reduction; waiting for slower ranks included), of which mpi_s in the MPI exchange
   // itself, and the rebuild checks with their migrations.
   double step_s = 0, halo_s = 0, mpi_s = 0, rebuild_s = 0;
+  // Of halo_s with dist.halo = packed: finding and gathering the send rows (with their download when
+  // staged), and the upload and scatter of the received ones; the rows and bytes this rank sent.
+  double pack_s = 0, unpack_s = 0;
+  // Of rebuild_s: the frame of the owned rows (packed: downloaded at a rebuild only), the migration
+  // with the keys, balance and plans, the new local solver, and the restore of the rows into it.
+  double rebuild_capture_s = 0, rebuild_migrate_s = 0, rebuild_solver_s = 0, rebuild_restore_s = 0;
+  std::size_t halo_rows_sent = 0, halo_bytes_sent = 0;
+  bool packed = false;  // dist.halo = packed
+  bool device_direct = false;  // packed device buffers handed to MPI (CUDA-aware MPI)
   // CUDA backend: this rank's device, the node's device count, whether MPI is CUDA-aware (and why
-  // it was decided so); halos are staged through host memory either way.
+  // it was decided so).
   int device = -1, devices = 0;
   std::string device_name;
   bool cuda_aware = false;
   std::string cuda_aware_why;
+};
+
+// Host memory that stages the packed halo, grown on demand: page-locked on the CUDA backend (the copies
+// then run at the bus' bandwidth), ordinary otherwise.
+class StageBuffer {
+ public:
+  StageBuffer() = default;
+  StageBuffer(const StageBuffer&) = delete;
+  StageBuffer& operator=(const StageBuffer&) = delete;
+  ~StageBuffer() { release(); }
+  unsigned char* get(std::size_t bytes, bool pinned);
+
+ private:
+  void release();
+  unsigned char* p_ = nullptr;
+  std::size_t n_ = 0;
+  bool pinned_ = false;
 };
 
 class DistributedSimulation final : public Simulation {
@@ -74,6 +102,10 @@ class DistributedSimulation final : public Simulation {
   void apply_params(const ParamSet& params) override;
 
   const DistStats& stats() const { return stats_; }
+  // Every row of the local solver, ghosts included, in its order (for tests of the halo), and whether
+  // this rank owns a particle.
+  void capture_local_frame(FrameData& f) const { local_->capture_frame_into(f); }
+  bool owns(uint32_t id) const { return std::binary_search(owned_.begin(), owned_.end(), id); }
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
 
@@ -87,6 +119,11 @@ class DistributedSimulation final : public Simulation {
   void restore_unsorted(const FrameData& f);
   // Ghost rows from their owners, the global dt, the state back into the solver.
   void exchange_halo(FrameData& f);
+  // The same with dist.halo = packed: only the rows the peers need, gathered and scattered in the
+  // local solver's store (dist/halo_rows.h), no frame; set_dt: the next step size too.
+  void exchange_packed(bool set_dt = true);
+  // The global step size from the largest squared speed and acceleration over correct rows.
+  double global_dt(double max_v2, double max_a2, long step, double time) const;
   std::vector<uint8_t> owned_mask(const FrameData& f) const;
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -102,10 +139,14 @@ class DistributedSimulation final : public Simulation {
   std::unique_ptr<Simulation> local_;
   std::vector<uint32_t> owned_;                     // ids, sorted
   std::vector<std::vector<uint32_t>> send_, recv_;  // per peer: ids, sorted
-  std::vector<std::pair<uint32_t, std::vector<double>>> anchor_;  // id -> position at the last rebuild
+  std::vector<uint32_t> local_ids_;  // every local row's id (owned and ghosts), sorted
+  std::vector<double> anchor_x_;     // their positions at the last rebuild, dim each (dist.halo = frame)
   std::size_t owned_fluid_ = 0;
   DistStats stats_;
   FrameData scratch_;
+  bool in_step_ = false;  // a rebuild of step() (timed in rebuild_s), not of the start or a restore
+  dist::HaloRows* halo_ = nullptr;  // the local solver's, with dist.halo = packed
+  StageBuffer stage_send_, stage_recv_;  // host staging of the packed buffers
 };
 
 // The distributed run of a scene (physics.model = wcsph only for now).

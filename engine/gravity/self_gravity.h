@@ -17,6 +17,7 @@
 #include "gravity/gravity_phase_times.h"
 #include "gravity/octree_build.h"
 #include "gravity/octree_group_walk.h"
+#include "gravity/octree_levels.h"
 #include "gravity/octree_walk.h"
 #include "gravity/octree_warp_walk.h"
 #include "render_data/render_request.h"
@@ -91,21 +92,21 @@ class SelfGravity {
   // before the first), for drawing; one pass per level and one download.
   std::vector<TreeCellBox> cells(int levels) {
     std::vector<TreeCellBox> out;
-    if (level_start_.size() < 2) return out;
-    const int have = int(level_start_.size()) - 1;
+    if (lv_.level_start.size() < 2) return out;
+    const int have = int(lv_.level_start.size()) - 1;
     const int nl = std::min(levels, have);
     if (nl <= 0) return out;
-    const uint32_t count = level_start_[nl];
+    const uint32_t count = lv_.level_start[nl];
     DeviceArray<GravityCellBox<T>, Exec> boxes(exec_, count);
     for (int l = 0; l < nl; ++l)
-      exec_.for_each(level_start_[l + 1] - level_start_[l],
-                     GravityCellBoxes<T, D>{keys_.data(), links_.data(), boxes.data(), level_start_[l], l,
+      exec_.for_each(lv_.level_start[l + 1] - lv_.level_start[l],
+                     GravityCellBoxes<T, D>{keys_.data(), lv_.links.data(), boxes.data(), lv_.level_start[l], l,
                                             {key_lo_[0], key_lo_[1], key_lo_[2]}, side_});
     std::vector<GravityCellBox<T>> host(count);
     exec_.download(host.data(), boxes.data(), sizeof(GravityCellBox<T>) * count);
     out.resize(count);
     for (int l = 0; l < nl; ++l)
-      for (uint32_t k = level_start_[l]; k < level_start_[l + 1]; ++k) {
+      for (uint32_t k = lv_.level_start[l]; k < lv_.level_start[l + 1]; ++k) {
         for (int a = 0; a < 3; ++a) {
           out[k].lo[a] = double(host[k].lo[a]);
           out[k].hi[a] = double(host[k].hi[a]);
@@ -130,7 +131,7 @@ class SelfGravity {
     } else if (settings_.group_walk) {
       group_walk(a, phi);
     } else {
-      exec_.for_each_balanced(n_, GravityWalk<T, D>{links_.data(), nodes_.data(), body_.data(), eps_.data(),
+      exec_.for_each_balanced(n_, GravityWalk<T, D>{lv_.links.data(), nodes_.data(), body_.data(), eps_.data(),
                                                     groups_.data(), perm_.data(), a, phi, T(settings_.G), group_});
     }
     lap(times_ ? &times_->walk : nullptr);
@@ -139,12 +140,8 @@ class SelfGravity {
 
  private:
   void reserve_nodes(std::size_t cap) {
-    cap_ = cap;
-    links_.resize(exec_, cap, tally_);
-    nchild_.resize(exec_, cap, tally_);
+    lv_.reserve(exec_, cap, tally_);
     nodes_.resize(exec_, cap, tally_);
-    count_.resize(exec_, cap, tally_);
-    offset_.resize(exec_, cap + 1, tally_);
   }
 
   // Phase timing: adds the seconds since the last lap to *slot (nothing without timing).
@@ -173,14 +170,14 @@ class SelfGravity {
     const uint32_t* granges = nullptr;
     if (settings_.warp_tree_groups) {  // gravity_groups.h: count, scan, write, boxes
       const std::size_t nodes = stats_.nodes;
-      exec_.for_each(nodes, GravityCountTreeGroups{links_.data(), nchild_.data(), count_.data(), Walk::kGroup});
-      exec_.exclusive_scan(count_.data(), offset_.data(), nodes);
+      exec_.for_each(nodes, GravityCountTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.count.data(), Walk::kGroup});
+      exec_.exclusive_scan(lv_.count.data(), lv_.offset.data(), nodes);
       uint32_t total = 0;
-      exec_.download(&total, offset_.data() + nodes, sizeof total);
+      exec_.download(&total, lv_.offset.data() + nodes, sizeof total);
       ngroups = total;
       if (granges_.size() < 2 * ngroups) granges_.resize(exec_, 2 * ngroups, tally_);
       if (groups_.size() < ngroups) groups_.resize(exec_, ngroups, tally_);
-      exec_.for_each(nodes, GravityWriteTreeGroups{links_.data(), nchild_.data(), offset_.data(), granges_.data(),
+      exec_.for_each(nodes, GravityWriteTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.offset.data(), granges_.data(),
                                                    Walk::kGroup});
       exec_.for_each(ngroups, GravityRangeGroupBounds<T>{body_.data(), granges_.data(), groups_.data()});
       granges = granges_.data();
@@ -194,7 +191,7 @@ class SelfGravity {
     const uint32_t zero = 0;
     exec_.upload(overflow_.data(), &zero, sizeof zero);
     const uint32_t stack_cap = uint32_t(kWarpLanes) * uint32_t(stats_.levels + 2);
-    const Walk walk{links_.data(), nchild_.data(), nodes_.data(), body_.data(), eps_.data(),
+    const Walk walk{lv_.links.data(), lv_.nchild.data(), nodes_.data(), body_.data(), eps_.data(),
                                      groups_.data(), perm_.data(), a, phi, T(settings_.G), uint32_t(n_), stack_cap,
                                      overflow_.data(), count ? warp_counts_.data() : nullptr, granges};
     for_each_warp(exec_, ngroups, Walk::words(stack_cap), walk);
@@ -231,7 +228,7 @@ class SelfGravity {
       const std::size_t per_group = (std::size_t(cell_cap_) + 2 * std::size_t(range_cap_)) * sizeof(uint32_t);
       const std::size_t batch = std::min(ngroups - g0, std::max<std::size_t>(1, budget / per_group));
       reserve_lists(batch);
-      exec_.for_each(batch, GravityGroupLists<T>{links_.data(), nodes_.data(), groups_.data(), uint32_t(g0), cell_cap_,
+      exec_.for_each(batch, GravityGroupLists<T>{lv_.links.data(), nodes_.data(), groups_.data(), uint32_t(g0), cell_cap_,
                                                  range_cap_, cells_.data(), ranges_.data(), list_counts_.data()});
       const GravityListCounts most = exec_.transform_reduce(batch, GravityListCounts{0, 0, 0, 0},
                                                             MeasureGravityLists{list_counts_.data(), g0, group_, n_}, MaxGravityLists{});
@@ -287,41 +284,26 @@ class SelfGravity {
     lap(times_ ? &times_->keys : nullptr);
 
     // Levels, top-down; a too small node array is enlarged and the levels built again.
-    while (!build_levels()) reserve_nodes(cap_ * 2);
+    while (!build_levels()) reserve_nodes(lv_.cap * 2);
     lap(times_ ? &times_->build : nullptr);
     // Multipoles, bottom-up.
-    for (int l = int(level_start_.size()) - 2; l >= 0; --l) {
-      GravityMoments<T, D> mo{keys_.data(), body_.data(), eps_.data(), links_.data(), nchild_.data(),
-                              nodes_.data(), level_start_[l], l,
+    for (int l = int(lv_.level_start.size()) - 2; l >= 0; --l) {
+      GravityMoments<T, D> mo{keys_.data(), body_.data(), eps_.data(), lv_.links.data(), lv_.nchild.data(),
+                              nodes_.data(), lv_.level_start[l], l,
                               {keys.lo[0], keys.lo[1], keys.lo[2]}, side, T(1.0 / settings_.theta)};
-      exec_.for_each(level_start_[l + 1] - level_start_[l], mo);
+      exec_.for_each(lv_.level_start[l + 1] - lv_.level_start[l], mo);
     }
     if (!(settings_.warp_walk && settings_.warp_tree_groups))  // those are made by the warp walk
       exec_.for_each((n_ + group_ - 1) / group_, GravityGroupBounds<T>{body_.data(), groups_.data(), n_, group_});
     lap(times_ ? &times_->moments : nullptr);
   }
 
-  // level_start_ gets the first node of each level and, last, the node count. False when the node
-  // array is too small.
+  // The levels (octree_levels.h). False when the node array is too small.
   bool build_levels() {
-    const GravityLink root{-1, kGravityEnd, 0, uint32_t(n_)};
-    exec_.upload(links_.data(), &root, sizeof root);
-    level_start_.assign({0u, 1u});
     const uint32_t leaf = uint32_t(settings_.leaf > 0 ? settings_.leaf : kGravityLeaf);
-    for (int l = 0; l <= gravity_levels<D>(); ++l) {
-      const uint32_t s = level_start_[l], e = level_start_[l + 1], cnt = e - s;
-      exec_.for_each(cnt, GravityCountChildren<D>{keys_.data(), links_.data() + s, count_.data(), l, leaf});
-      exec_.exclusive_scan(count_.data(), offset_.data(), cnt);
-      uint32_t total = 0;
-      exec_.download(&total, offset_.data() + cnt, sizeof total);
-      if (std::size_t(e) + total > cap_) return false;
-      exec_.for_each(cnt, GravityWriteChildren<D>{keys_.data(), links_.data(), nchild_.data(), count_.data(),
-                                                  offset_.data(), s, e, l});
-      if (total == 0) break;
-      level_start_.push_back(e + total);
-    }
-    stats_.nodes = level_start_.back();
-    stats_.levels = int(level_start_.size()) - 2;
+    if (!lv_.template build<D>(exec_, keys_.data(), n_, leaf)) return false;
+    stats_.nodes = lv_.nodes();
+    stats_.levels = lv_.levels();
     return true;
   }
 
@@ -330,17 +312,13 @@ class SelfGravity {
   std::size_t* tally_;
   GravitySettings settings_;
   GravityTreeStats stats_;
-  std::size_t cap_ = 0;
-  std::vector<uint32_t> level_start_;
+  OctreeLevels<Exec> lv_;  // links, children counts, level starts (octree_levels.h)
   DeviceArray<uint64_t, Exec> keys_, keys_alt_;
   DeviceArray<uint32_t, Exec> perm_, perm_alt_;
   DeviceArray<GravityBody<T>, Exec> body_;
   DeviceArray<T, Exec> eps_;
   DeviceArray<GravityGroup<T>, Exec> groups_;
-  DeviceArray<GravityLink, Exec> links_;
-  DeviceArray<uint32_t, Exec> nchild_;
   DeviceArray<GravityNode<T>, Exec> nodes_;
-  DeviceArray<uint32_t, Exec> count_, offset_;
   T key_lo_[3] = {T(0), T(0), T(0)}, side_ = T(1);  // the keys' box of the last build
   uint32_t group_ = kGravityGroup;         // particles per group (set())
   uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)

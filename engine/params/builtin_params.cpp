@@ -415,6 +415,17 @@ ParamRegistry make_builtin() {
                      {"consecutive", "tree"}),
              {"gas", "solid"}));
 
+  // The tree neighbour search of the gas (issue 16; engine/neighbors/tree_*.h).
+  t.group = "Gas";
+  t.add(rebuild(choices(param("gas.neighbour_search", T::Choice, "grid", "", "Neighbour search",
+                              "How the gas finds its neighbours (pairs within 2 max(h_i, h_j)): grid = "
+                              "levels of grids by h in one sort (neighbors/level_grid.h); tree = the "
+                              "Morton-ordered octree of the self-gravity with each node's box and largest "
+                              "h, rebuilt every evaluation (neighbors/tree_search.h), which adapts to "
+                              "widely varying h and to particles flying far away. Same neighbour sets; "
+                              "docs/physics.md, \"Neighbour search for variable h\", compares their speed."),
+                        {"grid", "tree"})));
+
   t.group = "Boundary";
   t.add(rebuild(range(param("boundary.wall_layers", T::Int, "3", "", "Wall layers",
                             "Layers of fixed wall particles built outside each tank (Adami, Hu & "
@@ -436,6 +447,17 @@ ParamRegistry make_builtin() {
                       "acceleration, the gradient its momentum equation implies; an option "
                       "measured on SPHERIC 2, docs/physics.md)."),
                 {"adami2012", "fluid_acceleration"}));
+  // Issue 12 (SPHERIC 2 impact), helper fidelity5: the wall model.
+  t.add(only(rebuild(choices(param("boundary.model", T::Choice, "adami2012", "", "Wall model",
+                                   "How fixed wall particles push on the liquid: adami2012 (the pressure "
+                                   "extrapolated from the fluid each step, Adami, Hu & Adams 2012, eq. 27-28; "
+                                   "boundary.wall_pressure picks its variant) or dbc_crespo2007 (dynamic "
+                                   "boundary particles, Crespo, Gomez-Gesteira & Dalrymple 2007, DualSPHysics's "
+                                   "walls: each wall particle's density follows the continuity equation with "
+                                   "the fluid around it, kept >= rho0, and its pressure the fluid's EOS; the "
+                                   "walls start hydrostatic). Measured on SPHERIC 2 in docs/physics.md."),
+                             {"adami2012", "dbc_crespo2007"})),
+             {"wcsph"}));
 
   t.group = "Time";
   // The integrator owns stage buffers sized at construction: a change waits for a rebuild.
@@ -819,6 +841,16 @@ ParamRegistry make_builtin() {
                                  "At a rebuild the Morton-key ranges are re-split when the largest rank's work "
                                  "exceeds the mean by more than this fraction."),
                            0, 10)), {"wcsph"}));
+  t.add(only(rebuild(choices(param("dist.halo", T::Choice, "packed", "", "Halo exchange",
+                                   "How ghosts get their owners' rows each step: packed = only the rows "
+                                   "other ranks hold as ghosts, gathered by the solver's backend into one "
+                                   "buffer per peer and scattered back there (on the GPU the buffers go to "
+                                   "MPI directly when it is CUDA-aware, else only they are staged through "
+                                   "the host); frame = every field of every local particle copied to the "
+                                   "host and back each step (the first version, kept for comparison). The "
+                                   "same results."),
+                             {"packed", "frame"})),
+             {"wcsph"}));
 
   // Speed (issue 18): A/B switches for measuring the liquid's force pass.
   t.group = "Fluid";

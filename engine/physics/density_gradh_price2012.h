@@ -15,10 +15,11 @@
 
 namespace ejecta {
 
-template <class T, int D>
+// Grid: the neighbour search, LevelGrid or NeighborTree (gas.neighbour_search).
+template <class T, int D, class Grid = LevelGrid<T, D>>
 struct DensityGradH_Price2012 {
   GasModel<T, D> model;
-  LevelGrid<T, D> grid;
+  Grid grid;
   GasView<T, D> pv;
 
   // Density sum and its h-derivative at smoothing length h.

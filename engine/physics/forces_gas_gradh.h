@@ -28,10 +28,11 @@
 
 namespace ejecta {
 
-template <class T, int D>
+// Grid: the neighbour search, LevelGrid or NeighborTree (gas.neighbour_search).
+template <class T, int D, class Grid = LevelGrid<T, D>>
 struct Forces_Gas_GradH {
   GasModel<T, D> model;
-  LevelGrid<T, D> grid;
+  Grid grid;
   GasView<T, D> pv;
 
   EJ_INLINE void operator()(std::size_t i) const {

@@ -31,7 +31,14 @@ struct WcsphModel {
   // boundary.wall_pressure = fluid_acceleration: the wall pressure extrapolated with each fluid
   // particle's own (g - a_f) instead of g (physics/wall_pressure_adami2012.h)
   bool wall_fluid_accel = false;
+  int boundary = 0;  // BoundaryModel (boundary.model)
 };
+
+// boundary.model. Adami2012: wall pressure extrapolated from the fluid each step, the wall's mass in the
+// sums its density times its cell (physics/wall_pressure_adami2012.h). DbcCrespo2007: dynamic boundary
+// particles, the wall's density integrated by continuity, its pressure from the EOS, its mass constant
+// (physics/boundary_dbc_crespo2007.h).
+enum BoundaryModel : int { kBoundaryAdami2012 = 0, kBoundaryDbcCrespo2007 = 1 };
 
 // boundary.slip. Free: no viscous interaction between fluid and walls (a free-slip wall exerts no
 // shear stress). NoSlip: the wall velocity seen by viscosity is the mirror 2 v_w - v~_f

@@ -49,7 +49,12 @@ RenderRange fill_render_data_from_store(Exec& exec, const Store& store, const Ve
     throw std::invalid_argument("fill_render_data: buffers for " + std::to_string(out.capacity) +
                                 " particles, the scene has " + std::to_string(n));
   const ColourSource src = colour_source_of(store, req, "fill_render_data");
-  exec.for_each(n, FillRenderData<T, D>{x, kind, src, out.positions, out.colours});
+  // Grains carry their radius (kRadiusField, 0 for the other particles); without the field every
+  // radius written is 0: the viewer's uniform radius.
+  ColourSource radius{nullptr, ScalarType::Float32, 1, 0};
+  if (const FieldInfo* r = out.radii ? store.info(kRadiusField) : nullptr)
+    if (r->components == 1) radius = ColourSource{store.raw_data(kRadiusField), r->scalar, 1, 0};
+  exec.for_each(n, FillRenderData<T, D>{x, kind, src, out.positions, out.colours, radius, out.radii});
   const ColourRange r = measure_colour_range(exec, kind, src, n, has_fluid);
   return RenderRange{r.lo, r.hi};
 }

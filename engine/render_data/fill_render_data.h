@@ -1,12 +1,14 @@
 #pragma once
-// One functor for both backends writes the viewer's per-particle render data (float4 position plus
-// one colour value) straight into the caller's buffers; a second one measures the colour range for the
-// automatic colormap range. Run by Exec::for_each / transform_reduce: an OpenMP loop into host memory
-// on the CPU, a kernel into (interop-mapped) device memory on CUDA.
+// One functor for both backends writes the viewer's per-particle render data (float4 position, one
+// colour value and, when asked for, the particle's own radius) straight into the caller's buffers; a
+// second one measures the colour range for the automatic colormap range. Run by Exec::for_each /
+// transform_reduce: an OpenMP loop into host memory on the CPU, a kernel into (interop-mapped) device
+// memory on CUDA.
 #include "core/hd.h"
 #include "core/types.h"
 #include "core/vec.h"
 #include "particles/field_info.h"
+#include "render_data/render_request.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -48,14 +50,25 @@ struct FillRenderData {
   ColourSource colour;
   float* positions;  // 4 per particle
   float* colours;    // 1 per particle
+  ColourSource radius;  // the kRadiusField (data nullptr: the engine has none, every radius is 0)
+  float* radii;         // 1 per particle, or nullptr: not asked for
 
   EJ_INLINE void operator()(std::size_t i) const {
     float* p = positions + 4 * i;
     for (int d = 0; d < 3; ++d) p[d] = d < D ? float(x[i][d]) : 0.0f;
     p[3] = float(kind[i]);
     colours[i] = colour.value(i);
+    if (radii) radii[i] = radius.data ? radius.value(i) : 0.0f;
   }
 };
+
+// Whether the engine's fields give particles their own radius (RenderBuffers::radii worth asking for).
+template <class Fields>
+bool has_particle_radii(const Fields& fields) {
+  for (const FieldInfo& f : fields)
+    if (f.name == kRadiusField && f.components == 1) return true;
+  return false;
+}
 
 struct ColourRange {
   float lo, hi;

@@ -19,6 +19,10 @@ struct RenderRequest {
 // Caller-owned output, at least `capacity` particles long:
 //   positions: 4 floats per particle, x y z w (2D: z = 0, 1D: y = z = 0; w = ParticleKind, 0 fluid, 1 wall)
 //   colours:   1 float per particle, the requested value
+//   radii:     optional (nullptr: not written), 1 float per particle: the particle's own radius in
+//              metres where it has one (a DEM grain: its field kRadiusField), 0 where it has none (SPH
+//              particles, drawn at the viewer's uniform radius). The viewer asks for it only when the
+//              engine has the field (has_particle_radii), so SPH scenes move no extra bytes.
 // `device` says the pointers are CUDA device memory (required on the CUDA backend) or host memory
 // (required on the CPU backend); a mismatch is a std::invalid_argument, never a silent copy.
 struct RenderBuffers {
@@ -26,7 +30,11 @@ struct RenderBuffers {
   float* colours = nullptr;
   std::size_t capacity = 0;
   bool device = false;
+  float* radii = nullptr;
 };
+
+// The particle field that gives a particle its own drawn radius (m; 0: none): the DEM grains' radius.
+constexpr const char* kRadiusField = "grain_radius";
 
 // One cell of the self-gravity octree as the viewer draws it (Simulation::gravity_tree_cells): its
 // box in metres (2D: z = 0; 1D: y = z = 0) and its level (0: the root).

@@ -343,6 +343,33 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   Lattice lat{dim, dp, {0, 0, 0}};
   for (int d = 0; d < dim; ++d) lat.anchor[d] = first_box.lo[d];
 
+  // Dynamic boundary particles (boundary.model = dbc_crespo2007, physics/boundary_dbc_crespo2007.h)
+  // carry their own density: a wall particle under or beside a fluid block (within the wall's
+  // thickness of its extent across gravity) starts at the hydrostatic density of its depth below the
+  // block's surface, with the mass of its cell at it, so a still tank starts in equilibrium (this
+  // project's start, not Crespo et al.'s). Only for gravity along an axis; else, and for Adami's walls
+  // (whose density is extrapolated every step), rho0.
+  struct Column {
+    long from[3], to[3];
+    double top;
+  };
+  std::vector<Column> columns;
+  int up_axes = 0;
+  for (int d = 0; d < dim; ++d) up_axes += up[d] != 0 ? 1 : 0;
+  const bool dbc_walls = ps.text("boundary.model") == "dbc_crespo2007" && gnorm > 0 && up_axes == 1 && !summation;
+  auto wall_density = [&](const long* k, const double* x) {
+    double depth = 0;
+    for (const Column& c : columns) {
+      bool beside = true;
+      for (int d = 0; d < dim; ++d)
+        if (up[d] == 0) beside = beside && k[d] >= c.from[d] - layers && k[d] < c.to[d] + layers;
+      double height = 0;
+      for (int d = 0; d < dim; ++d) height += up[d] * x[d];
+      if (beside) depth = std::max(depth, c.top - height);
+    }
+    return depth > 0 ? hydrostatic_density(ip.rho0, B, ip.gamma, gnorm * depth) : ip.rho0;
+  };
+
   // Fluid first, so fluid particles are 0 .. fluid_count-1 in the initial order.
   for (const Box& b : blocks) {
     const auto v3 = ps.vec3(b.section + ".velocity");
@@ -352,6 +379,7 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
     // Height of the (snapped) block's top surface along "up": the corner farthest against gravity.
     double top = 0;
     for (int d = 0; d < dim; ++d) top += up[d] * lat.plane(up[d] > 0 ? to[d] : from[d], d);
+    if (dbc_walls) columns.push_back(Column{{from[0], from[1], from[2]}, {to[0], to[1], to[2]}, top});
     for_cells(dim, from, to, [&](const long* k) {
       double x[3], height = 0;
       lat.site(k, x);
@@ -377,7 +405,8 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
       if (inside) return;
       double x[3];
       lat.site(k, x);
-      out.add(x, zero, ip.rho0, kWall, ip.rho0);
+      const double rho_w = dbc_walls ? wall_density(k, x) : ip.rho0;
+      out.add(x, zero, rho_w, kWall, rho_w);
     });
   }
 
@@ -393,7 +422,8 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
       if (!tanks.empty() && std::none_of(tanks.begin(), tanks.end(),
                                          [&](const Box& t) { return t.contains_point(x); }))
         return;
-      out.add(x, zero, ip.rho0, kWall, ip.rho0);
+      const double rho_w = dbc_walls ? wall_density(k, x) : ip.rho0;
+      out.add(x, zero, rho_w, kWall, rho_w);
     });
   }
   return ip;

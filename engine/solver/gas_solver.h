@@ -3,20 +3,25 @@
 // smoothing length per particle (grad-h SPH), signal-velocity viscosity, optional conductivity and
 // viscosity switch. Written once over an execution layer and instantiated per precision and
 // dimension like WcsphSolver, with which it shares the particle store, the neighbour grid, the
-// blow-up reporting style and the Simulation facade. One evaluation of the rates:
-//   sort by bucket and reorder -> h and summation density (Newton per particle) + EOS -> forces ->
-//   self-gravity (gravity.self = on: the octree of engine/gravity adds G a and writes phi) ->
-//   one reduction (dt limits, first bad particle).
+// blow-up reporting style and the Simulation facade. One evaluation of the rates: sort by bucket and
+// reorder, then the terms of the gas's recipe (solver/model_recipes.h, solver/terms/gas_terms.h):
+//   density_gradh_price2012 (h and summation density, Newton per particle, + EOS) ->
+//   forces_gas_gradh_price2012 -> [self_gravity_barnes_hut1986 (gravity.self = on: the octree of
+//   engine/gravity adds G a and writes phi)],
+// then one reduction (dt limits, first bad particle).
 // The time integrator (leapfrog, predictor-corrector, RK23) is generic (staged_integrators.h) and
 // calls evaluate() once, twice or three times per step.
 #include "gravity/gravity_bound.h"
 #include "gravity/gravity_params.h"
 #include "physics/density_gradh_price2012.h"
 #include "physics/forces_gas_gradh.h"
+#include "neighbors/tree_index.h"
 #include "physics/gas_diagnostics.h"
 #include "render_data/fill_from_store.h"
 #include "scene/gas_scene.h"
+#include "solver/model_recipes.h"
 #include "solver/staged_store_solver.h"
+#include "solver/terms/term_contexts.h"
 
 #include <algorithm>
 #include <chrono>
@@ -43,39 +48,30 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     allocate();
     allocate_gravity(params);
     upload(init);
+    terms_ = bind_terms(gas_model_recipes(gravity_ != nullptr), ctx_, store_, params);
     this->start();
   }
 
   // The integrator's view of the state: vars() (the base's) and the rates.
-  // Rates at the current state; returns the CFL/force limit there (reports blow-ups).
+  // Rates at the current state: the sort, the recipe's terms, one reduction; returns the CFL/force
+  // limit there (reports blow-ups).
   double evaluate() {
-    using clock = std::chrono::steady_clock;
-    auto mark = [&] {
-      if (phase_timing_) exec_.synchronize();
-      return clock::now();
-    };
-    const auto t0 = mark();
-    cells_->build(pv_.x.get(), pv_.h.get());
-    store_.reorder(cells_->permutation());
-    grid_ = cells_->grid();
-    const auto t1 = mark();
-    exec_.for_each_balanced(n_, DensityGradH_Price2012<T, D>{model_, grid_, pv_});
-    cells_->set_level_hmax(pv_.h.get());  // h moved: the symmetric search needs each level's true maximum
-    grid_ = cells_->grid();
-    const auto t2 = mark();
-    exec_.for_each_balanced(n_, Forces_Gas_GradH<T, D>{model_, grid_, pv_});
-    const auto t2g = mark();
-    if (gravity_) gravity_->accumulate(pv_.x.get(), pv_.m.get(), pv_.h.get(), pv_.a.get(), phi_,
-                                        phase_timing_ ? &times_.gravity_phases : nullptr);
-    const auto t3g = mark();
+    const auto t0 = this->phase_mark();
+    if (tree_) {  // gas.neighbour_search = tree (neighbors/tree_index.h)
+      tree_->sort(pv_.x.get());
+      store_.reorder(tree_->permutation());
+      tree_->build(pv_.x.get(), pv_.h.get());
+    } else {
+      cells_->build(pv_.x.get(), pv_.h.get());
+      store_.reorder(cells_->permutation());
+      grid_ = cells_->grid();
+    }
+    times_.sort += this->seconds(t0, this->phase_mark());
+    this->run_terms(terms_);
+    const auto t2 = std::chrono::steady_clock::now();
     const GasExtremes<T> e = exec_.transform_reduce(n_, MeasureGasExtremes<T, D>::none(),
                                                     MeasureGasExtremes<T, D>{pv_}, CombineGasExtremes<T>{});
-    const auto t3 = clock::now();
-    auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-    times_.sort += sec(t0, t1);
-    times_.density += sec(t1, t2);
-    times_.forces += sec(t2, t3) - sec(t2g, t3g);
-    times_.gravity += sec(t2g, t3g);
+    times_.forces += this->seconds(t2, std::chrono::steady_clock::now());
     if (e.bad_index != 0xffffffffu) report_bad(e);
     max_speed_ = std::sqrt(double(e.max_v2));
     double dt = cfl_ * double(e.min_h_vsig);
@@ -83,6 +79,8 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     dt = std::min(dt, force_factor_ * double(e.min_decay));
     return std::min(dt, dt_max_);
   }
+
+  const std::vector<Term>& terms() const { return terms_; }
 
   std::size_t fluid_count() const override { return n_fluid_; }
 
@@ -128,6 +126,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     model_.switch_on = params.text("viscosity.switch") == "morris_monaghan";
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
+    tree_search_ = params.text("gas.neighbour_search") == "tree";
     configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
@@ -188,6 +187,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     if (model_.switch_on) this->add_ode_var("viscosity_alpha", pv_.alpha, pv_.dalpha, false);
     cells_ = std::make_unique<LevelIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
     grid_ = cells_->grid();
+    if (tree_search_) tree_ = std::make_unique<TreeIndex<T, D, Exec>>(exec_, n_, &array_bytes_);
   }
 
   // Self-gravity (gravity.self = on): the tree's arrays and the potential field.
@@ -246,6 +246,8 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   DevicePtr<T> mass_;         // pv_.m and pv_.kind, writable for the upload
   DevicePtr<uint8_t> kind_;
   LevelGrid<T, D> grid_{};
+  bool tree_search_ = false;                    // gas.neighbour_search = tree
+  std::unique_ptr<TreeIndex<T, D, Exec>> tree_;  // then the tree, not the level grid (cells_)
   GasView<T, D> pv_{};
   uint32_t* id_ = nullptr;
   std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
@@ -254,6 +256,9 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   }
   T* phi_ = nullptr;
   uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
+  // What the terms read when they run (references to the members above), and the step's list.
+  GasTermContext<T, D, Exec> ctx_{exec_, n_, cells_, tree_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_};
+  std::vector<Term> terms_;
 };
 
 template <class T, class Exec>

@@ -2,7 +2,7 @@
 // The mixed-material solver (physics.model = mixed; docs/architecture.md, "One particle engine"):
 // one particle store for every body of the scene, each particle with a phase (the model of its
 // material: liquid, tank wall, solid, DEM grain) and a material index; one evaluation of the rates
-// is the sort followed by a list of terms (mixed_terms.h), each a pass over the store that registers
+// is the sort followed by a list of terms (solver/term_list.h, model_recipes.h), each a pass over the store that registers
 // itself (solver/term_registry.h, solver/terms/*.h) with the fields it reads and writes, the keys it
 // reads, its stage and the model it belongs to. A model is a recipe of terms (docs/terms.md):
 //   liquid: eos_tait_monaghan1994, forces_monaghan1992   (physics/coupling_adami2012.h)
@@ -21,10 +21,10 @@
 #include "physics/solid_model.h"
 #include "render_data/fill_from_store.h"
 #include "scene/mixed_scene.h"
-#include "solver/mixed_terms.h"
+#include "solver/model_recipes.h"
 #include "solver/solid_material_table.h"
 #include "solver/staged_store_solver.h"
-#include "solver/terms/mixed_term_context.h"
+#include "solver/terms/term_contexts.h"
 
 #include <algorithm>
 #include <chrono>
@@ -66,19 +66,15 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   }
 
   double evaluate() {
-    using clock = std::chrono::steady_clock;
-    auto mark = [&] {
-      if (phase_timing_) exec_.synchronize();
-      return clock::now();
-    };
-    const auto t0 = mark();
+    const auto t0 = this->phase_mark();
     cells_->build(pv_.s.x.get(), init_.h.get());
     store_.reorder(cells_->permutation());
     cells_->set_level_hmax(init_.h.get());
     grid_ = cells_->grid();
     update_invariants();  // non-persistent: again after the sort
-    const auto t1 = mark();
-    for (const Term& t : terms_) t.run();
+    times_.sort += this->seconds(t0, this->phase_mark());
+    this->run_terms(terms_);
+    const auto t1 = std::chrono::steady_clock::now();
     // The time-step limits and (frictional grains) the largest contact count in one reduction.
     const GrainStepExtremes<T> both = exec_.transform_reduce(
         n_, GrainStepExtremes<T>::none(),
@@ -86,9 +82,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
                                        MeasureDemContacts{hertz_ ? hist_.count : nullptr, pv_.s.phase}},
         CombineGrainStepExtremes<T>{});
     const SolidExtremes<T> e = both.rates();
-    const auto t2 = clock::now();
-    times_.sort += std::chrono::duration<double>(t1 - t0).count();
-    times_.forces += std::chrono::duration<double>(t2 - t1).count();
+    times_.forces += this->seconds(t1, std::chrono::steady_clock::now());
     if (e.bad_index != 0xffffffffu)
       this->report_bad_particle(e, "mixed-scene",
                                 ", which is not finite (or a density <= 0); try a smaller time.cfl or a larger fluid.c0");
@@ -368,19 +362,11 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   }
 
   // The step's list of terms: the recipes of the scene's models, each term looked up by name in the
-  // registry its model's file fills (mixed_terms.h, solver/terms/*.h) and bound to this solver's
+  // registry the models' files fill (solver/term_list.h, solver/terms/*.h) and bound to this solver's
   // context; its description is checked against the store (a term cannot read a field no model
   // registered) and the parameter registry.
   void make_terms(const ParamSet& params) {
-    using Ctx = MixedTermContext<T, D, Exec>;
-    const TermRegistry<Ctx> registry = mixed_term_registry<Ctx>();
-    for (const auto* e : step_terms(registry, mixed_model_recipes(solid_.correct, n_grains_ > 0, hertz_))) {
-      const TermInfo& info = e->info;
-      check_term_fields(info, store_);
-      for (const std::string& key : info.params)
-        if (!params.registry().find(key)) throw std::logic_error("term " + info.name + " reads unknown key " + key);
-      terms_.push_back(Term{info, e->bind(ctx_)});
-    }
+    terms_ = bind_terms(mixed_model_recipes(solid_.correct, n_grains_ > 0, hertz_), ctx_, store_, params);
   }
 
   // The Hertz contact time of the lightest grain at the larger of the fastest particle's speed and the
@@ -439,8 +425,8 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   DevicePtr<T> von_mises_;
   std::vector<Material> materials_;
   // What the terms read when they run (references to the members above).
-  MixedTermContext<T, D, Exec> ctx_{exec_, n_, grid_, pv_, liquid_, solid_, grains_, grain_radius_, hist_, hm_, rolling_,
-                                    this->dt_};
+  MixedTermContext<T, D, Exec> ctx_{exec_,  n_,    grid_, pv_, pv_.s, liquid_,  solid_,
+                                    grains_, grain_radius_, hist_, hm_, rolling_, this->dt_};
   std::vector<Term> terms_;
   std::size_t n_moving_ = 0;
   bool any_yield_ = false, art_on_ = false;

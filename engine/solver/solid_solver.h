@@ -2,9 +2,14 @@
 // The elastic(-plastic) solid solver (physics.model = solid), built like GasSolver and sharing its
 // parts: the particle store, the level grid (one level: fixed h), the staged integrators over the
 // generic ODE state (position, velocity, density, internal energy, deviatoric stress), capture and
-// restore through capture_fields.h and the render data. One evaluation of the rates:
-//   sort by bucket and reorder -> EOS pass (p, longitudinal c_l, artificial stress) -> forces
-//   (momentum, continuity, energy, Hooke/Jaumann) -> one reduction (dt limits, first bad particle).
+// restore through capture_fields.h and the render data. One evaluation of the rates: sort by bucket
+// and reorder, then the terms of the solid's recipe (solver/model_recipes.h, solver/terms/solid_terms.h,
+// the same terms a mixed store runs for its solids):
+//   eos_solid_benz_asphaug1994 (p, longitudinal c_l, artificial stress) ->
+//   [correction_randles_libersky1996] -> forces_solid_gray2001 (momentum, continuity, energy,
+//   Hooke/Jaumann) -> [self_gravity_barnes_hut1986],
+// then one reduction (dt limits, first bad particle). Porous materials run the same terms with the
+// porosity's fields (physics/porous_model.h).
 // The von Mises / Lundborg limit is applied after every update of the state (after_stage()), with the
 // equivalent plastic strain of its return. Grady-Kipp damage (physics/solid_damage.h) advances once
 // per accepted step, after the integrator: an operator split, so RK23's rejected tries never touch it.
@@ -19,7 +24,9 @@
 #include "render_data/fill_from_store.h"
 #include "scene/solid_scene.h"
 #include "solver/solid_material_table.h"
+#include "solver/model_recipes.h"
 #include "solver/staged_store_solver.h"
+#include "solver/terms/term_contexts.h"
 
 #include <algorithm>
 #include <chrono>
@@ -53,6 +60,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
       gravity_->set(gravity_settings_from(params));
     }
     upload(init);
+    terms_ = bind_terms(solid_model_recipes(model_.correct, gravity_ != nullptr), ctx_, store_, params);
     this->start();
   }
 
@@ -62,41 +70,29 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     update_invariants();
   }
 
+  // Rates at the current state: the sort, the recipe's terms, one reduction; returns the CFL/force
+  // limit there (reports blow-ups).
   double evaluate() {
-    using clock = std::chrono::steady_clock;
-    auto mark = [&] {
-      if (phase_timing_) exec_.synchronize();
-      return clock::now();
-    };
-    const auto t0 = mark();
+    const auto t0 = this->phase_mark();
     cells_->build(pv_.x.get(), init_.h.get());
     store_.reorder(cells_->permutation());
     cells_->set_level_hmax(init_.h.get());
     grid_ = cells_->grid();
-    const auto t1 = mark();
-    exec_.for_each(n_, SolidEosPass<T, D>{model_, pv_});
     update_invariants();  // non-persistent fields are not reordered: again after the sort
-    if (pv_.L) exec_.for_each_balanced(n_, SolidCorrection<T, D>{model_, grid_, pv_});
-    const auto t2 = mark();
-    exec_.for_each_balanced(n_, SolidForces<T, D>{model_, grid_, pv_});
-    const auto t2g = mark();
-    if (gravity_) gravity_->accumulate(pv_.x.get(), pv_.m.get(), pv_.h.get(), pv_.a.get(), phi_,
-                                        phase_timing_ ? &times_.gravity_phases : nullptr);  // gravity.self = on
-    const auto t3g = mark();
+    times_.sort += this->seconds(t0, this->phase_mark());
+    this->run_terms(terms_);
+    const auto t2 = std::chrono::steady_clock::now();
     const SolidExtremes<T> e = exec_.transform_reduce(n_, MeasureSolidExtremes<T, D>::none(),
                                                       MeasureSolidExtremes<T, D>{pv_}, CombineSolidExtremes<T>{});
-    const auto t3 = clock::now();
-    auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-    times_.sort += sec(t0, t1);
-    times_.density += sec(t1, t2);
-    times_.forces += sec(t2, t3) - sec(t2g, t3g);
-    times_.gravity += sec(t2g, t3g);
+    times_.forces += this->seconds(t2, std::chrono::steady_clock::now());
     if (e.bad_index != 0xffffffffu) report_bad(e);
     max_speed_ = std::sqrt(double(e.max_v2));
     double dt = cfl_ * double(e.min_h_vsig);
     dt = std::min(dt, force_factor_ * std::sqrt(double(e.min_h_a)));
     return std::min(dt, dt_max_);
   }
+
+  const std::vector<Term>& terms() const { return terms_; }
 
   // The step's plastic strain is measured from its start (SolidYieldLimit); damage is advanced once
   // per accepted step, after the integrator (solid_damage.h), so rejected RK23 tries never touch it.
@@ -358,6 +354,9 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
   T* phi_ = nullptr;
   uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
+  // What the terms read when they run (references to the members above), and the step's list.
+  SolidTermContext<T, D, Exec> ctx_{exec_, n_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_};
+  std::vector<Term> terms_;
 };
 
 template <class T, class Exec>

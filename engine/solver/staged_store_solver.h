@@ -5,6 +5,8 @@
 // driver (one step of the integrator, the clock, the next dt with its collapse check, the phase
 // times), the time-step keys that may change live, the blow-up report, and the facade accessors,
 // capture and restore.
+// Every model's evaluation has one structure: the sort (Derived's), the terms of its recipes
+// (solver/term_list.h, run by run_terms), one reduction for the next dt (Derived's).
 // Derived provides evaluate() and, where it needs one, after_stage() for the integrator, or the
 // kick_drift / evaluate_rates / kick_and_limit hooks of Scheme::LeapfrogPredicted (the liquid), and
 // may shadow before_step() / after_step(report) for work outside the integrator's stages.
@@ -18,6 +20,7 @@
 #include "params/param_set.h"
 #include "simulation.h"
 #include "solver/store_reports.h"
+#include "solver/term_registry.h"
 
 #include <chrono>
 #include <memory>
@@ -204,6 +207,35 @@ class StagedStoreSolver : public Simulation {
     for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
     msg << ")" << advice;
     throw BlowUpError(msg.str());
+  }
+
+  // A phase boundary: now, after waiting for the device only while phase timing is on (the benchmark).
+  std::chrono::steady_clock::time_point phase_mark() const {
+    if (phase_timing_) exec_.synchronize();
+    return std::chrono::steady_clock::now();
+  }
+  static double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  }
+
+  // One evaluation's terms (after the sort), in order. With phase timing (the benchmark) the device is
+  // waited for where the stage's timing bucket changes, and each stretch goes to its bucket
+  // (term_timing: state and boundary to density, pair sums to forces, self-gravity to gravity);
+  // without it a run queues every term and syncs once, on the reduction that follows. `until`: only the
+  // terms of the stages before it (the liquid's restore: its densities, pressures and walls).
+  void run_terms(const std::vector<Term>& all, TermStage until = TermStage(1 << 30)) {
+    std::size_t count = 0;
+    while (count < all.size() && int(all[count].info.stage) < int(until)) ++count;
+    auto t = phase_mark();
+    for (std::size_t k = 0; k < count; ++k) {
+      all[k].run();
+      const TermTiming b = term_timing(all[k].info.stage);
+      if (k + 1 < count && term_timing(all[k + 1].info.stage) == b) continue;
+      const auto t2 = phase_mark();
+      const double s = seconds(t, t2);
+      (b == TermTiming::Density ? times_.density : b == TermTiming::Gravity ? times_.gravity : times_.forces) += s;
+      t = t2;
+    }
   }
 
   // The diagnostics row from a sums functor over every particle.

@@ -1,7 +1,7 @@
 #pragma once
-// The registered terms of the mixed engine as Markdown (docs/terms.md, `ejecta --list-terms`): the
+// The registered terms of every model as Markdown (docs/terms.md, `ejecta --list-terms`): the
 // models' recipes, then each term with its model, stage, citation, fields and keys
-// (solver/mixed_terms.h, solver/term_registry.h).
+// (solver/model_recipes.h, solver/term_registry.h).
 #include <string>
 
 namespace ejecta {

@@ -3,14 +3,18 @@
 // CudaExec) and instantiated per precision and dimension. One of the StagedStoreSolver family: the
 // store, the step driver, the accessors, the blow-up report and the dt-collapse check are the base's;
 // its integrator is the family's Scheme::LeapfrogPredicted, whose hooks are here. Each step:
-//   kick + drift (kick_drift) -> sort by bucket and reorder -> densities and pressures (fluid, then
-//   walls) -> forces (evaluate_rates) -> kick -> extremes (kick_and_limit: next dt, blow-up check).
+//   kick + drift (kick_drift) -> sort by bucket and reorder -> the terms of the liquid's recipe
+//   (evaluate_rates; solver/model_recipes.h, solver/terms/liquid_uniform_terms.h: [summation density],
+//   Tait EOS, the walls' Adami pressure, the fused force pass with its neighbour record, the collider)
+//   -> kick -> extremes (kick_and_limit: next dt, blow-up check).
 // Only the extremes come back to the host each step (a few bytes).
+#include "dist/store_halo_rows.h"
 #include "exec/device_array.h"
 #include "integrators/leapfrog_kdk.h"
 #include "integrators/step_monitor.h"
 #include "neighbors/cell_grid.h"
 #include "neighbors/cell_index.h"
+#include "physics/boundary_dbc_crespo2007.h"
 #include "physics/collider_sphere.h"
 #include "physics/density_summation.h"
 #include "physics/diagnostic_sums.h"
@@ -21,7 +25,9 @@
 #include "probes/probe_sampler.h"
 #include "render_data/fill_from_store.h"
 #include "scene/scene_builder.h"
+#include "solver/model_recipes.h"
 #include "solver/staged_store_solver.h"
+#include "solver/terms/term_contexts.h"
 
 #include <algorithm>
 #include <chrono>
@@ -47,7 +53,8 @@ struct SumU64 {
 
 template <class T, int D, class Exec>
 class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D, Exec, CellIndex<T, D, Exec>>,
-                          public ProbeSampling {
+                          public ProbeSampling,
+                          public dist::HaloRowsProvider {
   using Base = StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D, Exec, CellIndex<T, D, Exec>>;
   friend Base;
   using Base::exec_, Base::n_, Base::store_, Base::array_bytes_, Base::cells_, Base::settings_, Base::dt_,
@@ -60,6 +67,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     configure(params, init);
     allocate();
     upload(init);
+    terms_ = bind_terms(liquid_model_recipes(model_.summation, model_.boundary == kBoundaryDbcCrespo2007), ctx_, store_, params);
     this->start();  // sort, densities, forces, extremes: the first dt
   }
 
@@ -78,33 +86,33 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   // Kick and drift of the fluid, with the predicted velocity and density for the rates.
   void kick_drift(double dt) {
     exec_.for_each(n_, KickDrift<T, D>{pv_, T(dt), drift_corrected(), model_.summation});
+    if (model_.boundary == kBoundaryDbcCrespo2007)
+      exec_.for_each(n_, WallDensityKick_Crespo2007<T, D, true>{pv_, T(dt), model_.eos.rho0});
   }
 
-  // The rates at the current state: sort, densities and pressures, forces. Phase boundaries wait for
-  // the device only while phase timing is on (the benchmark): a normal run queues the whole step and
-  // syncs once, on the reduction that sets the next dt.
+  // The rates at the current state: the sort, then the recipe's terms (densities and pressures, the
+  // walls, the forces). Phase boundaries wait for the device only while phase timing is on (the
+  // benchmark): a normal run queues the whole step and syncs once, on the reduction that sets the next dt.
   void evaluate_rates() {
-    using clock = std::chrono::steady_clock;
-    auto mark = [&] {
-      if (phase_timing_) exec_.synchronize();
-      return clock::now();
-    };
-    const auto t0 = mark();
+    const auto t0 = this->phase_mark();
     sort_and_reorder();
-    const auto t1 = mark();
-    evaluate_densities();
-    const auto t2 = mark();
-    evaluate_forces();
-    const auto t3 = mark();
-    auto sec = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
-    times_.sort += sec(t0, t1);
-    times_.density += sec(t1, t2);
-    times_.forces += sec(t2, t3);
+    times_.sort += this->seconds(t0, this->phase_mark());
+    this->run_terms(terms_);
+    if (count_pairs_) {
+      const DevicePtr<const uint32_t> real = pair_real_.device(), cand = pair_cand_.device();
+      const DevicePtr<const uint8_t> kind = pv_.kind;
+      pairs_.real = double(exec_.transform_reduce(n_, 0ull, FluidCount{real, kind}, SumU64{}));
+      pairs_.candidate = double(exec_.transform_reduce(n_, 0ull, FluidCount{cand, kind}, SumU64{}));
+    }
   }
+
+  const std::vector<Term>& terms() const { return terms_; }
 
   // The closing kick of a step of dt, then the limit at the step's end state (step steps_ + 1).
   double kick_and_limit(double dt) {
     exec_.for_each(n_, Kick<T, D>{pv_, T(dt), model_.summation});
+    if (model_.boundary == kBoundaryDbcCrespo2007)
+      exec_.for_each(n_, WallDensityKick_Crespo2007<T, D, false>{pv_, T(dt), model_.eos.rho0});
     return limit(steps_ + 1, time_ + dt);
   }
 
@@ -148,7 +156,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     // The bucket table and the pressures follow from the restored positions and densities; the sort
     // is stable, so re-sorting the recorded (already sorted) order leaves it unchanged.
     sort_and_reorder();
-    evaluate_densities();
+    this->run_terms(terms_, TermStage::Forces);  // the densities, pressures and walls
   }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
@@ -196,6 +204,12 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     if (!layout.empty()) probes_ = std::make_unique<ProbeSampler<T, D, Exec>>(exec_, store_, layout);
   }
   ProbeRing* probe_ring() const override { return probes_.get(); }
+
+  // The packed halo of a distributed run (dist/store_halo_rows.h), made on first use.
+  dist::HaloRows& halo_rows() override {
+    if (!halo_) halo_ = std::make_unique<dist::StoreHaloRows<T, D, Exec>>(exec_, store_, pv_, dt_);
+    return *halo_;
+  }
   void queue_probe_sample() const override {
     if (!probes_) throw std::logic_error("queue_probe_sample: no probes installed");
     probes_->queue(grid_, model_.kernel, pv_.x.get(), pv_.m.get(), pv_.rhop.get(), pv_.kind.get());
@@ -266,6 +280,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     model_.pressure = params.text("fluid.pressure_term") == "zhang2017" ? kPressureZhang2017 : kPressureMonaghan1992;
     model_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
     model_.wall_fluid_accel = params.text("boundary.wall_pressure") == "fluid_acceleration";
+    model_.boundary = params.text("boundary.model") == "dbc_crespo2007" ? kBoundaryDbcCrespo2007 : kBoundaryAdami2012;
     this->configure_time(params);  // time.dt_fixed and the rk23 keys are not wcsph keys: their defaults
     const double r = params.real("fault.max_density_ratio");
     const double rho0 = double(model_.eos.rho0);
@@ -308,7 +323,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     pv_.kind = kind_ = field((uint8_t*)nullptr, "kind", "", "0 fluid, 1 wall", true);
     id_ = field((uint32_t*)nullptr, "id", "", "particle number in the initial layout", true);
     cells_ = std::make_unique<CellIndex<T, D, Exec>>(exec_, grid_, n_, &array_bytes_);
-    if (packed_) packed_record();  // sizes the two scratch buffers the record lives in once
+    if (packed_) wcsph_packed_record<T>(*cells_, store_, n_);  // sizes the two scratch buffers the record lives in once
     grid_ = cells_->grid();
   }
 
@@ -346,54 +361,6 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     store_.reorder(cells_->permutation());
     cells_->mark(pv_.kind.get(), kFluid, &array_bytes_);
     grid_ = cells_->grid();
-  }
-
-  void evaluate_densities() {
-    if (model_.summation) exec_.for_each_balanced(n_, DensitySummation<T, D>{model_, grid_, pv_});
-    exec_.for_each(n_, FluidPressure<T, D>{model_, pv_});
-    exec_.for_each_balanced(n_, WallPressure_Adami2012<T, D>{model_, grid_, pv_});
-  }
-
-  void evaluate_forces() {
-    if constexpr (D == 3) {
-      if (packed_) {
-        const auto [xp, vr] = packed_record();
-        if (packed_ == 2) {
-          exec_.for_each(n_, PackWcsphNeighbours<T, true>{pv_, xp, vr});
-          force_pass(WcsphPacked<T, D, true>{xp, vr, model_.eos, m_wall_, model_.summation});
-        } else {
-          exec_.for_each(n_, PackWcsphNeighbours<T>{pv_, xp, vr});
-          force_pass(WcsphPacked<T, D>{xp, vr, model_.eos, m_wall_, model_.summation});
-        }
-      } else {
-        force_pass(WcsphArrays<T, D>{});
-      }
-    } else {
-      force_pass(WcsphArrays<T, D>{});
-    }
-    if (collider_.enabled) exec_.for_each(n_, ColliderForce_Monaghan1994<T, D>{collider_, pv_});
-    if (count_pairs_) {
-      const DevicePtr<const uint32_t> real = pair_real_.device(), cand = pair_cand_.device();
-      const DevicePtr<const uint8_t> kind = pv_.kind;
-      pairs_.real = double(exec_.transform_reduce(n_, 0ull, FluidCount{real, kind}, SumU64{}));
-      pairs_.candidate = double(exec_.transform_reduce(n_, 0ull, FluidCount{cand, kind}, SumU64{}));
-    }
-  }
-
-  // The packed neighbour record: two arrays of n Packed4, in the sort's buffers and the reorder's
-  // scratch (dead from the reorder to the next sort; their contents are lost there, and the record is
-  // packed again each force pass), so it costs 4 of its 32 bytes a particle in float 3D.
-  std::pair<Packed4<T>*, Packed4<T>*> packed_record() {
-    return {static_cast<Packed4<T>*>(cells_->scratch(sizeof(Packed4<T>) * n_)),
-            static_cast<Packed4<T>*>(store_.scratch(sizeof(Packed4<T>)))};
-  }
-
-  template <class Nb>
-  void force_pass(const Nb& nb) {
-    if (model_.shift > T(0))
-      exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D, true, Nb>{model_, grid_, pv_, count_pairs_, nb});
-    else
-      exec_.for_each_balanced(n_, Forces_WCSPH_Monaghan1992<T, D, false, Nb>{model_, grid_, pv_, count_pairs_, nb});
   }
 
   // One reduction over every particle (max speed and acceleration, the first bad particle) for the
@@ -445,6 +412,11 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   bool count_pairs_ = false;
   PairCounts pairs_;
   std::unique_ptr<ProbeSampler<T, D, Exec>> probes_;  // after exec_ and store_: released before them
+  // What the terms read when they run (references to the members above), and the step's list.
+  WcsphTermContext<T, D, Exec> ctx_{exec_, n_, cells_, store_, grid_, pv_, model_, packed_, m_wall_, count_pairs_,
+                                    collider_};
+  std::vector<Term> terms_;
+  std::unique_ptr<dist::StoreHaloRows<T, D, Exec>> halo_;  // likewise
 };
 
 // Picks the instantiation for the scene's dimension.

@@ -16,33 +16,7 @@
 namespace ejecta {
 namespace {
 
-// The EGL device platform first; NVIDIA's EGL also serves the surfaceless platform, which then
-// shares buffers with CUDA just the same (seen on the H200 host when the device platform failed).
-// nullptr with the reason when there is no CUDA device or no NVIDIA EGL context.
-std::unique_ptr<render::GlContext> nvidia_egl_context(std::string* why) {
-  if (!cuda_available()) {
-    *why = "needs a CUDA device: " + cuda_unavailable_reason();
-    return nullptr;
-  }
-  render::OffscreenChoice egl_only;
-  egl_only.egl_surfaceless = egl_only.hidden_window = false;
-  auto ctx = render::create_offscreen_context(why, egl_only);
-  if (!ctx) {
-    std::printf("EGL device platform: %s; trying the surfaceless platform\n", why->c_str());
-    render::OffscreenChoice surfaceless;
-    surfaceless.egl_device = surfaceless.hidden_window = false;
-    ctx = render::create_offscreen_context(why, surfaceless);
-  }
-  if (!ctx) {
-    *why = "no EGL context: " + *why;
-    return nullptr;
-  }
-  if (ctx->vendor().find("NVIDIA") == std::string::npos) {
-    *why = "the EGL device is not NVIDIA's (" + ctx->description() + "): no CUDA-GL interop";
-    return nullptr;
-  }
-  return ctx;
-}
+using test::nvidia_egl_context;
 
 TEST(InteropGpu, InteropFramesEqualFallbackFrames) {
   std::string why;
@@ -90,29 +64,7 @@ TEST(InteropGpu, InteropFramesEqualFallbackFrames) {
 // the order), and match GL's zoomed frame by the same bounds: there, spheres near the camera are
 // hundreds of pixels wide and many have their centre off the screen, which NVIDIA's GL draws (the
 // splat did not, at first: 64% of the shared pixels differed). EJECTA_TEST_IMAGES=DIR writes both
-// zoomed frames as PNG.
-struct FrameStats {
-  std::size_t in_a = 0, in_b = 0, both = 0, off = 0, unequal = 0;
-  double iou() const { return double(both) / double(std::max<std::size_t>(1, in_a + in_b - both)); }
-  double off_fraction() const { return double(off) / double(std::max<std::size_t>(1, both)); }
-};
-
-FrameStats compare_frames(const render::Image& a, const render::Image& b) {
-  FrameStats s;
-  auto drawn = [](const render::Image& im, std::size_t k) {
-    return im.rgba[k] != im.rgba[0] || im.rgba[k + 1] != im.rgba[1] || im.rgba[k + 2] != im.rgba[2];
-  };
-  for (std::size_t k = 0; k < a.rgba.size(); k += 4) {
-    const bool da = drawn(a, k), db = drawn(b, k);
-    s.in_a += da, s.in_b += db, s.both += da && db;
-    int d = 0;
-    for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int(a.rgba[k + c]) - int(b.rgba[k + c])));
-    s.unequal += d > 0;
-    if (da && db) s.off += d > 8;
-  }
-  return s;
-}
-
+// zoomed frames as PNG. (test::compare_frames: gl_test_util.h.)
 TEST(InteropGpu, SplatFramesMatchSpriteFrames) {
   std::string why;
   auto ctx = nvidia_egl_context(&why);
@@ -155,7 +107,7 @@ TEST(InteropGpu, SplatFramesMatchSpriteFrames) {
       sprites.draw(800, 600);
       const render::Image a = splat.read(), b = sprites.read();
       ASSERT_EQ(a.rgba.size(), b.rgba.size());
-      const FrameStats s = compare_frames(a, b);
+      const test::FramePairStats s = test::compare_frames(a, b);
       std::printf("%s %s: splat %zu px, sprites %zu px, IoU %.4f, %.2f%% of shared pixels off by > 8\n", scene_name,
                   look.name, s.in_a, s.in_b, s.iou(), 100 * s.off_fraction());
       EXPECT_GT(s.in_b, a.rgba.size() / 4 / 100) << scene_name << " " << look.name << ": particles are drawn";
@@ -171,7 +123,7 @@ TEST(InteropGpu, SplatFramesMatchSpriteFrames) {
     sprites.draw(800, 600);
     const render::Image wide = splat.read(), gl_wide = sprites.read();
     {
-      const FrameStats g = compare_frames(wide, gl_wide);
+      const test::FramePairStats g = test::compare_frames(wide, gl_wide);
       std::printf("%s zoomed 8x against GL sprites: IoU %.4f, %.2f%% of shared pixels off by > 8\n", scene_name,
                   g.iou(), 100 * g.off_fraction());
       EXPECT_GE(g.iou(), 0.97) << scene_name << " zoomed";
@@ -185,7 +137,7 @@ TEST(InteropGpu, SplatFramesMatchSpriteFrames) {
     splat.draw(800, 600);
     const render::Image narrow = splat.read();
     splat.splat()->set_wide_radius_px(6.f);
-    const FrameStats s = compare_frames(wide, narrow);
+    const test::FramePairStats s = test::compare_frames(wide, narrow);
     std::printf("%s zoomed 8x: %zu px drawn, %zu pixels differ between the wide and the per-particle path\n",
                 scene_name, s.in_a, s.unequal);
     EXPECT_GT(s.in_a, wide.rgba.size() / 4 / 10);

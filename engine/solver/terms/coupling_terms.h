@@ -9,6 +9,7 @@ namespace ejecta {
 // Every wall, solid and grain particle takes the pressure extrapolated from the liquid with its own
 // acceleration, and its velocity for the liquid's viscosity (eq. 22-23, 27-28).
 struct Term_Boundary_Adami2012 {
+  static constexpr unsigned needs = kTermNeedsMixedLiquid;
   static TermInfo info() {
     return {"boundary_adami2012", "coupling", TermStage::Boundary,
             "Adami, Hu & Adams 2012, eq. 22-23, 27-28 (moving walls)",
@@ -25,6 +26,7 @@ struct Term_Boundary_Adami2012 {
 // Each solid (or grain) particle receives the opposite of every liquid pair force on it
 // (liquid_boundary_pair evaluated by both sides), and the boundary share of its work into u.
 struct Term_Reaction_Adami2012 {
+  static constexpr unsigned needs = kTermNeedsMixedLiquid;
   static TermInfo info() {
     return {"reaction_adami2012", "coupling", TermStage::Reaction,
             "the opposite of the liquid's boundary pair force (Adami et al. 2012 eq. 27-28 evaluated from the "

@@ -10,6 +10,7 @@ namespace ejecta {
 // Linear spring-dashpot contact with shear and attraction, after the cuda-samples particles demo
 // (Green 2010, "Particle Simulation using CUDA"); the box planes (physics/dem_grains.h).
 struct Term_ContactLinear_Green2010 {
+  static constexpr unsigned needs = kTermNeedsGrains;
   static TermInfo info() {
     return {"contact_linear_green2010", "dem", TermStage::Forces,
             "linear spring-dashpot contact, cuda-samples particles (Green 2010); box planes (dem_grains.h)",
@@ -30,6 +31,7 @@ struct Term_ContactLinear_Green2010 {
 // eq. 4-6), Tsuji et al. (1992) dashpots, grain rotation and rolling friction
 // (physics/dem_grains_hertz_mindlin.h).
 struct Term_ContactHertzMindlin_Tsuji1992 {
+  static constexpr unsigned needs = kTermNeedsGrains;
   static TermInfo info() {
     return {"contact_hertz_mindlin_tsuji1992", "dem", TermStage::Forces,
             "Hertz-Mindlin with Coulomb friction and a tangential spring (Cundall & Strack 1979 eq. 4-6; "

@@ -1,14 +1,17 @@
 #pragma once
-// The liquid's terms in a mixed scene (model wcsph; physics/coupling_adami2012.h): the Tait EOS and the
-// Monaghan (1992) momentum, continuity and delta-SPH pass. Registered by register_liquid_terms.
+// The liquid's terms (model liquid). In a mixed scene (physics/coupling_adami2012.h): the Tait EOS and
+// the Monaghan (1992) momentum, continuity and delta-SPH pass; the liquid alone (physics.model = wcsph)
+// runs its uniform-h variants (terms/liquid_uniform_terms.h). Registered by register_liquid_terms.
 #include "physics/coupling_adami2012.h"
 #include "solver/term_registry.h"
+#include "solver/terms/liquid_uniform_terms.h"
 
 namespace ejecta {
 
 // p = B ((rho/rho0)^gamma - 1) (Monaghan 1994, J. Comput. Phys. 110, 399, eq. 3.3); the tank walls'
 // rates are zeroed here (they do not move).
 struct Term_EosTait_Monaghan1994 {
+  static constexpr unsigned needs = kTermNeedsMixedLiquid;
   static TermInfo info() {
     return {"eos_tait_monaghan1994", "liquid", TermStage::State,
             "Tait EOS (Monaghan 1994, eq. 3.3); walls' rates zeroed",
@@ -25,6 +28,7 @@ struct Term_EosTait_Monaghan1994 {
 // continuity (eq. 2.9) and delta-SPH (Molteni & Colagrossi 2009), with the walls and solids as moving
 // walls (Adami et al. 2012).
 struct Term_Forces_Monaghan1992 {
+  static constexpr unsigned needs = kTermNeedsMixedLiquid;
   static TermInfo info() {
     return {"forces_monaghan1992", "liquid", TermStage::Forces,
             "Monaghan 1992 eq. 3.3-3.5, continuity eq. 2.9, delta-SPH (Molteni & Colagrossi 2009)",
@@ -44,6 +48,7 @@ template <class Ctx>
 void register_liquid_terms(TermRegistry<Ctx>& r) {
   r.template add<Term_EosTait_Monaghan1994>();
   r.template add<Term_Forces_Monaghan1992>();
+  register_liquid_uniform_terms(r);
 }
 
 }  // namespace ejecta

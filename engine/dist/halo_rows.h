@@ -1,0 +1,64 @@
+#pragma once
+// The packed halo of a distributed run (issue 19; docs/architecture.md, "Distributed runs"): the rows
+// that other ranks hold as ghosts, gathered from the local solver's particle store into one contiguous
+// buffer per step by a functor of the execution layer (device memory on the CUDA backend, host memory
+// on the CPU), and the received rows scattered back the same way, so that no other row and no whole
+// field leaves the store. This header has no MPI and no CUDA types: the solver implements it
+// (dist/store_halo_rows.h) and the distributed run moves its buffers.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ejecta::dist {
+
+// The exchange plan of one rebuild. `ids` are the global ids of every local row (owned and ghosts),
+// sorted; a row is named by its position in `ids`, which does not change until the next rebuild
+// (the solver re-sorts its rows every step; the rows are found again by id each exchange).
+struct HaloPlan {
+  std::vector<uint32_t> ids;
+  std::vector<uint32_t> send, recv;                 // positions in ids, peers concatenated
+  std::vector<std::size_t> send_start, recv_start;  // per peer p: [start[p], start[p + 1]), ranks + 1 entries
+};
+
+class HaloRows {
+ public:
+  virtual ~HaloRows() = default;
+  // Installs the plan after a rebuild (the store holds exactly the plan's rows) and takes the
+  // positions now as the anchors of max_moved2.
+  virtual void set_plan(const HaloPlan& plan) = 0;
+  // Byte offsets of each peer's message in the send and receive buffers (ranks + 1 entries). A message
+  // holds its rows field after field, each field's block padded to 8 bytes.
+  virtual const std::vector<std::size_t>& send_offsets() const = 0;
+  virtual const std::vector<std::size_t>& recv_offsets() const = 0;
+  // Finds the rows in the store's current order and gathers the send rows (every field) into the send
+  // buffer; the device work is finished on return.
+  virtual void pack() = 0;
+  // Scatters the receive buffer into the ghost rows (every field), after pack() of the same step.
+  virtual void unpack() = 0;
+  // The buffers (device memory on the CUDA backend, see device_memory()).
+  virtual unsigned char* send_buffer() = 0;
+  virtual unsigned char* recv_buffer() = 0;
+  virtual bool device_memory() const = 0;
+  // Host staging when MPI cannot take device memory: the packed send buffer to `host`, `host` into
+  // the receive buffer (the packed bytes only).
+  virtual void download_send(unsigned char* host) = 0;
+  virtual void upload_recv(const unsigned char* host) = 0;
+  // Over every local row after unpack(): the largest squared fluid speed and acceleration
+  // (integrators/step_monitor.h's MeasureExtremes, in the solver's precision), and the largest squared
+  // distance a row has moved from its anchor (the position at set_plan).
+  virtual void extremes(double* max_v2, double* max_a2) const = 0;
+  virtual double max_moved2() const = 0;
+  // The step size the next step takes (the minimum over the ranks).
+  virtual void set_step_size(double dt) = 0;
+};
+
+// A solver whose store the distributed run can pack (the liquid: solver/wcsph_solver.h).
+class HaloRowsProvider {
+ public:
+  virtual HaloRows& halo_rows() = 0;
+
+ protected:
+  ~HaloRowsProvider() = default;
+};
+
+}  // namespace ejecta::dist

@@ -1,0 +1,153 @@
+#pragma once
+// The packed halo over a liquid solver's particle store (dist/halo_rows.h), on either execution layer:
+// instantiated with the solver (solver/wcsph_solver.h), so that its functors (dist/halo_functors.h)
+// are compiled by nvcc for the CUDA backend and run as OpenMP loops on the CPU. It owns its buffers;
+// the work runs on the solver's stream (no global device state).
+#include "dist/halo_functors.h"
+#include "dist/halo_rows.h"
+#include "exec/device_array.h"
+#include "integrators/step_monitor.h"
+#include "io/frame.h"
+#include "particles/particle_store.h"
+#include "physics/wcsph_model.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace ejecta::dist {
+
+template <class T, int D, class Exec>
+class StoreHaloRows final : public HaloRows {
+ public:
+  // pv and dt are the solver's (read at each call: a field added later, e.g. XSPH, is seen).
+  StoreHaloRows(Exec& exec, ParticleStore<Exec>& store, const ParticleView<T, D>& pv, T& dt)
+      : exec_(exec), store_(store), pv_(pv), dt_(dt) {}
+
+  void set_plan(const HaloPlan& plan) override {
+    const std::size_t m = store_.size();
+    if (plan.ids.size() != m) throw std::logic_error("halo plan: " + std::to_string(plan.ids.size()) +
+                                                     " ids for a store of " + std::to_string(m) + " rows");
+    m_ = m;
+    send_start_ = plan.send_start;
+    recv_start_ = plan.recv_start;
+    keys_.resize(exec_, m);
+    keys_alt_.resize(exec_, m);
+    rows_.resize(exec_, m);
+    rows_alt_.resize(exec_, m);
+    slot_.resize(exec_, m);
+    pos_.resize(exec_, m);
+    anchor_.resize(exec_, m);
+    send_.resize(exec_, plan.send.size());
+    recv_.resize(exec_, plan.recv.size());
+    if (!plan.send.empty()) ejecta::upload(exec_, send_.device(), plan.send.data(), plan.send.size());
+    if (!plan.recv.empty()) ejecta::upload(exec_, recv_.device(), plan.recv.data(), plan.recv.size());
+    const HaloFields f = fields();
+    auto offsets = [&](const std::vector<std::size_t>& start, std::vector<std::size_t>& off) {
+      off.assign(start.size(), 0);
+      for (std::size_t p = 0; p + 1 < start.size(); ++p) off[p + 1] = off[p] + message_bytes(f, start[p + 1] - start[p]);
+    };
+    offsets(send_start_, send_off_);
+    offsets(recv_start_, recv_off_);
+    send_buf_.resize(exec_, send_off_.back());
+    recv_buf_.resize(exec_, recv_off_.back());
+    locate();
+    exec_.for_each(m_, AnchorHaloRows<T, D>{pv_.x, pos_.device(), anchor_.device()});
+    exec_.synchronize();
+  }
+
+  const std::vector<std::size_t>& send_offsets() const override { return send_off_; }
+  const std::vector<std::size_t>& recv_offsets() const override { return recv_off_; }
+
+  void pack() override {
+    locate();
+    const HaloFields f = fields();
+    for (std::size_t p = 0; p + 1 < send_start_.size(); ++p) {
+      const std::size_t rows = send_start_[p + 1] - send_start_[p];
+      if (rows == 0) continue;
+      exec_.for_each(rows, PackHaloRows{f, slot_.device(), at(send_, send_start_[p]),
+                                        rows, send_buf_.data() + send_off_[p]});
+    }
+    exec_.synchronize();
+  }
+
+  void unpack() override {
+    const HaloFields f = fields();
+    for (std::size_t p = 0; p + 1 < recv_start_.size(); ++p) {
+      const std::size_t rows = recv_start_[p + 1] - recv_start_[p];
+      if (rows == 0) continue;
+      exec_.for_each(rows, UnpackHaloRows{f, slot_.device(), at(recv_, recv_start_[p]), rows,
+                                          recv_buf_.data() + recv_off_[p]});
+    }
+  }
+
+  unsigned char* send_buffer() override { return send_buf_.data(); }
+  unsigned char* recv_buffer() override { return recv_buf_.data(); }
+  bool device_memory() const override { return Exec::kBackend == Backend::Cuda; }
+  void download_send(unsigned char* host) override {
+    if (send_off_.back() > 0) exec_.download(host, send_buf_.data(), send_off_.back());
+  }
+  void upload_recv(const unsigned char* host) override {
+    if (recv_off_.back() > 0) exec_.upload(recv_buf_.data(), host, recv_off_.back());
+  }
+
+  void extremes(double* max_v2, double* max_a2) const override {
+    // No density range: the local solver's own check reports bad particles.
+    const StepExtremes<T> e = exec_.transform_reduce(
+        m_, StepExtremes<T>{T(0), T(0), 0xffffffffu, kBadNone},
+        MeasureExtremes<T, D>{pv_, std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()},
+        CombineExtremes<T>{});
+    *max_v2 = double(e.max_v2);
+    *max_a2 = double(e.max_a2);
+  }
+
+  double max_moved2() const override {
+    return exec_.transform_reduce(m_, 0.0, MovedHaloRows<T, D>{pv_.x, pos_.device(), anchor_.device()}, MaxDouble{});
+  }
+
+  void set_step_size(double dt) override { dt_ = T(dt); }
+
+ private:
+  static std::size_t message_bytes(const HaloFields& f, std::size_t rows) {
+    std::size_t b = 0;
+    for (int q = 0; q < f.count; ++q) b += halo_block(rows, f.elem[q]);
+    return b;
+  }
+  static DevicePtr<const uint32_t> at(const DeviceArray<uint32_t, Exec>& a, std::size_t k) {
+    return DevicePtr<const uint32_t>::adopt(a.data() + k);
+  }
+
+  // Every field of the store, in the registry's order (the frame's, dist/frame_rows.h).
+  HaloFields fields() const {
+    HaloFields f{};
+    for (const FieldInfo& info : store_.fields()) {
+      if (f.count == kMaxHaloFields) throw std::logic_error("halo: more than kMaxHaloFields particle fields");
+      f.data[f.count] = static_cast<unsigned char*>(const_cast<void*>(store_.raw_data(info.name)));
+      f.elem[f.count] = uint32_t(std::size_t(info.components) * scalar_bytes(info.scalar));
+      ++f.count;
+    }
+    return f;
+  }
+
+  // The store's rows in id order (a radix sort of (id, row), linear in the rows; the solver re-sorts
+  // its rows every step): slot_ and pos_ (halo_functors.h).
+  void locate() {
+    const auto id = DevicePtr<const uint32_t>::adopt(static_cast<const uint32_t*>(store_.raw_data("id")));
+    exec_.for_each(m_, KeyHaloRows{id, keys_.device(), rows_.device()});
+    exec_.sort_pairs64(keys_.ptr(), rows_.ptr(), keys_alt_.ptr(), rows_alt_.ptr(), m_);
+    exec_.for_each(m_, SlotHaloRows{rows_.device(), slot_.device(), pos_.device()});
+  }
+
+  Exec& exec_;
+  ParticleStore<Exec>& store_;
+  const ParticleView<T, D>& pv_;
+  T& dt_;
+  std::size_t m_ = 0;
+  std::vector<std::size_t> send_start_{0}, recv_start_{0}, send_off_{0}, recv_off_{0};
+  DeviceArray<uint64_t, Exec> keys_, keys_alt_;
+  DeviceArray<uint32_t, Exec> rows_, rows_alt_, slot_, pos_, send_, recv_;
+  DeviceArray<Vec<T, D>, Exec> anchor_;
+  DeviceArray<unsigned char, Exec> send_buf_, recv_buf_;
+};
+
+}  // namespace ejecta::dist

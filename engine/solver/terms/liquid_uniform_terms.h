@@ -1,0 +1,174 @@
+#pragma once
+// The liquid alone (physics.model = wcsph; model liquid): its uniform-h fast path, the variants of the
+// liquid's terms for one smoothing length and a uniform cell grid (physics/forces_wcsph.h,
+// density_summation.h, wall_pressure_adami2012.h, collider_sphere.h): the fused pair pass with its
+// neighbour records (fluid.neighbour_record: arrays, packed, packed_eos; fluid.neighbour_cells: the
+// grid's reach), fixed tank walls. Registered by register_liquid_terms.
+#include "physics/boundary_dbc_crespo2007.h"
+#include "physics/collider_sphere.h"
+#include "physics/density_summation.h"
+#include "physics/forces_wcsph.h"
+#include "physics/wall_pressure_adami2012.h"
+#include "solver/term_registry.h"
+
+#include <utility>
+
+namespace ejecta {
+
+// The packed neighbour record of the force pass: two arrays of n Packed4, in the sort's buffers and the
+// reorder's scratch (dead from the reorder to the next sort; their contents are lost there, and the
+// record is packed again each force pass), so it costs 4 of its 32 bytes a particle in float 3D.
+template <class T, class Cells, class Store>
+std::pair<Packed4<T>*, Packed4<T>*> wcsph_packed_record(Cells& cells, Store& store, std::size_t n) {
+  return {static_cast<Packed4<T>*>(cells.scratch(sizeof(Packed4<T>) * n)),
+          static_cast<Packed4<T>*>(store.scratch(sizeof(Packed4<T>)))};
+}
+
+// Summation density rho_i = sum_j m_j W_ij (Monaghan 1992 eq. 2.3; fluid.density = summation).
+struct Term_DensitySummation_Monaghan1992 {
+  static constexpr unsigned needs = kTermNeedsUniformLiquid;
+  static TermInfo info() {
+    return {"density_summation_monaghan1992", "liquid", TermStage::State,
+            "summation density over fluid and walls (Monaghan 1992 eq. 2.3; fluid.density = summation)",
+            {"position", "mass", "kind"}, {"density_predicted"}, {"fluid.density", "particles.kernel"}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    return [&c] { c.exec.for_each_balanced(c.n, DensitySummation<typename C::T, C::D>{c.model, c.grid, c.pv}); };
+  }
+};
+
+// p = B ((rho/rho0)^gamma - 1) of the fluid at its predicted density (Monaghan 1994, J. Comput. Phys.
+// 110, 399, eq. 3.3); clipped at zero with summation density.
+struct Term_EosTait_Monaghan1994_UniformH {
+  static constexpr unsigned needs = kTermNeedsUniformLiquid;
+  static TermInfo info() {
+    return {"eos_tait_monaghan1994_uniform_h", "liquid", TermStage::State,
+            "Tait EOS of the fluid at its predicted density (Monaghan 1994 eq. 3.3); p >= 0 with summation density",
+            {"density_predicted", "kind"}, {"pressure"}, {"fluid.c0", "fluid.gamma", "fluid.rho0", "fluid.density"}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    return [&c] { c.exec.for_each(c.n, FluidPressure<typename C::T, C::D>{c.model, c.pv}); };
+  }
+};
+
+// Fixed tank walls take the pressure extrapolated from the fluid (Adami, Hu & Adams 2012 eq. 27-28),
+// their density from the inverted EOS and, for no-slip, the mirrored velocity (eq. 22-23); dry walls
+// skip the scan by the grid's "holds fluid" flags.
+struct Term_WallPressure_Adami2012 {
+  static constexpr unsigned needs = kTermNeedsUniformLiquid;
+  static TermInfo info() {
+    return {"wall_pressure_adami2012", "liquid", TermStage::Boundary,
+            "fixed walls: pressure extrapolated from the fluid (Adami, Hu & Adams 2012 eq. 27-28), no-slip velocity "
+            "(eq. 22-23) (wall_pressure_adami2012.h)",
+            {"position", "velocity_predicted", "density_predicted", "pressure", "acceleration", "kind"},
+            {"pressure", "density_predicted", "velocity_predicted"},
+            {"boundary.slip", "boundary.wall_pressure", "physics.gravity"}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    return [&c] { c.exec.for_each_balanced(c.n, WallPressure_Adami2012<typename C::T, C::D>{c.model, c.grid, c.pv}); };
+  }
+};
+
+// Dynamic boundary particles (boundary.model = dbc_crespo2007; Crespo, Gomez-Gesteira & Dalrymple 2007,
+// CMC 5(3) 173): the walls' density rate by the continuity equation with the fluid and their pressure
+// from the fluid's EOS (physics/boundary_dbc_crespo2007.h); the solver's kicks advance that density.
+struct Term_WallDensity_Crespo2007 {
+  static constexpr unsigned needs = kTermNeedsUniformLiquid;
+  static TermInfo info() {
+    return {"wall_density_crespo2007", "liquid", TermStage::Boundary,
+            "fixed walls as dynamic boundary particles: continuity density and the fluid's EOS (Crespo et al. "
+            "2007) (boundary_dbc_crespo2007.h)",
+            {"position", "velocity_predicted", "density_predicted", "kind"},
+            {"pressure", "density_rate"},
+            {"boundary.model"}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    return [&c] { c.exec.for_each_balanced(c.n, WallDensity_Crespo2007<typename C::T, C::D>{c.model, c.grid, c.pv}); };
+  }
+};
+
+// The fused pair pass of the liquid (physics/forces_wcsph.h): momentum with Monaghan's viscosity
+// (Monaghan 1992 eq. 3.3-3.5) or Zhang et al.'s (2017) pair pressure, continuity (eq. 2.9), delta-SPH
+// (Molteni & Colagrossi 2009; Fourtakas et al. 2019), XSPH and particle shifting (Sun et al. 2017), in
+// one neighbour loop. Its variants, fixed at construction: the neighbour record (fluid.neighbour_record:
+// the arrays, or in 3D the packed record, with the EOS in the loop where every wall has one mass), and
+// at each run shifting on or off (fluid.shifting may change live).
+struct Term_Forces_Monaghan1992_UniformH {
+  static constexpr unsigned needs = kTermNeedsUniformLiquid;
+  static TermInfo info() {
+    return {"forces_monaghan1992_uniform_h", "liquid", TermStage::Forces,
+            "one fused pair pass: Monaghan 1992 eq. 3.3-3.5 (or Zhang et al. 2017), continuity eq. 2.9, delta-SPH "
+            "(Molteni & Colagrossi 2009), XSPH, shifting (Sun et al. 2017) (forces_wcsph.h)",
+            {"position", "velocity_predicted", "density_predicted", "pressure", "mass", "kind"},
+            {"acceleration", "density_rate"},
+            {"viscosity.alpha", "viscosity.beta", "viscosity.wall_factor", "fluid.delta_sph", "fluid.density_diffusion",
+             "fluid.pressure_term", "fluid.xsph", "fluid.shifting", "fluid.neighbour_record", "fluid.neighbour_cells",
+             "physics.gravity"},
+            {"xsph_velocity"}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    using T = typename C::T;
+    constexpr int D = C::D;
+    return [&c] {
+      if constexpr (D == 3) {
+        if (c.packed) {
+          const auto [xp, vr] = wcsph_packed_record<T>(*c.cells, c.store, c.n);
+          if (c.packed == 2) {
+            c.exec.for_each(c.n, PackWcsphNeighbours<T, true>{c.pv, xp, vr});
+            pass(c, WcsphPacked<T, D, true>{xp, vr, c.model.eos, c.m_wall, c.model.summation});
+          } else {
+            c.exec.for_each(c.n, PackWcsphNeighbours<T>{c.pv, xp, vr});
+            pass(c, WcsphPacked<T, D>{xp, vr, c.model.eos, c.m_wall, c.model.summation});
+          }
+          return;
+        }
+      }
+      pass(c, WcsphArrays<T, D>{});
+    };
+  }
+  template <class C, class Nb>
+  static void pass(C& c, const Nb& nb) {
+    using T = typename C::T;
+    if (c.model.shift > T(0))
+      c.exec.for_each_balanced(
+          c.n, Forces_WCSPH_Monaghan1992<T, C::D, true, Nb>{c.model, c.grid, c.pv, c.count_pairs, nb});
+    else
+      c.exec.for_each_balanced(
+          c.n, Forces_WCSPH_Monaghan1992<T, C::D, false, Nb>{c.model, c.grid, c.pv, c.count_pairs, nb});
+  }
+};
+
+// The collider sphere (collider.*; the viewer drags it): Monaghan's (1994) repulsive force on the fluid,
+// while it is on.
+struct Term_Collider_Monaghan1994 {
+  static constexpr unsigned needs = kTermNeedsUniformLiquid;
+  static TermInfo info() {
+    return {"collider_monaghan1994", "liquid", TermStage::Forces,
+            "the collider sphere's repulsive force (Monaghan 1994), while collider.enabled (collider_sphere.h)",
+            {"position", "velocity_predicted", "kind"}, {"acceleration"},
+            {"collider.enabled", "collider.center", "collider.radius", "collider.velocity", "collider.strength"}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    return [&c] {
+      if (c.collider.enabled) c.exec.for_each(c.n, ColliderForce_Monaghan1994<typename C::T, C::D>{c.collider, c.pv});
+    };
+  }
+};
+
+template <class Ctx>
+void register_liquid_uniform_terms(TermRegistry<Ctx>& r) {
+  r.template add<Term_DensitySummation_Monaghan1992>();
+  r.template add<Term_EosTait_Monaghan1994_UniformH>();
+  r.template add<Term_WallPressure_Adami2012>();
+  r.template add<Term_WallDensity_Crespo2007>();
+  r.template add<Term_Forces_Monaghan1992_UniformH>();
+  r.template add<Term_Collider_Monaghan1994>();
+}
+
+}  // namespace ejecta

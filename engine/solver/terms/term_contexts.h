@@ -1,0 +1,115 @@
+#pragma once
+// What the terms of a solver's step work on (solver/term_list.h): references to the solver's execution
+// layer, models, grid and views, read when a term runs (the grid changes every sort, dt every step).
+// The terms (solver/terms/*.h) bind their evaluate to a context; `offers` says which terms can
+// (TermNeeds), `phased` whether the store holds several models (a mixed store: the solid's terms are
+// masked to its phase).
+#include "gravity/self_gravity.h"
+#include "neighbors/cell_index.h"
+#include "neighbors/level_index.h"
+#include "neighbors/tree_index.h"
+#include "particles/particle_store.h"
+#include "physics/collider_sphere.h"
+#include "physics/coupling_adami2012.h"
+#include "physics/dem_grains.h"
+#include "physics/dem_grains_hertz_mindlin.h"
+#include "physics/gas_model.h"
+#include "physics/solid_model.h"
+#include "physics/wcsph_model.h"
+#include "simulation.h"
+#include "solver/term_registry.h"
+
+#include <cstddef>
+#include <memory>
+
+namespace ejecta {
+
+// The mixed solver (solver/mixed_solver.h): one store of liquid, walls, solids and grains.
+template <class T_, int D_, class Exec_>
+struct MixedTermContext {
+  using T = T_;
+  using Exec = Exec_;
+  static constexpr int D = D_;
+  static constexpr unsigned offers = kTermNeedsMixedLiquid | kTermNeedsSolid | kTermNeedsGrains;
+  static constexpr bool phased = true;
+  Exec& exec;
+  const std::size_t& n;
+  const LevelGrid<T, D>& grid;
+  const MixedView<T, D>& pv;
+  const SolidView<T, D>& sv;  // pv.s
+  const LiquidModel<T, D>& liquid;
+  const SolidModel<T, D>& solid;
+  const GrainModel<T, D>& grains;
+  const DevicePtr<T>& grain_radius;
+  const GrainHistoryView<T, D>& hist;
+  const DemHertzMindlinPair<T>& hm;
+  const T& rolling;
+  const T& dt;
+};
+
+// The gas solver (solver/gas_solver.h); its density term refreshes the level grid (cells, grid).
+template <class T_, int D_, class Exec_>
+struct GasTermContext {
+  using T = T_;
+  using Exec = Exec_;
+  static constexpr int D = D_;
+  static constexpr unsigned offers = kTermNeedsGas | kTermNeedsSelfGravity;
+  static constexpr bool phased = false;
+  Exec& exec;
+  const std::size_t& n;
+  const std::unique_ptr<LevelIndex<T, D, Exec>>& cells;
+  const std::unique_ptr<TreeIndex<T, D, Exec>>& tree;  // gas.neighbour_search = tree: the search, else the grid
+  LevelGrid<T, D>& grid;
+  const GasView<T, D>& pv;
+  const GasModel<T, D>& model;
+  // self-gravity: the view it reads and adds to, the octree (null when off), the potential field
+  const GasView<T, D>& gv;
+  const std::unique_ptr<SelfGravity<T, D, Exec>>& gravity;
+  T* const& phi;
+  PhaseTimes& times;
+  const bool& phase_timing;
+};
+
+// The solid solver (solver/solid_solver.h), porous materials and damage included.
+template <class T_, int D_, class Exec_>
+struct SolidTermContext {
+  using T = T_;
+  using Exec = Exec_;
+  static constexpr int D = D_;
+  static constexpr unsigned offers = kTermNeedsSolid | kTermNeedsSelfGravity;
+  static constexpr bool phased = false;
+  Exec& exec;
+  const std::size_t& n;
+  const LevelGrid<T, D>& grid;
+  const SolidView<T, D>& sv;
+  const SolidModel<T, D>& solid;
+  const SolidView<T, D>& gv;
+  const std::unique_ptr<SelfGravity<T, D, Exec>>& gravity;
+  T* const& phi;
+  PhaseTimes& times;
+  const bool& phase_timing;
+};
+
+// The liquid alone (solver/wcsph_solver.h): one smoothing length, the uniform cell grid, fixed walls;
+// the force term's neighbour record lives in the index's and the store's scratch (cells, store).
+template <class T_, int D_, class Exec_>
+struct WcsphTermContext {
+  using T = T_;
+  using Exec = Exec_;
+  static constexpr int D = D_;
+  static constexpr unsigned offers = kTermNeedsUniformLiquid;
+  static constexpr bool phased = false;
+  Exec& exec;
+  const std::size_t& n;
+  const std::unique_ptr<CellIndex<T, D, Exec>>& cells;
+  ParticleStore<Exec>& store;
+  const CellGrid<T, D>& grid;
+  const ParticleView<T, D>& pv;
+  const WcsphModel<T, D>& model;
+  const int& packed;  // 0 the arrays, 1 packed, 2 packed with the EOS in the loop (fluid.neighbour_record)
+  const T& m_wall;    // the walls' one mass (packed_eos)
+  const bool& count_pairs;
+  const ColliderSphereState<T, D>& collider;
+};
+
+}  // namespace ejecta
