@@ -152,10 +152,10 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     model_.switch_on = params.text("viscosity.switch") == "morris_monaghan";
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
-    // auto: the tree on the CPU (faster in every case measured there, docs/physics.md), the level grid
-    // on a GPU until the tree is measured there.
+    // auto: the tree in 3D on the CPU (1.3-1.9x the grid's steps/s there, docs/physics.md); the level
+    // grid in 1D (the tree 12% slower on Sod), in 2D (even on Sedov) and on a GPU until measured there.
     const std::string search = params.text("gas.neighbour_search");
-    tree_search_ = search == "tree" || (search == "auto" && Exec::kBackend == Backend::Cpu);
+    tree_search_ = search == "tree" || (search == "auto" && Exec::kBackend == Backend::Cpu && D == 3);
     configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
