@@ -6,6 +6,7 @@
 // gather (r < 2 h_i) and symmetric (r < 2 max(h_i, h_j)) searches, each pair exactly once. Then a gas
 // run (Sedov 3D with uncapped h) with the tree against the same run with the grid: round-off only.
 #include "exec/exec_cpu.h"
+#include "gravity/self_gravity.h"
 #include "neighbors/level_index.h"
 #include "neighbors/tree_index.h"
 #include "sim_test_util.h"
@@ -109,6 +110,50 @@ TEST(TreeSearch, BruteForce3D_Ratio10Clustered) { compare<3>(10, true, 4); }
 TEST(TreeSearch, BruteForce3D_Ratio100) { compare<3>(100, false, 5); }
 TEST(TreeSearch, BruteForce3D_Ratio100Leaf1) { compare<3>(100, true, 6, 1); }
 TEST(TreeSearch, BruteForce2D_Ratio10Leaf64) { compare<2>(10, true, 7, 64); }
+
+// The self-gravity skips its sort when the particles come in its key order, as the tree search leaves
+// the gas store (SelfGravity::hint_sorted): same forces as from a shuffled order, the sort skipped only
+// when the order is right (a shuffled input with the hint is sorted as before).
+TEST(TreeSearch, GravitySkipsTheSortOfSortedParticles) {
+  const std::size_t n = 5000;
+  std::mt19937 rng(8);
+  std::normal_distribution<double> g(0.0, 1.0);
+  std::vector<Vec<double, 3>> x(n);
+  std::vector<double> m(n, 1.0 / n), h(n, 0.01);
+  for (auto& p : x)
+    for (int d = 0; d < 3; ++d) p[d] = g(rng);
+  CpuExec exec;
+  std::size_t bytes = 0;
+  GravitySettings gs;
+  gs.G = 1;
+  auto accel = [&](const std::vector<Vec<double, 3>>& xs, bool hint, bool& skipped) {
+    SelfGravity<double, 3, CpuExec> grav(exec, n, &bytes);
+    grav.set(gs);
+    grav.hint_sorted(hint);
+    std::vector<Vec<double, 3>> a(n, Vec<double, 3>::zero());
+    grav.accumulate(xs.data(), m.data(), h.data(), a.data(), nullptr);
+    skipped = grav.stats().sort_skipped;
+    return a;
+  };
+  bool skipped = true;
+  const std::vector<Vec<double, 3>> a0 = accel(x, false, skipped);
+  EXPECT_FALSE(skipped);
+  const std::vector<Vec<double, 3>> a1 = accel(x, true, skipped);
+  EXPECT_FALSE(skipped) << "a shuffled order must be sorted";
+  TreeIndex<double, 3, CpuExec> tree(exec, n, &bytes);
+  tree.sort(x.data());
+  std::vector<Vec<double, 3>> xs(n);
+  for (std::size_t k = 0; k < n; ++k) xs[k] = x[tree.permutation()[k]];
+  const std::vector<Vec<double, 3>> a2 = accel(xs, true, skipped);
+  EXPECT_TRUE(skipped);
+  for (std::size_t k = 0; k < n; ++k) {
+    const uint32_t p = tree.permutation()[k];
+    for (int d = 0; d < 3; ++d) {
+      ASSERT_EQ(a1[p][d], a0[p][d]);
+      ASSERT_NEAR(a2[k][d], a0[p][d], 1e-12 * (1 + std::fabs(a0[p][d]))) << k;
+    }
+  }
+}
 
 // A Sedov blast in 3D with uncapped h (in the hot centre h grows ~30 times, the widest spread of the
 // shipped gas scenes), coarse (dp 0.05, 8000 particles), to t = 0.01: the tree's run equals the

@@ -78,6 +78,16 @@ struct GravityKeys {
   }
 };
 
+// 1 where the keys descend between i and i + 1 (summed: 0 when the keys are already in order, as when
+// the particles were sorted by the same keys before, by the gas's tree neighbour search).
+struct GravityKeyDescents {
+  const uint64_t* keys;
+  EJ_INLINE uint32_t operator()(std::size_t i) const { return keys[i] > keys[i + 1] ? 1u : 0u; }
+};
+struct AddGravityCounts {
+  EJ_INLINE uint32_t operator()(uint32_t a, uint32_t b) const { return a + b; }
+};
+
 // A particle in sorted order: position (3 components), mass. 16-byte aligned, so a GPU thread reads a
 // float body with one 128-bit load (the walks read every body of an opened leaf).
 template <class T>

@@ -64,6 +64,7 @@ struct GravityTreeStats {
   // Group walk, and warp walk with settings.count: mean particle-cell and particle-particle
   // interactions per particle (a group's counts weighted by its particles; the self pair included).
   double cells_per_particle = 0, particles_per_particle = 0;
+  bool sort_skipped = false;  // the last build found the particles in key order (hint_sorted) and did not sort
   double most_per_group = 0;  // warp walk with counts: the most interactions (cells + particles) of one group
 };
 
@@ -116,6 +117,8 @@ class SelfGravity {
     return out;
   }
   const GravitySettings& settings() const { return settings_; }
+  // The caller's particles are probably in Morton order already (checked at each build; see build()).
+  void hint_sorted(bool b) { maybe_sorted_ = b; }
   const GravityTreeStats& stats() const { return stats_; }
 
   // a[i] += G sum_j ...; phi[i] = G phi_i (phi may be null). h: smoothing lengths, read when
@@ -279,7 +282,11 @@ class SelfGravity {
     for (int d = 0; d < 3; ++d) key_lo_[d] = keys.lo[d];
     side_ = side;
     exec_.for_each(n_, keys);
-    exec_.sort_pairs64(keys_.ptr(), perm_.ptr(), keys_alt_.ptr(), perm_alt_.ptr(), n_);
+    // Particles already in the keys' order (hint_sorted: the gas's tree search sorted them by the same
+    // keys of the same box) need no sort: one pass checks, and the identity permutation stays.
+    stats_.sort_skipped = maybe_sorted_ && n_ > 1 &&
+                          exec_.transform_reduce(n_ - 1, 0u, GravityKeyDescents{keys_.data()}, AddGravityCounts{}) == 0u;
+    if (!stats_.sort_skipped) exec_.sort_pairs64(keys_.ptr(), perm_.ptr(), keys_alt_.ptr(), perm_alt_.ptr(), n_);
     exec_.for_each(n_, GravityGather<T, D>{x, m, h, perm_.data(), body_.data(), eps_.data(), T(settings_.softening)});
     lap(times_ ? &times_->keys : nullptr);
 
@@ -324,6 +331,7 @@ class SelfGravity {
   uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)
   DeviceArray<uint32_t, Exec> cells_, ranges_, list_counts_;
   DeviceArray<uint32_t, Exec> warp_counts_, overflow_, granges_;  // warp walk: interactions per group, stack overflow
+  bool maybe_sorted_ = false;                           // hint_sorted()
   GravityPhaseTimes* times_ = nullptr;                  // phase timing of the current accumulate()
   std::chrono::steady_clock::time_point lap_;
 };
