@@ -14,7 +14,10 @@
 #include "gravity/multipole.h"
 #include "neighbors/morton.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace ejecta {
 
@@ -77,6 +80,31 @@ struct GravityKeys {
     perm[i] = uint32_t(i);
   }
 };
+
+// The keys' functor for the particles x[0..n): the cube over their bounding box (one reduction comes
+// back), its side padded by 16 eps so the largest coordinate stays inside, split into 2^levels cells a
+// side. `side` receives the cube's side. Shared by the self-gravity's tree and the gas's tree search, so
+// both sort by the same keys of the same box.
+template <class T, int D, class Exec>
+GravityKeys<T, D> gravity_keys_in_box(Exec& exec, const Vec<T, D>* x, std::size_t n, uint64_t* keys, uint32_t* perm,
+                                      T& side) {
+  GravityBox<T> none;
+  for (int d = 0; d < 3; ++d) {
+    none.lo[d] = std::numeric_limits<T>::max();
+    none.hi[d] = -std::numeric_limits<T>::max();
+  }
+  const GravityBox<T> box = exec.transform_reduce(n, none, MeasureGravityBox<T, D>{x}, CombineGravityBox<T>{});
+  side = T(0);
+  for (int d = 0; d < D; ++d) side = std::max(side, box.hi[d] - box.lo[d]);
+  if (!(side > T(0)) || !std::isfinite(double(side))) side = T(1);  // one point, or NaN (reported later)
+  side *= T(1) + T(16) * std::numeric_limits<T>::epsilon();
+  const T cells = T(double(uint64_t(1) << gravity_levels<D>()));
+  GravityKeys<T, D> k{x, keys, perm, {box.lo[0], box.lo[1], box.lo[2]}, cells / side};
+  for (int d = D; d < 3; ++d) k.lo[d] = T(0);
+  for (int d = 0; d < D; ++d)
+    if (!std::isfinite(double(k.lo[d]))) k.lo[d] = T(0);
+  return k;
+}
 
 // 1 where the keys descend between i and i + 1 (summed: 0 when the keys are already in order, as when
 // the particles were sorted by the same keys before, by the gas's tree neighbour search).

@@ -266,19 +266,8 @@ class SelfGravity {
 
   void build(const Vec<T, D>* x, const T* m, const T* h) {
     lap(nullptr);
-    GravityBox<T> none;
-    for (int d = 0; d < 3; ++d) {
-      none.lo[d] = std::numeric_limits<T>::max();
-      none.hi[d] = -std::numeric_limits<T>::max();
-    }
-    const GravityBox<T> box = exec_.transform_reduce(n_, none, MeasureGravityBox<T, D>{x}, CombineGravityBox<T>{});
-    T side = T(0);
-    for (int d = 0; d < D; ++d) side = std::max(side, box.hi[d] - box.lo[d]);
-    if (!(side > T(0)) || !std::isfinite(double(side))) side = T(1);  // one point, or NaN (reported later)
-    side *= T(1) + T(16) * std::numeric_limits<T>::epsilon();
-    const T cells = T(double(uint64_t(1) << gravity_levels<D>()));
-    GravityKeys<T, D> keys{x, keys_.data(), perm_.data(), {box.lo[0], box.lo[1], box.lo[2]}, cells / side};
-    for (int d = D; d < 3; ++d) keys.lo[d] = T(0);
+    T side;
+    const GravityKeys<T, D> keys = gravity_keys_in_box<T, D>(exec_, x, n_, keys_.data(), perm_.data(), side);
     for (int d = 0; d < 3; ++d) key_lo_[d] = keys.lo[d];
     side_ = side;
     exec_.for_each(n_, keys);
