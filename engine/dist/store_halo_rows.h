@@ -42,15 +42,7 @@ class StoreHaloRows final : public HaloRows {
     recv_.resize(exec_, plan.recv.size());
     if (!plan.send.empty()) ejecta::upload(exec_, send_.device(), plan.send.data(), plan.send.size());
     if (!plan.recv.empty()) ejecta::upload(exec_, recv_.device(), plan.recv.data(), plan.recv.size());
-    const HaloFields f = fields();
-    auto offsets = [&](const std::vector<std::size_t>& start, std::vector<std::size_t>& off) {
-      off.assign(start.size(), 0);
-      for (std::size_t p = 0; p + 1 < start.size(); ++p) off[p + 1] = off[p] + message_bytes(f, start[p + 1] - start[p]);
-    };
-    offsets(send_start_, send_off_);
-    offsets(recv_start_, recv_off_);
-    send_buf_.resize(exec_, send_off_.back());
-    recv_buf_.resize(exec_, recv_off_.back());
+    layout(fields());
     locate();
     exec_.for_each(m_, AnchorHaloRows<T, D>{pv_.x, pos_.device(), anchor_.device()});
     exec_.synchronize();
@@ -62,6 +54,7 @@ class StoreHaloRows final : public HaloRows {
   void pack() override {
     locate();
     const HaloFields f = fields();
+    if (f.count != count_ || row_bytes(f) != row_bytes_) layout(f);  // a field added live (XSPH switched on)
     for (std::size_t p = 0; p + 1 < send_start_.size(); ++p) {
       const std::size_t rows = send_start_[p + 1] - send_start_[p];
       if (rows == 0) continue;
@@ -108,6 +101,24 @@ class StoreHaloRows final : public HaloRows {
   void set_step_size(double dt) override { dt_ = T(dt); }
 
  private:
+  static std::size_t row_bytes(const HaloFields& f) {
+    std::size_t b = 0;
+    for (int q = 0; q < f.count; ++q) b += f.elem[q];
+    return b;
+  }
+  // The messages' offsets and the buffers for these fields (every rank has the same fields).
+  void layout(const HaloFields& f) {
+    auto offsets = [&](const std::vector<std::size_t>& start, std::vector<std::size_t>& off) {
+      off.assign(start.size(), 0);
+      for (std::size_t p = 0; p + 1 < start.size(); ++p) off[p + 1] = off[p] + message_bytes(f, start[p + 1] - start[p]);
+    };
+    offsets(send_start_, send_off_);
+    offsets(recv_start_, recv_off_);
+    send_buf_.resize(exec_, send_off_.back());
+    recv_buf_.resize(exec_, recv_off_.back());
+    count_ = f.count;
+    row_bytes_ = row_bytes(f);
+  }
   static std::size_t message_bytes(const HaloFields& f, std::size_t rows) {
     std::size_t b = 0;
     for (int q = 0; q < f.count; ++q) b += halo_block(rows, f.elem[q]);
@@ -143,6 +154,8 @@ class StoreHaloRows final : public HaloRows {
   const ParticleView<T, D>& pv_;
   T& dt_;
   std::size_t m_ = 0;
+  int count_ = 0;               // the fields of the layout
+  std::size_t row_bytes_ = 0;
   std::vector<std::size_t> send_start_{0}, recv_start_{0}, send_off_{0}, recv_off_{0};
   DeviceArray<uint64_t, Exec> keys_, keys_alt_;
   DeviceArray<uint32_t, Exec> rows_, rows_alt_, slot_, pos_, send_, recv_;
