@@ -11,6 +11,7 @@
 #include "particles/particle_store.h"
 #include "physics/wcsph_model.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -128,10 +129,13 @@ class StoreHaloRows final : public HaloRows {
     return DevicePtr<const uint32_t>::adopt(a.data() + k);
   }
 
-  // Every field of the store, in the registry's order (the frame's, dist/frame_rows.h).
+  // Every field of the store, by name: the same order on every rank, whatever order each registry
+  // has (a field added live comes last in one store and in its place in a store built after).
   HaloFields fields() const {
     HaloFields f{};
-    for (const FieldInfo& info : store_.fields()) {
+    std::vector<FieldInfo> infos = store_.fields();
+    std::sort(infos.begin(), infos.end(), [](const FieldInfo& a, const FieldInfo& b) { return a.name < b.name; });
+    for (const FieldInfo& info : infos) {
       if (f.count == kMaxHaloFields) throw std::logic_error("halo: more than kMaxHaloFields particle fields");
       f.data[f.count] = static_cast<unsigned char*>(const_cast<void*>(store_.raw_data(info.name)));
       f.elem[f.count] = uint32_t(std::size_t(info.components) * scalar_bytes(info.scalar));

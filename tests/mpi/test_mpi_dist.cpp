@@ -286,6 +286,7 @@ struct LocalRows {
 LocalRows gather_local_rows(const DistributedSimulation& sim) {
   FrameData f;
   sim.capture_local_frame(f);
+  dist::sort_fields(f);  // one record layout on every rank (a field added live comes last in some stores)
   const std::size_t rb = dist::record_bytes(f);
   std::vector<unsigned char> mine;
   const uint32_t* id = dist::ids_of(f);
