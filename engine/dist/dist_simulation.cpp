@@ -247,7 +247,8 @@ void DistributedSimulation::apply_params(const ParamSet& params) {
   alpha_ = params.real("viscosity.alpha");
 }
 
-void DistributedSimulation::redistribute(const FrameData& held, Split split) {
+void DistributedSimulation::redistribute(FrameData held, Split split) {
+  dist::sort_fields(held);  // the records' layout, the same on every rank
   using Clock = std::chrono::steady_clock;
   auto sec = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); };
   const auto t0 = Clock::now();
@@ -412,6 +413,7 @@ void DistributedSimulation::restore_unsorted(const FrameData& f) {
 }
 
 void DistributedSimulation::exchange_halo(FrameData& f) {
+  dist::sort_fields(f);  // the records' layout, the same on every rank
   const auto by_id = rows_by_id(f);
   const std::size_t rb = record_bytes(f);
   std::vector<std::vector<unsigned char>> out(static_cast<std::size_t>(ranks_)), in(static_cast<std::size_t>(ranks_));

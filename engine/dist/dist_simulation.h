@@ -114,7 +114,7 @@ class DistributedSimulation final : public Simulation {
   // Ownership, halos and a new local solver from the rows this rank holds (any share of the particles),
   // keeping the key ranges, re-splitting them past dist.rebalance_threshold, or always.
   enum class Split { Keep, IfImbalanced, Balance };
-  void redistribute(const FrameData& held, Split split);
+  void redistribute(FrameData held, Split split);
   // Restores rows given in any order (restore_frame expects the solver's sorted order).
   void restore_unsorted(const FrameData& f);
   // Ghost rows from their owners, the global dt, the state back into the solver.

@@ -4,6 +4,7 @@
 // its fields, whatever the solver registers (particles/particle_store.h).
 #include "io/frame.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -83,6 +84,13 @@ inline void append_rows(FrameData& into, const FrameData& from) {
     fd.bytes.insert(fd.bytes.end(), src->bytes.begin(), src->bytes.end());
   }
   into.particles += from.particles;
+}
+
+// The fields by name: rows packed by one rank and read by another need one field order, which the
+// registries need not share (a field added live comes last in one store, in its place in another).
+inline void sort_fields(FrameData& f) {
+  std::sort(f.fields.begin(), f.fields.end(),
+            [](const FieldData& a, const FieldData& b) { return a.info.name < b.info.name; });
 }
 
 inline const uint32_t* ids_of(const FrameData& f) {

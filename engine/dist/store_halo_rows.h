@@ -11,6 +11,7 @@
 #include "particles/particle_store.h"
 #include "physics/wcsph_model.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -42,15 +43,7 @@ class StoreHaloRows final : public HaloRows {
     recv_.resize(exec_, plan.recv.size());
     if (!plan.send.empty()) ejecta::upload(exec_, send_.device(), plan.send.data(), plan.send.size());
     if (!plan.recv.empty()) ejecta::upload(exec_, recv_.device(), plan.recv.data(), plan.recv.size());
-    const HaloFields f = fields();
-    auto offsets = [&](const std::vector<std::size_t>& start, std::vector<std::size_t>& off) {
-      off.assign(start.size(), 0);
-      for (std::size_t p = 0; p + 1 < start.size(); ++p) off[p + 1] = off[p] + message_bytes(f, start[p + 1] - start[p]);
-    };
-    offsets(send_start_, send_off_);
-    offsets(recv_start_, recv_off_);
-    send_buf_.resize(exec_, send_off_.back());
-    recv_buf_.resize(exec_, recv_off_.back());
+    layout(fields());
     locate();
     exec_.for_each(m_, AnchorHaloRows<T, D>{pv_.x, pos_.device(), anchor_.device()});
     exec_.synchronize();
@@ -62,6 +55,7 @@ class StoreHaloRows final : public HaloRows {
   void pack() override {
     locate();
     const HaloFields f = fields();
+    if (f.count != count_ || row_bytes(f) != row_bytes_) layout(f);  // a field added live (XSPH switched on)
     for (std::size_t p = 0; p + 1 < send_start_.size(); ++p) {
       const std::size_t rows = send_start_[p + 1] - send_start_[p];
       if (rows == 0) continue;
@@ -108,6 +102,24 @@ class StoreHaloRows final : public HaloRows {
   void set_step_size(double dt) override { dt_ = T(dt); }
 
  private:
+  static std::size_t row_bytes(const HaloFields& f) {
+    std::size_t b = 0;
+    for (int q = 0; q < f.count; ++q) b += f.elem[q];
+    return b;
+  }
+  // The messages' offsets and the buffers for these fields (every rank has the same fields).
+  void layout(const HaloFields& f) {
+    auto offsets = [&](const std::vector<std::size_t>& start, std::vector<std::size_t>& off) {
+      off.assign(start.size(), 0);
+      for (std::size_t p = 0; p + 1 < start.size(); ++p) off[p + 1] = off[p] + message_bytes(f, start[p + 1] - start[p]);
+    };
+    offsets(send_start_, send_off_);
+    offsets(recv_start_, recv_off_);
+    send_buf_.resize(exec_, send_off_.back());
+    recv_buf_.resize(exec_, recv_off_.back());
+    count_ = f.count;
+    row_bytes_ = row_bytes(f);
+  }
   static std::size_t message_bytes(const HaloFields& f, std::size_t rows) {
     std::size_t b = 0;
     for (int q = 0; q < f.count; ++q) b += halo_block(rows, f.elem[q]);
@@ -117,10 +129,13 @@ class StoreHaloRows final : public HaloRows {
     return DevicePtr<const uint32_t>::adopt(a.data() + k);
   }
 
-  // Every field of the store, in the registry's order (the frame's, dist/frame_rows.h).
+  // Every field of the store, by name: the same order on every rank, whatever order each registry
+  // has (a field added live comes last in one store and in its place in a store built after).
   HaloFields fields() const {
     HaloFields f{};
-    for (const FieldInfo& info : store_.fields()) {
+    std::vector<FieldInfo> infos = store_.fields();
+    std::sort(infos.begin(), infos.end(), [](const FieldInfo& a, const FieldInfo& b) { return a.name < b.name; });
+    for (const FieldInfo& info : infos) {
       if (f.count == kMaxHaloFields) throw std::logic_error("halo: more than kMaxHaloFields particle fields");
       f.data[f.count] = static_cast<unsigned char*>(const_cast<void*>(store_.raw_data(info.name)));
       f.elem[f.count] = uint32_t(std::size_t(info.components) * scalar_bytes(info.scalar));
@@ -143,6 +158,8 @@ class StoreHaloRows final : public HaloRows {
   const ParticleView<T, D>& pv_;
   T& dt_;
   std::size_t m_ = 0;
+  int count_ = 0;               // the fields of the layout
+  std::size_t row_bytes_ = 0;
   std::vector<std::size_t> send_start_{0}, recv_start_{0}, send_off_{0}, recv_off_{0};
   DeviceArray<uint64_t, Exec> keys_, keys_alt_;
   DeviceArray<uint32_t, Exec> rows_, rows_alt_, slot_, pos_, send_, recv_;
