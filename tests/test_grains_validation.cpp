@@ -323,7 +323,8 @@ std::vector<std::pair<std::string, double>> golden_summary(const std::string& pr
 }
 
 TEST(GrainsValidation, CudaSamplesPresetMatchesGolden) {
-  const std::string path = std::string(EJECTA_TEST_DATA_DIR) + "/grains3d_golden.txt";
+  // The copied tree on a GPU host (EJECTA_SOURCE_DIR), not the build machine's path.
+  const std::string path = test::source_dir() + "/tests/data/grains3d_golden.txt";
   if (std::getenv("EJECTA_WRITE_GOLDEN")) {
     const auto f = golden_summary("float"), d = golden_summary("double");
     FILE* out = std::fopen(path.c_str(), "w");

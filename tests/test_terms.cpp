@@ -26,7 +26,7 @@ namespace {
 
 TEST(TermRegistry, EveryTermDeclaresFieldsAndRegisteredKeys) {
   const auto& entries = term_catalog().entries();
-  ASSERT_EQ(entries.size(), 17u);  // 2 + 5 liquid (mixed, uniform h), 3 solid, 2 dem, 2 coupling, 2 gas, 1 gravity
+  ASSERT_EQ(entries.size(), 18u);  // 2 + 6 liquid (mixed; uniform h, with the two wall models), 3 solid, 2 dem, 2 coupling, 2 gas, 1 gravity
   for (const auto& e : entries) {
     const TermInfo& t = e.info;
     EXPECT_FALSE(t.cite.empty()) << t.name;
@@ -171,6 +171,13 @@ TEST(TermRegistry, LiquidSolverRunsItsRecipe) {
     ASSERT_NE(d3, nullptr) << record;
     EXPECT_EQ(names(d3->terms()), recipe) << record;
   }
+  // Dynamic boundary particles (boundary.model = dbc_crespo2007) take the walls' place in the recipe.
+  auto dbc = make_simulation(
+      test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01", "boundary.model=dbc_crespo2007"}), Backend::Cpu);
+  const auto* b = dynamic_cast<const WcsphSolver<float, 2, CpuExec>*>(dbc.get());
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(names(b->terms()), (std::vector<std::string>{"eos_tait_monaghan1994_uniform_h", "wall_density_crespo2007",
+                                                          "forces_monaghan1992_uniform_h", "collider_monaghan1994"}));
 }
 
 // A term is bound only where its solver's context offers what it needs: the solid's terms in the solid

@@ -47,7 +47,10 @@ std::string term_catalog_markdown() {
        "`[grains.N]`) is `contact_linear_green2010`, or `contact_hertz_mindlin_tsuji1992` with\n"
        "`dem.contact = hertz_mindlin`. The liquid alone (`physics.model = wcsph`) runs the liquid's\n"
        "uniform-h variants: one smoothing length on the uniform cell grid, fixed walls, and the fused force\n"
-       "pass whose neighbour record (`fluid.neighbour_record`) is chosen when the solver is built.\n\n"
+       "pass whose neighbour record (`fluid.neighbour_record`) is chosen when the solver is built;\n"
+       "`wall_density_crespo2007` takes the place of `wall_pressure_adami2012` with\n"
+       "`boundary.model = dbc_crespo2007`. The gas's two terms search their neighbours on the level grid or\n"
+       "on the octree (`gas.neighbour_search`).\n\n"
        "## Registered terms\n";
   for (const auto& e : term_catalog().entries()) {
     const TermInfo& t = e.info;
