@@ -422,9 +422,10 @@ ParamRegistry make_builtin() {
                               "levels of grids by h in one sort (neighbors/level_grid.h); tree = the "
                               "Morton-ordered octree of the self-gravity with each node's box and largest "
                               "h, rebuilt every evaluation (neighbors/tree_search.h), which adapts to "
-                              "widely varying h and to particles flying far away; auto = tree in 3D on the "
-                              "CPU (1.3-1.9x the steps/s of grid there, uniform to tenfold h), grid in 1D "
-                              "and 2D (no faster there) and on a GPU (the tree not yet measured there). "
+                              "widely varying h and to particles flying far away; auto = in 3D the tree on the "
+                              "CPU (1.3-1.9x the steps/s of grid there, uniform to tenfold h) and on a GPU "
+                              "when the starting h spreads more than fourfold (grid faster there for near-"
+                              "uniform h), grid in 1D and 2D (no faster there). "
                               "Same neighbour sets; docs/physics.md, "
                               "\"Neighbour search for variable h\", compares their speed."),
                         {"auto", "grid", "tree"})));

@@ -126,10 +126,14 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     model_.switch_on = params.text("viscosity.switch") == "morris_monaghan";
     for (int d = 0; d < D; ++d) model_.gravity[d] = T(init.gravity[d]);
     settings_.scheme = scheme_from_name(params.text("time.integrator"));
-    // auto: the tree in 3D on the CPU (1.3-1.9x the grid's steps/s there, docs/physics.md); the level
-    // grid in 1D (the tree 12% slower on Sod), in 2D (even on Sedov) and on a GPU until measured there.
+    // auto (docs/physics.md, "Neighbour search for variable h"): in 3D the tree on the CPU (1.3-1.9x the
+    // grid's steps/s there, uniform to tenfold h) and on a GPU where the starting h spread more than
+    // fourfold (H200, 10^6: the wide-h scene 19.7 steps/s with the tree, the grid's benchmark not done in
+    // 40 s; near-uniform h, Sedov 3D: the grid 64.1 against 56.2); the level grid in 1D and 2D.
     const std::string search = params.text("gas.neighbour_search");
-    tree_search_ = search == "tree" || (search == "auto" && Exec::kBackend == Backend::Cpu && D == 3);
+    const bool wide_h = hmax0 > 4 * hmin0;
+    tree_search_ = search == "tree" ||
+                   (search == "auto" && D == 3 && (Exec::kBackend == Backend::Cpu || wide_h));
     configure_live(params);
 
     double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
