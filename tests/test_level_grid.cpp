@@ -6,6 +6,7 @@
 // Morton order (the CUDA backend's) and row-major order (the CPU backend's).
 #include "exec/exec_cpu.h"
 #include "neighbors/level_index.h"
+#include "wide_h_cloud.h"
 
 #include <gtest/gtest.h>
 
@@ -20,19 +21,10 @@ namespace {
 template <int D>
 void compare(double h_ratio, bool clustered, unsigned seed, CellOrder order = CellOrder::Morton) {
   const std::size_t n = D == 3 ? 1500 : 2000;
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::normal_distribution<double> g(0.0, 0.03);
-  std::vector<Vec<double, D>> x(n);
-  std::vector<double> h(n);
-  const double h0 = D == 1 ? 0.002 : D == 2 ? 0.01 : 0.02;
-  for (std::size_t i = 0; i < n; ++i) {
-    for (int d = 0; d < D; ++d) x[i][d] = clustered && i % 3 ? 0.5 + g(rng) : u(rng);
-    if (i % 97 == 0)
-      for (int d = 0; d < D; ++d) x[i][d] = (u(rng) - 0.5) * 50;  // outside the table: folded
-    h[i] = h0 * std::pow(h_ratio, u(rng));
-  }
-  h[7] = 1000 * h0;  // one enormous particle
+  auto cloud = test::wide_h_cloud<D>(n, h_ratio, clustered, seed, 50);  // the far ones fold into the table
+  std::vector<Vec<double, D>>& x = cloud.x;
+  std::vector<double>& h = cloud.h;
+  const double h0 = cloud.h0;
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   CpuExec exec;
   std::size_t bytes = 0;
