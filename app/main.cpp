@@ -196,6 +196,7 @@ int run(const CliOptions& o) {
     b.interop = !o.no_interop;
     b.splat = !o.gl_draw;
     b.scene_path = o.scene_path;
+    b.steps_per_frame = o.steps_per_frame;
     return run_render_benchmark(b);
   }
 

@@ -59,6 +59,16 @@ TEST(RenderCli, HeadlessFramesEveryKSteps) {
   EXPECT_FALSE(fs::exists(dir.path / "frame_000003.png"));
 }
 
+// --benchmark-render times the frame loop at --steps-per-frame (it ran at the default 4 whatever was asked
+// until 2026-12-03, so the "8 steps a frame" figures before then were 4 steps a frame).
+TEST(RenderCli, BenchmarkRenderTakesStepsPerFrame) {
+  EJECTA_NEED_GL();
+  const auto r = test::run_binary("--benchmark-render --backend cpu --benchmark-sizes 2000 --width 160 --height 120 "
+                                  "--steps-per-frame 3");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"steps_per_frame\": 3,"), std::string::npos) << r.out;
+}
+
 TEST(RenderCli, BadRenderingOptionsAreInputErrors) {
   struct Case {
     std::string args, message;
