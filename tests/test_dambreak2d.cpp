@@ -204,5 +204,11 @@ TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_DbcCrespo2007) {
   check_martin_moyce({"boundary.model=dbc_crespo2007"}, 0.35);
 }
 
+// The same criteria with the modified dynamic boundary particles (boundary.model = mdbc_english2022,
+// English et al. 2022).
+TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_MdbcEnglish2022) {
+  check_martin_moyce({"boundary.model=mdbc_english2022"}, 0.3);
+}
+
 }  // namespace
 }  // namespace ejecta
