@@ -119,8 +119,9 @@ double interpolate(const std::vector<Point>& curve, double T) {
   return a.Z + (b.Z - a.Z) * (T - a.T) / (b.T - a.T);
 }
 
-// raw_band: Z(T) as run against the measurement, absolute in units of a (0.3 for the defaults).
-void check_martin_moyce(std::vector<std::string> overrides, double raw_band) {
+// raw_band: Z(T) as run against the measurement, absolute in units of a (0.3 for the defaults);
+// fit_band: Z(T - T0) with the fitted front delay, relative (0.05 for the defaults).
+void check_martin_moyce(std::vector<std::string> overrides, double raw_band, double fit_band = 0.05) {
   const auto ref = martin_moyce_front();
   ASSERT_GE(ref.size(), 10u) << "reference data missing";
   const auto ref_h = martin_moyce_height();
@@ -176,7 +177,7 @@ void check_martin_moyce(std::vector<std::string> overrides, double raw_band) {
   for (const Point& r : measured) {
     const double z = interpolate(run.curve, r.T - best_T0);
     std::printf("  T %.2f  Z measured %.3f  simulated at T - T0 %.3f  (%+.1f%%)\n", r.T, r.Z, z, 100 * (z / r.Z - 1));
-    EXPECT_NEAR(z, r.Z, 0.05 * r.Z) << "T = " << r.T << " with the fitted front delay " << best_T0;
+    EXPECT_NEAR(z, r.Z, fit_band * r.Z) << "T = " << r.T << " with the fitted front delay " << best_T0;
   }
   // The column's fall at the back wall (Table 6): water that stuck to the wall would stay high.
   ASSERT_GE(run.height.size(), 5u);
@@ -202,6 +203,18 @@ TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952) { check_martin_moyce({}, 0.3)
 // height within 2%, energy, leaks; docs/physics.md, seventh session).
 TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_DbcCrespo2007) {
   check_martin_moyce({"boundary.model=dbc_crespo2007"}, 0.35);
+}
+
+// The same criteria with the modified dynamic boundary particles (boundary.model = mdbc_english2022,
+// English et al. 2022) but one. Measured 2026-12-03: the front as run leads by 0.19-0.26 a (the
+// defaults' 0.3 a band is met), its speed is -1.3%, the fitted delay T0 = 0.190 (10.3 ms), the column
+// height within 2% for tau < 2; but with the delay taken out Z(T - T0) is +5.4% at T = 1.19 (the
+// defaults +4.9%), past the defaults' 5% there (within 4.2% at every later point). mDBC therefore FAILS
+// that one point of the defaults' criteria; this test holds it to 6% there, a guard against getting
+// worse, not a pass (docs/physics.md, eighth session; with boundary.mdbc_min_density = none +5.4%,
+// with boundary.slip = no_slip +5.6%).
+TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_MdbcEnglish2022) {
+  check_martin_moyce({"boundary.model=mdbc_english2022"}, 0.3, 0.06);
 }
 
 }  // namespace

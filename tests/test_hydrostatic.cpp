@@ -82,6 +82,11 @@ TEST(Hydrostatic2D, BottomPressureMatchesRhoGH_Continuity) { check_hydrostatic({
 TEST(Hydrostatic2D, DbcCrespo2007KeepsTheTankAtRest) {
   check_hydrostatic({"boundary.model=dbc_crespo2007"}, 0.02, 0.005, 0.005);
 }
+// Modified dynamic boundary particles (boundary.model = mdbc_english2022, English et al. 2022): the walls'
+// density extrapolated from the fluid at their ghost nodes; the defaults' bands.
+TEST(Hydrostatic2D, MdbcEnglish2022KeepsTheTankAtRest) {
+  check_hydrostatic({"boundary.model=mdbc_english2022"}, 0.02, 0.005, 0.005);
+}
 // Particle shifting (fluid.shifting, Sun et al. 2017) at its Mach-0.1 coefficient must leave the
 // hydrostatic state: on the lattice, against walls and (tangentially) under the free surface it does
 // not move a particle at its slot. The surface rows jiggle more than without it (measured

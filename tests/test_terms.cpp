@@ -26,7 +26,7 @@ namespace {
 
 TEST(TermRegistry, EveryTermDeclaresFieldsAndRegisteredKeys) {
   const auto& entries = term_catalog().entries();
-  ASSERT_EQ(entries.size(), 18u);  // 2 + 6 liquid (mixed; uniform h, with the two wall models), 3 solid, 2 dem, 2 coupling, 2 gas, 1 gravity
+  ASSERT_EQ(entries.size(), 19u);  // 2 + 7 liquid (mixed; uniform h, with the three wall models), 3 solid, 2 dem, 2 coupling, 2 gas, 1 gravity
   for (const auto& e : entries) {
     const TermInfo& t = e.info;
     EXPECT_FALSE(t.cite.empty()) << t.name;

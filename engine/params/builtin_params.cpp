@@ -459,8 +459,26 @@ ParamRegistry make_builtin() {
                                    "boundary particles, Crespo, Gomez-Gesteira & Dalrymple 2007, DualSPHysics's "
                                    "walls: each wall particle's density follows the continuity equation with "
                                    "the fluid around it, kept >= rho0, and its pressure the fluid's EOS; the "
-                                   "walls start hydrostatic). Measured on SPHERIC 2 in docs/physics.md."),
-                             {"adami2012", "dbc_crespo2007"})),
+                                   "walls start hydrostatic) or mdbc_english2022 (modified dynamic boundary "
+                                   "particles, English et al. 2022: each wall particle's density is taken from "
+                                   "the fluid at a ghost node mirrored across the wall's face by a corrected "
+                                   "kernel interpolation, extrapolated to the particle, its pressure the fluid's "
+                                   "EOS). Measured on SPHERIC 2 in docs/physics.md."),
+                             {"adami2012", "dbc_crespo2007", "mdbc_english2022"})),
+             {"wcsph"}));
+  // Issue 12, helper fidelity6: the modified dynamic boundary particles' settings.
+  t.add(only(rebuild(range(param("boundary.mdbc_det_threshold", T::Real, "1e-3", "", "mDBC determinant threshold",
+                         "boundary.model = mdbc_english2022: below this determinant of the (dimensionless) "
+                         "corrected-interpolation matrix at a wall's ghost node (a ghost near a free surface "
+                         "or a fluid corner) the wall takes the plain Shepard density there, with no "
+                         "gradient, as English et al. (2022) do."),
+                   0, 1)),
+             {"wcsph"}));
+  t.add(only(rebuild(choices(param("boundary.mdbc_min_density", T::Choice, "rho0", "", "mDBC density floor",
+                           "boundary.model = mdbc_english2022: rho0 keeps each wall's density at or above "
+                           "the rest density (as DualSPHysics, so a wall never pulls fluid in); none leaves "
+                           "the extrapolated density as it is (tension at the wall)."),
+                     {"rho0", "none"})),
              {"wcsph"}));
 
   t.group = "Time";

@@ -69,8 +69,9 @@ struct Forces_WCSPH_Monaghan1992 {
       const T F = model.kernel.F(r);  // grad_i W_ij = xij F
       const bool fluid_j = n.fluid;
       const T rhoj = n.rho;
-      // Adami's wall keeps its volume (mass rho_w V_w); a dynamic boundary particle its mass (Crespo 2007).
-      const T mj = fluid_j || model.boundary == kBoundaryDbcCrespo2007 ? n.m : n.m * (rhoj / model.eos.rho0);
+      // Adami's wall keeps its volume (mass rho_w V_w); a dynamic boundary particle its mass (Crespo 2007;
+      // English et al. 2022's mDBC too).
+      const T mj = fluid_j || model.boundary != kBoundaryAdami2012 ? n.m : n.m * (rhoj / model.eos.rho0);
       const Vec<T, D> vij = vi - n.v;
       const T vx = dot(vij, xij);
       T visc = 0;

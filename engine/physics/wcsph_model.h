@@ -38,7 +38,9 @@ struct WcsphModel {
 // sums its density times its cell (physics/wall_pressure_adami2012.h). DbcCrespo2007: dynamic boundary
 // particles, the wall's density integrated by continuity, its pressure from the EOS, its mass constant
 // (physics/boundary_dbc_crespo2007.h).
-enum BoundaryModel : int { kBoundaryAdami2012 = 0, kBoundaryDbcCrespo2007 = 1 };
+// MdbcEnglish2022: modified dynamic boundary particles, the DBC wall with its density taken from the fluid
+// at a ghost node each step (physics/boundary_mdbc_english2022.h), its mass constant as DBC's.
+enum BoundaryModel : int { kBoundaryAdami2012 = 0, kBoundaryDbcCrespo2007 = 1, kBoundaryMdbcEnglish2022 = 2 };
 
 // boundary.slip. Free: no viscous interaction between fluid and walls (a free-slip wall exerts no
 // shear stress). NoSlip: the wall velocity seen by viscosity is the mirror 2 v_w - v~_f

@@ -356,7 +356,12 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   std::vector<Column> columns;
   int up_axes = 0;
   for (int d = 0; d < dim; ++d) up_axes += up[d] != 0 ? 1 : 0;
-  const bool dbc_walls = ps.text("boundary.model") == "dbc_crespo2007" && gnorm > 0 && up_axes == 1 && !summation;
+  // The modified dynamic boundary particles (mdbc_english2022) take the same start: their density is
+  // recomputed from the fluid at the first evaluation, but their constant mass is that of their cell at
+  // the hydrostatic density, so that a still tank's walls have the volume dp^dim.
+  const std::string wall_model = ps.text("boundary.model");
+  const bool dbc_walls =
+      (wall_model == "dbc_crespo2007" || wall_model == "mdbc_english2022") && gnorm > 0 && up_axes == 1 && !summation;
   auto wall_density = [&](const long* k, const double* x) {
     double depth = 0;
     for (const Column& c : columns) {
@@ -425,6 +430,36 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
       const double rho_w = dbc_walls ? wall_density(k, x) : ip.rho0;
       out.add(x, zero, rho_w, kWall, rho_w);
     });
+  }
+
+  // The boundary interface of boundary.model = mdbc_english2022 (physics/boundary_mdbc_english2022.h):
+  // the lattice planes the walls were built against, a tank's inner box and each obstacle's box, with
+  // the obstacle's faces that meet the fluid (strictly inside some tank's inner box across that axis,
+  // so a face standing on a tank's floor or wall is not one; every face when there is no tank).
+  auto snapped = [&](const Box& b, bool obstacle) {
+    long from[3], to[3];
+    lat.cells_of(b, from, to);
+    WallBox w;
+    w.obstacle = obstacle;
+    for (int d = 0; d < dim; ++d) {
+      w.lo[d] = lat.plane(from[d], d);
+      w.hi[d] = lat.plane(to[d], d);
+    }
+    return w;
+  };
+  for (const Box& t : tanks) ip.wall_boxes.push_back(snapped(t, false));
+  const std::size_t n_tanks = ip.wall_boxes.size();
+  for (const Box& o : obstacles) {
+    WallBox w = snapped(o, true);
+    for (int d = 0; d < dim; ++d)
+      for (int side = 0; side < 2; ++side) {
+        const double face = side ? w.hi[d] : w.lo[d];
+        bool wet = n_tanks == 0;
+        for (std::size_t t = 0; t < n_tanks; ++t)
+          wet = wet || (face > ip.wall_boxes[t].lo[d] + 0.25 * dp && face < ip.wall_boxes[t].hi[d] - 0.25 * dp);
+        if (wet) w.faces |= 1u << (2 * d + side);
+      }
+    ip.wall_boxes.push_back(w);
   }
   return ip;
 }

@@ -10,6 +10,14 @@
 
 namespace ejecta {
 
+// The boundary interface of boundary.model = mdbc_english2022 (physics/boundary_mdbc_english2022.h): a
+// tank's inner box or an obstacle, snapped to the particle lattice as its particles are.
+struct WallBox {
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  bool obstacle = false;  // an obstacle's solid box (walls inside), else a tank's inner box (walls outside)
+  unsigned faces = 0;     // obstacles: bit 2d the low face of axis d meets the fluid, 2d+1 the high face
+};
+
 struct InitialParticles {
   int dim = 2;
   double dp = 0, h = 0;
@@ -20,6 +28,7 @@ struct InitialParticles {
   std::vector<double> density;   // n (hydrostatic start for fluid)
   std::vector<double> mass;      // n (fluid: density dp^dim; walls: rho0 dp^dim)
   std::vector<uint8_t> kind;     // n, ParticleKind
+  std::vector<WallBox> wall_boxes;  // the tanks' inner boxes and the obstacles (scene_builder.cpp)
   std::size_t size() const { return kind.size(); }
   std::size_t fluid_count() const;
   // The particles ids[0], ids[1], ... of this set, in that order, with the same constants (a rank's

@@ -12,11 +12,13 @@ namespace ejecta {
 
 // The liquid alone (physics.model = wcsph): its uniform-h terms (terms/liquid_uniform_terms.h):
 // [summation density], the Tait EOS, the walls' pressure, the fused force pass, the collider.
-// `dbc`: boundary.model = dbc_crespo2007 (dynamic boundary particles instead of Adami's walls).
-inline std::vector<ModelRecipe> liquid_model_recipes(bool summation, bool dbc = false) {
+// `dbc`: boundary.model = dbc_crespo2007 (dynamic boundary particles instead of Adami's walls); `mdbc`:
+// mdbc_english2022 (the modified dynamic boundary particles).
+inline std::vector<ModelRecipe> liquid_model_recipes(bool summation, bool dbc = false, bool mdbc = false) {
   ModelRecipe liquid{"liquid", {}};
   if (summation) liquid.terms.push_back("density_summation_monaghan1992");
-  for (const char* t : {"eos_tait_monaghan1994_uniform_h", dbc ? "wall_density_crespo2007" : "wall_pressure_adami2012",
+  const char* wall = dbc ? "wall_density_crespo2007" : mdbc ? "wall_density_english2022" : "wall_pressure_adami2012";
+  for (const char* t : {"eos_tait_monaghan1994_uniform_h", wall,
                         "forces_monaghan1992_uniform_h", "collider_monaghan1994"})
     liquid.terms.push_back(t);
   return {liquid};

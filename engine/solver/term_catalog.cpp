@@ -49,7 +49,8 @@ std::string term_catalog_markdown() {
        "uniform-h variants: one smoothing length on the uniform cell grid, fixed walls, and the fused force\n"
        "pass whose neighbour record (`fluid.neighbour_record`) is chosen when the solver is built;\n"
        "`wall_density_crespo2007` takes the place of `wall_pressure_adami2012` with\n"
-       "`boundary.model = dbc_crespo2007`. The gas's two terms search their neighbours on the level grid or\n"
+       "`boundary.model = dbc_crespo2007`, `wall_density_english2022` with `boundary.model =\n"
+       "mdbc_english2022`. The gas's two terms search their neighbours on the level grid or\n"
        "on the octree (`gas.neighbour_search`).\n\n"
        "## Registered terms\n";
   for (const auto& e : term_catalog().entries()) {

@@ -15,6 +15,7 @@
 #include "neighbors/cell_grid.h"
 #include "neighbors/cell_index.h"
 #include "physics/boundary_dbc_crespo2007.h"
+#include "physics/boundary_mdbc_setup.h"
 #include "physics/collider_sphere.h"
 #include "physics/density_summation.h"
 #include "physics/diagnostic_sums.h"
@@ -67,7 +68,9 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     configure(params, init);
     allocate();
     upload(init);
-    terms_ = bind_terms(liquid_model_recipes(model_.summation, model_.boundary == kBoundaryDbcCrespo2007), ctx_, store_, params);
+    terms_ = bind_terms(liquid_model_recipes(model_.summation, model_.boundary == kBoundaryDbcCrespo2007,
+                                             model_.boundary == kBoundaryMdbcEnglish2022),
+                        ctx_, store_, params);
     this->start();  // sort, densities, forces, extremes: the first dt
   }
 
@@ -226,6 +229,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     model_.eta2 = T(0.01 * init.h * init.h);
     model_.summation = params.text("fluid.density") == "summation";
     configure_packed(params, init);
+    mdbc_ = make_mdbc_walls<T, D>(params, init);
     settings_.scheme = Scheme::LeapfrogPredicted;  // time.integrator = leapfrog, the only one for wcsph
     configure_live(params);
 
@@ -280,7 +284,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     model_.pressure = params.text("fluid.pressure_term") == "zhang2017" ? kPressureZhang2017 : kPressureMonaghan1992;
     model_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
     model_.wall_fluid_accel = params.text("boundary.wall_pressure") == "fluid_acceleration";
-    model_.boundary = params.text("boundary.model") == "dbc_crespo2007" ? kBoundaryDbcCrespo2007 : kBoundaryAdami2012;
+    const std::string wall_model = params.text("boundary.model");
+    model_.boundary = wall_model == "dbc_crespo2007"     ? kBoundaryDbcCrespo2007
+                      : wall_model == "mdbc_english2022" ? kBoundaryMdbcEnglish2022
+                                                         : kBoundaryAdami2012;
     this->configure_time(params);  // time.dt_fixed and the rk23 keys are not wcsph keys: their defaults
     const double r = params.real("fault.max_density_ratio");
     const double rho0 = double(model_.eos.rho0);
@@ -408,13 +415,14 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   T rho_lo_ = T(0), rho_hi_ = T(0);
   ColliderSphereState<T, D> collider_{};
   ColliderSphere collider_host_{};
+  MdbcWalls<T, D> mdbc_{};  // boundary.model = mdbc_english2022 (physics/boundary_mdbc_english2022.h)
   double h_ = 0, dp_ = 0, max_density_ratio_ = 2;
   bool count_pairs_ = false;
   PairCounts pairs_;
   std::unique_ptr<ProbeSampler<T, D, Exec>> probes_;  // after exec_ and store_: released before them
   // What the terms read when they run (references to the members above), and the step's list.
   WcsphTermContext<T, D, Exec> ctx_{exec_, n_, cells_, store_, grid_, pv_, model_, packed_, m_wall_, count_pairs_,
-                                    collider_};
+                                    collider_, mdbc_};
   std::vector<Term> terms_;
   std::unique_ptr<dist::StoreHaloRows<T, D, Exec>> halo_;  // likewise
 };

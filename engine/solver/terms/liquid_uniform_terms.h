@@ -5,6 +5,7 @@
 // neighbour records (fluid.neighbour_record: arrays, packed, packed_eos; fluid.neighbour_cells: the
 // grid's reach), fixed tank walls. Registered by register_liquid_terms.
 #include "physics/boundary_dbc_crespo2007.h"
+#include "physics/boundary_mdbc_english2022.h"
 #include "physics/collider_sphere.h"
 #include "physics/density_summation.h"
 #include "physics/forces_wcsph.h"
@@ -91,6 +92,29 @@ struct Term_WallDensity_Crespo2007 {
   }
 };
 
+// Modified dynamic boundary particles (boundary.model = mdbc_english2022; English et al. 2022, Comput.
+// Part. Mech. 9, 1): each wall particle's density from the fluid at its ghost node by a first-order
+// corrected interpolation, extrapolated to the particle, and its pressure from the fluid's EOS
+// (physics/boundary_mdbc_english2022.h); no state, no kicks.
+struct Term_WallDensity_English2022 {
+  static constexpr unsigned needs = kTermNeedsUniformLiquid;
+  static TermInfo info() {
+    return {"wall_density_english2022", "liquid", TermStage::Boundary,
+            "fixed walls as modified dynamic boundary particles: density from the fluid at a ghost node (corrected "
+            "interpolation, Liu & Liu 2006) extrapolated to the wall, the fluid's EOS (English et al. 2022) "
+            "(boundary_mdbc_english2022.h)",
+            {"position", "velocity_predicted", "density_predicted", "mass", "kind"},
+            {"pressure", "density_predicted", "velocity_predicted"},
+            {"boundary.model", "boundary.mdbc_det_threshold", "boundary.mdbc_min_density", "boundary.slip"}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    return [&c] {
+      c.exec.for_each_balanced(c.n, WallDensity_English2022<typename C::T, C::D>{c.model, c.grid, c.pv, c.mdbc});
+    };
+  }
+};
+
 // The fused pair pass of the liquid (physics/forces_wcsph.h): momentum with Monaghan's viscosity
 // (Monaghan 1992 eq. 3.3-3.5) or Zhang et al.'s (2017) pair pressure, continuity (eq. 2.9), delta-SPH
 // (Molteni & Colagrossi 2009; Fourtakas et al. 2019), XSPH and particle shifting (Sun et al. 2017), in
@@ -167,6 +191,7 @@ void register_liquid_uniform_terms(TermRegistry<Ctx>& r) {
   r.template add<Term_EosTait_Monaghan1994_UniformH>();
   r.template add<Term_WallPressure_Adami2012>();
   r.template add<Term_WallDensity_Crespo2007>();
+  r.template add<Term_WallDensity_English2022>();
   r.template add<Term_Forces_Monaghan1992_UniformH>();
   r.template add<Term_Collider_Monaghan1994>();
 }

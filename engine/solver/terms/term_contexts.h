@@ -15,6 +15,7 @@
 #include "physics/dem_grains_hertz_mindlin.h"
 #include "physics/gas_model.h"
 #include "physics/solid_model.h"
+#include "physics/boundary_mdbc_english2022.h"
 #include "physics/wcsph_model.h"
 #include "simulation.h"
 #include "solver/term_registry.h"
@@ -110,6 +111,7 @@ struct WcsphTermContext {
   const T& m_wall;    // the walls' one mass (packed_eos)
   const bool& count_pairs;
   const ColliderSphereState<T, D>& collider;
+  const MdbcWalls<T, D>& mdbc;  // boundary.model = mdbc_english2022: the interface and its settings
 };
 
 }  // namespace ejecta
