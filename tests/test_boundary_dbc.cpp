@@ -82,7 +82,7 @@ TEST(BoundaryModel, DbcChangesOnlyTheWalls) {
   ASSERT_EQ(n, b.kind.size());
   const double rho0 = pa.real("fluid.rho0"), gamma = pa.real("fluid.gamma");
   const double h = pa.real("particles.dp") * pa.real("particles.h_over_dp");
-  const double c0 = build_scene(pa).c0, B = c0 * c0 * rho0 / gamma;
+  const double c0 = build_scene(pa).liquid.c0, B = c0 * c0 * rho0 / gamma;
   std::vector<std::size_t> walls;
   std::size_t wet_walls = 0, dry_walls = 0;
   for (std::size_t i = 0; i < n; ++i) {

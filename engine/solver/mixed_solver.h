@@ -48,7 +48,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
  public:
   using Sym = SymTensor<T, D>;
 
-  MixedSolver(const ParamSet& params, const MixedInitial& init) : Base(init.size()) {
+  MixedSolver(const ParamSet& params, const SceneParticles& init) : Base(init.size()) {
     n_moving_ = init.count(kPhaseLiquid) + init.count(kPhaseSolid) + init.count(kPhaseGrain);
     n_grains_ = init.count(kPhaseGrain);
     configure(params, init);
@@ -141,13 +141,13 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
  private:
   void update_invariants() { exec_.for_each(n_, SolidVonMisesStress<T, D>{pv_.s.S, nullptr, von_mises_}); }
 
-  void configure(const ParamSet& params, const MixedInitial& init) {
+  void configure(const ParamSet& params, const SceneParticles& init) {
     refuse_unsupported(params);
     const KernelType kt =
         params.text("particles.kernel") == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2;
     solid_.kernel = VarKernel<T, D>::make(kt);
     liquid_.kernel = solid_.kernel;
-    liquid_.eos = TaitEos<T>::make(init.rho0, init.has_liquid ? init.c0 : 1.0, init.gamma);
+    liquid_.eos = TaitEos<T>::make(init.liquid.rho0, init.has_liquid ? init.liquid.c0 : 1.0, init.liquid.gamma);
     solid_.h_over_dp = T(params.real("solid.h_over_dp"));
     materials_ = init.materials;
     mats_.assign(exec_, init.materials, &array_bytes_);
@@ -324,7 +324,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     grid_ = cells_->grid();
   }
 
-  void upload(const MixedInitial& init) {
+  void upload(const SceneParticles& init) {
     std::vector<Vec<T, D>> x(n_), v(n_);
     std::vector<T> rho(n_), m(n_), h(n_);
     std::vector<uint32_t> id(n_);
@@ -433,7 +433,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
 };
 
 template <class T, class Exec>
-std::unique_ptr<Simulation> make_mixed_solver(const ParamSet& params, const MixedInitial& init) {
+std::unique_ptr<Simulation> make_mixed_solver(const ParamSet& params, const SceneParticles& init) {
   switch (init.dim) {
     case 1: return std::make_unique<MixedSolver<T, 1, Exec>>(params, init);
     case 2: return std::make_unique<MixedSolver<T, 2, Exec>>(params, init);

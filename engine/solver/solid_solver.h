@@ -50,7 +50,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   using Sym = SymTensor<T, D>;
   static constexpr int NS = SymIndex<D>::N;
 
-  SolidSolver(const ParamSet& params, const SolidInitial& init) : Base(init.size()) {
+  SolidSolver(const ParamSet& params, const SceneParticles& init) : Base(init.size()) {
     configure(params, init);
     allocate(init);
     if (self_gravity_enabled(params)) {  // the octree's arrays and the potential field
@@ -157,7 +157,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   // The derived (non-persistent) stress invariants, from the current deviatoric stress.
   void update_invariants() { exec_.for_each(n_, SolidVonMisesStress<T, D>{pv_.S, pv_.damage, von_mises_}); }
 
-  void configure(const ParamSet& params, const SolidInitial& init) {
+  void configure(const ParamSet& params, const SceneParticles& init) {
     const std::string kernel = params.text("particles.kernel");
     model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
     model_.h_over_dp = T(params.real("solid.h_over_dp"));
@@ -207,7 +207,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     this->configure_time(params);
   }
 
-  void allocate(const SolidInitial& init) {
+  void allocate(const SceneParticles& init) {
     using V = Vec<T, D>;
     pv_.x = this->template device_field<V>("position", "m", "particle position", true);
     pv_.v = this->template device_field<V>("velocity", "m/s", "particle velocity", true);
@@ -262,7 +262,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
 
   // The porosity term's fields (physics/porous_model.h), only when a material of the scene is porous:
   // a scene without pores carries none of them and runs exactly the non-porous passes.
-  void allocate_porous(const SolidInitial& init) {
+  void allocate_porous(const SceneParticles& init) {
     bool palpha = false, epsalpha = false;
     for (const Material& m : init.materials) {
       palpha = palpha || m.porous.kind == kPorousPAlpha;
@@ -284,7 +284,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     if (palpha) v.damage = this->template device_field<T>("compaction_damage", "", "p-alpha compaction damage D_alpha (eq. P6)", false);
   }
 
-  void upload(const SolidInitial& init) {
+  void upload(const SceneParticles& init) {
     std::vector<Vec<T, D>> x(n_), v(n_);
     std::vector<T> rho(n_), m(n_), h(n_);
     std::vector<uint32_t> id(n_);
@@ -360,7 +360,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
 };
 
 template <class T, class Exec>
-std::unique_ptr<Simulation> make_solid_solver(const ParamSet& params, const SolidInitial& init) {
+std::unique_ptr<Simulation> make_solid_solver(const ParamSet& params, const SceneParticles& init) {
   switch (init.dim) {
     case 1: return std::make_unique<SolidSolver<T, 1, Exec>>(params, init);
     case 2: return std::make_unique<SolidSolver<T, 2, Exec>>(params, init);
