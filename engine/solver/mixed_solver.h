@@ -59,9 +59,11 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   }
 
   const std::vector<Term>& terms() const { return terms_; }
+  const std::vector<Term>& hooks() const { return hooks_; }
 
+  // The hooks of stage after_stage: the solids' yield limit.
   void after_stage() {
-    if (any_yield_) exec_.for_each(n_, OnPhase<SolidYieldLimit<T, D>>{{solid_, pv_.s}, pv_.s.phase, kPhaseSolid});
+    this->run_hooks(hooks_, TermStage::AfterStage);
     update_invariants();
   }
 
@@ -367,6 +369,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   // registered) and the parameter registry.
   void make_terms(const ParamSet& params) {
     terms_ = bind_terms(mixed_model_recipes(solid_.correct, n_grains_ > 0, hertz_), ctx_, store_, params);
+    hooks_ = bind_terms(solid_hook_recipes(false, any_yield_, false), ctx_, store_, params);  // no pores, no damage
   }
 
   // The Hertz contact time of the lightest grain at the larger of the fastest particle's speed and the
@@ -427,7 +430,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   // What the terms read when they run (references to the members above).
   MixedTermContext<T, D, Exec> ctx_{exec_,  n_,    grid_, pv_, pv_.s, liquid_,  solid_,
                                     grains_, grain_radius_, hist_, hm_, rolling_, this->dt_};
-  std::vector<Term> terms_;
+  std::vector<Term> terms_, hooks_;  // the evaluation's terms, the integrator's hooks
   std::size_t n_moving_ = 0;
   bool any_yield_ = false, art_on_ = false;
 };

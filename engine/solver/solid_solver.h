@@ -61,12 +61,13 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     }
     upload(init);
     terms_ = bind_terms(solid_model_recipes(model_.correct, gravity_ != nullptr), ctx_, store_, params);
+    hooks_ = bind_terms(solid_hook_recipes(bool(pv_.por.alpha), any_yield_, bool(pv_.damage)), ctx_, store_, params);
     this->start();
   }
 
+  // The hooks of stage after_stage (the porosity's return before the yield's pressure, the yield).
   void after_stage() {
-    if (pv_.por.alpha) exec_.for_each(n_, SolidPorousAfterStage<T, D>{model_, pv_});  // before the yield's pressure
-    if (any_yield_) exec_.for_each(n_, SolidYieldLimit<T, D>{model_, pv_});
+    this->run_hooks(hooks_, TermStage::AfterStage);
     update_invariants();
   }
 
@@ -93,14 +94,14 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
 
   const std::vector<Term>& terms() const { return terms_; }
+  const std::vector<Term>& hooks() const { return hooks_; }
 
   // The step's plastic strain is measured from its start (SolidYieldLimit); damage is advanced once
   // per accepted step, after the integrator (solid_damage.h), so rejected RK23 tries never touch it.
   void before_step() { exec_.for_each(n_, CopyFlat<T>{pv_.eps_p_step.get(), pv_.eps_p.get()}); }
   void after_step(const StepReport& r) {
-    if (pv_.damage)
-      exec_.for_each(n_, SolidDamageAdvance<T, D>{model_, pv_, id_, flaw_offset_.device(), flaw_strain_.device(),
-                                                  active_flaws_, T(r.dt_taken)});
+    dt_taken_ = T(r.dt_taken);
+    this->run_hooks(hooks_, TermStage::AfterStep);  // damage
   }
 
   std::size_t fluid_count() const override { return n_; }
@@ -354,9 +355,12 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
   T* phi_ = nullptr;
   uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
-  // What the terms read when they run (references to the members above), and the step's list.
-  SolidTermContext<T, D, Exec> ctx_{exec_, n_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_};
-  std::vector<Term> terms_;
+  T dt_taken_ = T(0);         // the accepted step's dt, for the after_step hooks
+  // What the terms read when they run (references to the members above), the step's list and the
+  // integrator's hooks.
+  SolidTermContext<T, D, Exec> ctx_{exec_, n_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_,
+                                    id_, flaw_offset_, flaw_strain_, active_flaws_, dt_taken_};
+  std::vector<Term> terms_, hooks_;
 };
 
 template <class T, class Exec>
