@@ -3,9 +3,8 @@
 
 #include "params/model_keys.h"
 #include "probes/probe_api.h"
-#include "scene/grain_drop.h"  // make_mixed_solver
 #include "scene/memory_budget.h"
-#include "scene/scene_builder.h"
+#include "scene/scene_particles.h"
 #include "solver/solver_factory.h"
 #ifdef EJECTA_WITH_MPI
 #include "dist/dist_simulation.h"
@@ -42,60 +41,13 @@ void Simulation::set_material(std::size_t, const Material&) { throw std::logic_e
 
 namespace {
 
-std::unique_ptr<Simulation> make_gas_simulation(const ParamSet& params, Backend backend, Precision precision,
-                                                const SizeCheck& check) {
-  const GasInitial init = build_gas_scene(params, check);
-  if (backend == Backend::Cpu) return make_cpu_gas_solver(params, init, precision);
-#ifdef EJECTA_WITH_CUDA
-  const std::string problem = cuda_device_problem();
-  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
-  return precision == Precision::Float ? make_cuda_gas_solver_float(params, init)
-                                       : make_cuda_gas_solver_double(params, init);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
-}
-
-std::unique_ptr<Simulation> make_solid_simulation(const ParamSet& params, Backend backend, Precision precision,
-                                                  const SizeCheck& check) {
-  const SolidInitial init = build_solid_scene(params, check);
-  if (backend == Backend::Cpu) return make_cpu_solid_solver(params, init, precision);
-#ifdef EJECTA_WITH_CUDA
-  const std::string problem = cuda_device_problem();
-  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
-  return precision == Precision::Float ? make_cuda_solid_solver_float(params, init)
-                                       : make_cuda_solid_solver_double(params, init);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
-}
-
-std::unique_ptr<Simulation> make_mixed_simulation(const ParamSet& params, Backend backend, Precision precision,
-                                                  const SizeCheck& check) {
-  const MixedInitial init = build_mixed_scene(params, check);
-  return make_mixed_solver(params, backend, precision, init);
-}
-
+// One path for every scene: the one builder's description (scene/scene_particles.h), then the solver of
+// its recipe from the one table (solver/solver_factory.h).
 std::unique_ptr<Simulation> build_simulation(const ParamSet& params, Backend backend, const SizeCheck& check) {
   const Precision precision =
       params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
   check_model_keys(params);  // a key the model does not read would be silently ignored
-  if (params.text("physics.model") == "gas") return make_gas_simulation(params, backend, precision, check);
-  if (params.text("physics.model") == "solid") return make_solid_simulation(params, backend, precision, check);
-  if (params.text("physics.model") == "mixed") return make_mixed_simulation(params, backend, precision, check);
-  if (params.text("time.integrator") != "leapfrog")
-    throw ParamError(params.where("time.integrator") + ": time.integrator = " + params.text("time.integrator") +
-                     " is available for physics.model = gas, solid and mixed only; the wcsph model uses leapfrog");
-  const InitialParticles init = build_scene(params, check);
-  if (backend == Backend::Cpu) return make_cpu_solver(params, init, precision);
-#ifdef EJECTA_WITH_CUDA
-  const std::string problem = cuda_device_problem();
-  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
-  return precision == Precision::Float ? make_cuda_solver_float(params, init)
-                                       : make_cuda_solver_double(params, init);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
+  return make_solver(params, backend, precision, build_scene_particles(params, check));
 }
 
 // A copy of `params` with every spacing of `size` multiplied by `factor`.

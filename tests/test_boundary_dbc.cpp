@@ -167,7 +167,7 @@ TEST(BoundaryModel, DbcChangesOnlyTheWalls) {
   ASSERT_EQ(n, b.kind.size());
   const double rho0 = pa.real("fluid.rho0"), gamma = pa.real("fluid.gamma");
   const double h = pa.real("particles.dp") * pa.real("particles.h_over_dp");
-  const double c0 = build_scene(pa).c0, B = c0 * c0 * rho0 / gamma;
+  const double c0 = build_scene(pa).liquid.c0, B = c0 * c0 * rho0 / gamma;
   std::vector<std::size_t> walls;
   std::size_t wet_walls = 0, dry_walls = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -216,7 +216,7 @@ TEST(BoundaryModel, CpuAndCudaAgreeOnDbcDamBreak3D_Float) { expect_cpu_and_cuda_
 
 TEST(BoundaryModel, MdbcGhostsMirrorAcrossTheWalls) {
   const ParamSet p = test::shipped_scene("dambreak3d.ini", {"particles.dp=0.04", "boundary.model=mdbc_english2022"});
-  const InitialParticles init = build_scene(p);
+  const SceneParticles init = build_scene(p);
   ASSERT_EQ(init.wall_boxes.size(), 2u);  // the tank and the box
   const MdbcWalls<double, 3> w = make_mdbc_walls<double, 3>(p, init);
   const double dp = 0.04;
@@ -262,7 +262,7 @@ TEST(BoundaryModel, MdbcChangesOnlyTheWalls) {
   ASSERT_EQ(n, b.kind.size());
   const double rho0 = pa.real("fluid.rho0"), gamma = pa.real("fluid.gamma"), dp = pa.real("particles.dp");
   const double h = dp * pa.real("particles.h_over_dp");
-  const double c0 = build_scene(pa).c0, B = c0 * c0 * rho0 / gamma;
+  const double c0 = build_scene(pa).liquid.c0, B = c0 * c0 * rho0 / gamma;
   const double top = pa.vec3("block.1.max")[1], width = pa.vec3("block.1.max")[0];
   std::vector<std::size_t> walls;
   double worst_floor = 0;

@@ -26,7 +26,7 @@ struct Checked {
   double spread[3] = {0, 0, 0}; // the largest |x - box centre| per axis
 };
 
-Checked check(const ParamSet& p, const MixedInitial& init, const std::vector<double>& x) {
+Checked check(const ParamSet& p, const SceneParticles& init, const std::vector<double>& x) {
   const int dim = init.dim;
   double r_max = 0;
   for (std::size_t i = 0; i < init.size(); ++i) r_max = std::max(r_max, init.radius[i]);
@@ -57,7 +57,7 @@ Checked check(const ParamSet& p, const MixedInitial& init, const std::vector<dou
 
 TEST(GrainsLayout, BlockAndRandomNeverOverlapAndStayInTheBox) {
   const ParamSet p = test::shipped_scene("grains_column2d.ini");
-  const MixedInitial init = build_mixed_scene(p);
+  const SceneParticles init = build_mixed_scene(p);
   std::size_t n_free = 0;
   double r_max = 0;
   for (std::size_t i = 0; i < init.size(); ++i)

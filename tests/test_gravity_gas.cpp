@@ -49,11 +49,12 @@ dt_max = 0.05
 
 // Lattice points of spacing dp inside the unit sphere, moved radially to r(r0) with
 // enclosed_mass(r) = r0^3 (the unit sphere's mass fraction), mass 1 in all.
-GasInitial stretched_sphere(double dp, double gamma, const std::function<double(double)>& enclosed_mass,
+SceneParticles stretched_sphere(double dp, double gamma, const std::function<double(double)>& enclosed_mass,
                             const std::function<double(double)>& density, const std::function<double(double)>& energy) {
-  GasInitial g;
+  SceneParticles g;
   g.dim = 3;
-  g.gamma = gamma;
+  g.recipe = "gas";
+  g.gas.gamma = gamma;
   const int k = int(std::ceil(1 / dp));
   std::vector<double> r0s;
   for (int i = -k; i <= k; ++i)
@@ -106,7 +107,7 @@ void run_polytrope(double dp, double t_relax, double t_free, int zero_every, boo
   ParamSet p = read_scene_string(kGasSphere, "<polytrope>");
   p.set("gas.gamma", "2", "test");
   if (viscosity_switch) p.set("viscosity.switch", "morris_monaghan", "test");
-  const GasInitial init = stretched_sphere(dp, 2.0, poly_mass, poly_density, [](double rho) { return kPolyK * rho; });
+  const SceneParticles init = stretched_sphere(dp, 2.0, poly_mass, poly_density, [](double rho) { return kPolyK * rho; });
   auto sim = make_cpu_gas_solver(p, init, Precision::Double);
   const std::size_t n = init.size();
   long k = 0;
@@ -195,7 +196,7 @@ TEST(GravityPolytrope, DISABLED_RelaxedN1StaysInEquilibriumFine) { run_polytrope
 void run_evrard(double dp) {
   ParamSet p = read_scene_string(kGasSphere, "<evrard>");
   p.set("gravity.softening", "0.02", "test");
-  const GasInitial init = stretched_sphere(
+  const SceneParticles init = stretched_sphere(
       dp, 5.0 / 3.0, [](double r) { return r * r; }, [](double r) { return 1 / (2 * M_PI * std::max(r, 1e-3)); },
       [](double) { return 0.05; });
   auto sim = make_cpu_gas_solver(p, init, Precision::Double);

@@ -57,7 +57,7 @@ material = basalt
 
 TEST(GravityOrbit, TwoSpheresKeepTheKeplerPeriod) {
   ParamSet p = read_scene_string(kOrbitScene, "<orbit>");
-  const SolidInitial init = build_solid_scene(p);
+  const SceneParticles init = build_solid_scene(p);
   double m1 = 0, m2 = 0;
   const std::size_t n = init.size(), half = n / 2;
   for (std::size_t i = 0; i < n; ++i) (i < half ? m1 : m2) += init.mass[i];

@@ -24,7 +24,7 @@ void check_hydrostatic(const std::vector<std::string>& overrides, double speed_b
   const double dp = p.real("particles.dp"), rho0 = p.real("fluid.rho0");
   const double H = p.vec3("block.1.max")[1] - p.vec3("block.1.min")[1];
   const double g = 9.81, gamma = p.real("fluid.gamma");
-  const double sim_c0 = build_scene(p).c0;
+  const double sim_c0 = build_scene(p).liquid.c0;
   auto sim = make_simulation(p, Backend::Cpu);
   const double mass0 = sim->diagnostics().mass;
   // The bottom pressure carries a small acoustic oscillation (period 4 H / c0 = 0.05 s): average it

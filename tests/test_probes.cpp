@@ -81,7 +81,7 @@ constexpr double kExactAtStart = 5e-4;
 struct Hydrostatic {
   double rho0, c0, gamma;
   explicit Hydrostatic(const ParamSet& p)
-      : rho0(p.real("fluid.rho0")), c0(build_scene(p).c0), gamma(p.real("fluid.gamma")) {}
+      : rho0(p.real("fluid.rho0")), c0(build_scene(p).liquid.c0), gamma(p.real("fluid.gamma")) {}
   double linear(double depth) const { return rho0 * kG * depth; }
   double exact(double depth) const { return test::tait_hydrostatic_pressure(rho0, c0, gamma, kG * depth); }
 };

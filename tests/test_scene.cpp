@@ -46,9 +46,9 @@ std::string loc(const std::string& ini, const std::string& section, const std::s
 
 // Smallest distance between any two particles, with a hash grid of cell dp (a closer pair is always
 // in the same or an adjacent cell).
-double min_distance(const InitialParticles& p) {
+double min_distance(const SceneParticles& p) {
   const int dim = p.dim;
-  const double dp = p.dp;
+  const double dp = p.liquid.dp;
   auto cell = [&](std::size_t i, int d) {
     return static_cast<int64_t>(std::floor(p.position[i * dim + d] / dp));
   };
@@ -80,27 +80,27 @@ double min_distance(const InitialParticles& p) {
   return best;
 }
 
-std::size_t count_kind(const InitialParticles& p, uint8_t k) {
+std::size_t count_kind(const SceneParticles& p, uint8_t k) {
   return static_cast<std::size_t>(std::count(p.kind.begin(), p.kind.end(), k));
 }
 
-void expect_consistent(const InitialParticles& p) {
+void expect_consistent(const SceneParticles& p) {
   const std::size_t n = p.size();
   EXPECT_EQ(p.position.size(), n * p.dim);
   EXPECT_EQ(p.velocity.size(), n * p.dim);
   EXPECT_EQ(p.density.size(), n);
   EXPECT_EQ(p.mass.size(), n);
   // Mass = density times the lattice cell: rho0 dp^dim for walls, the hydrostatic density for fluid.
-  const double cell = std::pow(p.dp, p.dim);
+  const double cell = std::pow(p.liquid.dp, p.dim);
   for (std::size_t i = 0; i < n; ++i) {
     ASSERT_DOUBLE_EQ(p.mass[i], p.density[i] * cell) << "particle " << i;
     if (p.kind[i] == kWall) {
-      ASSERT_EQ(p.density[i], p.rho0);
+      ASSERT_EQ(p.density[i], p.liquid.rho0);
       for (int d = 0; d < p.dim; ++d) ASSERT_EQ(p.velocity[i * p.dim + d], 0.0);
     }
   }
-  EXPECT_GT(p.c0, 0);
-  EXPECT_GE(min_distance(p), p.dp * 0.999);
+  EXPECT_GT(p.liquid.c0, 0);
+  EXPECT_GE(min_distance(p), p.liquid.dp * 0.999);
 }
 
 // Tank [0,1]^2 with dp 0.1 (10 x 10 cells), 3 wall layers, open top; water 0.4 wide, 0.6 high.
@@ -130,9 +130,9 @@ velocity = 0.5, 0
 TEST(Scene, Counts2D) {
   const auto p = build_scene(parse(k2D));
   EXPECT_EQ(p.dim, 2);
-  EXPECT_DOUBLE_EQ(p.dp, 0.1);
-  EXPECT_DOUBLE_EQ(p.h, 0.15);
-  EXPECT_DOUBLE_EQ(p.c0, 20);
+  EXPECT_DOUBLE_EQ(p.liquid.dp, 0.1);
+  EXPECT_DOUBLE_EQ(p.liquid.h, 0.15);
+  EXPECT_DOUBLE_EQ(p.liquid.c0, 20);
   EXPECT_DOUBLE_EQ(p.gravity[0], 0);
   EXPECT_DOUBLE_EQ(p.gravity[1], -10);
   EXPECT_DOUBLE_EQ(p.gravity[2], 0);
@@ -287,11 +287,11 @@ TEST(Scene, AutomaticSoundSpeed) {
   std::string ini = k2D;
   ini.replace(ini.find("c0 = 20"), 7, "c0 = 0");
   // Tallest block along gravity: 0.6 m -> c0 = 10 sqrt(2 g H).
-  EXPECT_NEAR(build_scene(parse(ini)).c0, 10 * std::sqrt(2 * 10 * 0.6), 1e-12);
+  EXPECT_NEAR(build_scene(parse(ini)).liquid.c0, 10 * std::sqrt(2 * 10 * 0.6), 1e-12);
   // No gravity: ten times the fastest block's speed.
   ini.replace(ini.find("gravity = 0, -10"), 16, "gravity = 0, 0");
   const auto p = build_scene(parse(ini));
-  EXPECT_NEAR(p.c0, 10 * 0.5, 1e-12);
+  EXPECT_NEAR(p.liquid.c0, 10 * 0.5, 1e-12);
   for (std::size_t i = 0; i < p.size(); ++i) EXPECT_EQ(p.density[i], 1000);
 }
 
@@ -418,7 +418,7 @@ TEST(ShippedScenes, BuildAndAreSane) {
 TEST(ShippedScenes, DamBreak2DColumn) {
   const auto p = build_scene(read_scene_file(scene_path("dambreak2d.ini")));
   EXPECT_EQ(p.dim, 2);
-  EXPECT_DOUBLE_EQ(p.dp, 0.05715 / 40);
+  EXPECT_DOUBLE_EQ(p.liquid.dp, 0.05715 / 40);
   EXPECT_EQ(p.fluid_count(), 40u * 80u);  // a = 40 dp wide, 2a high
 }
 
@@ -428,9 +428,9 @@ TEST(ShippedScenes, DefaultEqualsDamBreak2D) {
   EXPECT_EQ(file.to_ini(), embedded.to_ini());
   const auto a = build_scene(file), b = build_scene(embedded);
   EXPECT_EQ(a.dim, b.dim);
-  EXPECT_EQ(a.dp, b.dp);
-  EXPECT_EQ(a.h, b.h);
-  EXPECT_EQ(a.c0, b.c0);
+  EXPECT_EQ(a.liquid.dp, b.liquid.dp);
+  EXPECT_EQ(a.liquid.h, b.liquid.h);
+  EXPECT_EQ(a.liquid.c0, b.liquid.c0);
   EXPECT_EQ(a.position, b.position);
   EXPECT_EQ(a.velocity, b.velocity);
   EXPECT_EQ(a.density, b.density);
@@ -442,7 +442,7 @@ TEST(ShippedScenes, DamBreak3DObstacle) {
   const ParamSet ps = read_scene_file(scene_path("dambreak3d.ini"));
   const auto p = build_scene(ps);
   ASSERT_EQ(p.dim, 3);
-  const double dp = p.dp;
+  const double dp = p.liquid.dp;
   // Kleefsman et al. (2005): box 0.161 x 0.403 x 0.161 m, front face at x = 0.8245 m, centred in y.
   const double lo[3] = {0.6635, 0.2985, 0.0}, hi[3] = {0.8245, 0.7015, 0.161};
   std::size_t inside = 0;

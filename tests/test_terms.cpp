@@ -26,7 +26,7 @@ namespace {
 
 TEST(TermRegistry, EveryTermDeclaresFieldsAndRegisteredKeys) {
   const auto& entries = term_catalog().entries();
-  ASSERT_EQ(entries.size(), 19u);  // 2 + 7 liquid (mixed; uniform h, with the three wall models), 3 solid, 2 dem, 2 coupling, 2 gas, 1 gravity
+  ASSERT_EQ(entries.size(), 22u);  // 2 + 7 liquid (mixed; uniform h, with the three wall models), 3 + 3 solid (terms, hooks), 2 dem, 2 coupling, 2 gas, 1 gravity
   for (const auto& e : entries) {
     const TermInfo& t = e.info;
     EXPECT_FALSE(t.cite.empty()) << t.name;
@@ -212,6 +212,40 @@ struct Term_Dummy {
   static constexpr unsigned needs = kTermNeedsMixedLiquid;
   static TermInfo info() { return {"boundary_adami2012", "coupling", TermStage::Boundary, "a second", {}, {}, {}}; }
 };
+
+// The integrator's hooks are registered terms of stages after_stage and after_step, bound by each
+// solver from its hook recipe by the materials of its scene: the porous iron slab (eps-alpha, no
+// strength) its porosity return only; the elastic bar none; the tension bar (brittle_nu0, Weibull
+// flaws, no yield limit) damage only; the basalt crater (von Mises, flaws) the yield and damage; the
+// ocean impact (basalt, mixed) the yield only.
+std::vector<std::string> hook_names(const Simulation& s) {
+  if (auto* a = dynamic_cast<const SolidSolver<double, 1, CpuExec>*>(&s)) return names(a->hooks());
+  if (auto* a = dynamic_cast<const SolidSolver<double, 2, CpuExec>*>(&s)) return names(a->hooks());
+  if (auto* a = dynamic_cast<const SolidSolver<float, 2, CpuExec>*>(&s)) return names(a->hooks());
+  if (auto* a = dynamic_cast<const MixedSolver<double, 2, CpuExec>*>(&s)) return names(a->hooks());
+  if (auto* a = dynamic_cast<const MixedSolver<float, 2, CpuExec>*>(&s)) return names(a->hooks());
+  ADD_FAILURE() << "not a 1D/2D solid or mixed solver";
+  return {};
+}
+
+TEST(TermRegistry, IntegratorHooksAreRegisteredTerms) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(hook_names(*make_simulation(test::shipped_scene("porous_planar1d.ini"), Backend::Cpu)),
+            V{"distention_return_wuennemann2006"});
+  EXPECT_EQ(hook_names(*make_simulation(test::shipped_scene("bar2d.ini"), Backend::Cpu)), V{});
+  EXPECT_EQ(hook_names(*make_simulation(test::shipped_scene("tension_bar2d.ini"), Backend::Cpu)),
+            V{"damage_benz_asphaug1994"});
+  EXPECT_EQ(hook_names(*make_simulation(test::shipped_scene("crater2d.ini"), Backend::Cpu)),
+            (V{"yield_limit_collins2004", "damage_benz_asphaug1994"}));
+  EXPECT_EQ(hook_names(*make_simulation(test::shipped_scene("ocean_impact2d.ini"), Backend::Cpu)),
+            V{"yield_limit_collins2004"});
+  for (const char* t : {"distention_return_wuennemann2006", "yield_limit_collins2004"})
+    EXPECT_EQ(term_catalog().at(t).info.stage, TermStage::AfterStage) << t;
+  EXPECT_EQ(term_catalog().at("damage_benz_asphaug1994").info.stage, TermStage::AfterStep);
+  // Damage needs the solid solver's flaws: not bound in a mixed store.
+  EXPECT_FALSE(bool(term_registry<MixedTermContext<double, 2, CpuExec>>().at("damage_benz_asphaug1994").bind));
+  EXPECT_TRUE(bool(term_registry<SolidTermContext<double, 2, CpuExec>>().at("damage_benz_asphaug1994").bind));
+}
 
 TEST(TermRegistry, UnknownMisplacedAndDuplicateTermsAreRefused) {
   EXPECT_THROW(step_terms(term_catalog(), {{"liquid", {"forces_monaghan1993"}}}), std::logic_error);

@@ -96,14 +96,11 @@ FrameData select_rows(const FrameData& f, const std::vector<uint8_t>& keep) {
 }
 
 // The initial particles of a local solver from frame rows (the frame is restored over it at once).
-InitialParticles initial_from(const FrameData& f, const InitialParticles& like) {
-  InitialParticles init;
+SceneParticles initial_from(const FrameData& f, const SceneParticles& like) {
+  SceneParticles init;
   init.dim = like.dim;
-  init.dp = like.dp;
-  init.h = like.h;
-  init.rho0 = like.rho0;
-  init.c0 = like.c0;
-  init.gamma = like.gamma;
+  init.liquid = like.liquid;
+  init.has_liquid = true;
   for (int d = 0; d < 3; ++d) init.gravity[d] = like.gravity[d];
   const std::size_t n = f.particles;
   const int D = like.dim;
@@ -120,6 +117,8 @@ InitialParticles initial_from(const FrameData& f, const InitialParticles& like) 
     row_values(*f.find("mass"), i, &init.mass[i]);
     row_values(*f.find("kind"), i, v);
     init.kind[i] = uint8_t(v[0]);
+    init.phase.push_back(init.kind[i] == kFluid ? kPhaseLiquid : kPhaseWall);
+    init.material.push_back(0);
   }
   return init;
 }
@@ -163,12 +162,12 @@ void DistributedSimulation::fail(const std::string& what) const {
   throw std::runtime_error("distributed run (" + std::to_string(ranks_) + " ranks): " + what);
 }
 
-void DistributedSimulation::start(const InitialParticles& init) {
-  h_ = init.h;
-  dp_ = init.dp;
-  liquid_.rho0 = init.rho0;
-  liquid_.c0 = init.c0;
-  liquid_.gamma = init.gamma;
+void DistributedSimulation::start(const SceneParticles& init) {
+  h_ = init.liquid.h;
+  dp_ = init.liquid.dp;
+  liquid_.rho0 = init.liquid.rho0;
+  liquid_.c0 = init.liquid.c0;
+  liquid_.gamma = init.liquid.gamma;
   liquid_.summation = params_.text("fluid.density") == "summation";
   for (int d = 0; d < 3; ++d) liquid_.gravity[d] = d < 3 ? params_.vec3("physics.gravity")[d] : 0;
   apply_params(params_);
@@ -213,7 +212,7 @@ void DistributedSimulation::start(const InitialParticles& init) {
   }
   if (dist::any(local_ids.empty())) fail("some rank got no particles: run on fewer ranks");
   const std::size_t m = local_ids.size();
-  local_ = make_liquid_solver(params_, backend_, precision_, init.subset(local_ids));
+  local_ = make_solver(params_, backend_, precision_, init.subset(local_ids));
   FrameData f;
   local_->capture_frame_into(f);
   // The local solver numbered its particles 0..m-1: back to the scene's numbering.
@@ -345,18 +344,14 @@ void DistributedSimulation::redistribute(FrameData held, Split split) {
   // A fresh local solver over the new rows, then their exact state (all fields, rates included).
   const auto t1 = Clock::now();
   if (!(local_ && local_->particle_count() == m)) {
-    const InitialParticles like = [&] {
-      InitialParticles p;
+    const SceneParticles like = [&] {
+      SceneParticles p;
       p.dim = D;
-      p.dp = dp_;
-      p.h = h_;
-      p.rho0 = liquid_.rho0;
-      p.c0 = liquid_.c0;
-      p.gamma = liquid_.gamma;
+      p.liquid = {liquid_.rho0, liquid_.c0, liquid_.gamma, dp_, h_};
       for (int d = 0; d < 3; ++d) p.gravity[d] = liquid_.gravity[d];
       return p;
     }();
-    local_ = make_liquid_solver(params_, backend_, precision_, initial_from(f, like));
+    local_ = make_solver(params_, backend_, precision_, initial_from(f, like));
   }
   const auto t2 = Clock::now();
   restore_unsorted(f);

@@ -20,7 +20,7 @@
 
 namespace ejecta {
 
-struct InitialParticles;
+struct SceneParticles;
 
 // True when this process is one of several mpirun ranks (then make_simulation builds a
 // DistributedSimulation); initialises MPI on first call in that case.
@@ -110,7 +110,7 @@ class DistributedSimulation final : public Simulation {
   int ranks() const { return ranks_; }
 
  private:
-  void start(const InitialParticles& init);
+  void start(const SceneParticles& init);
   // Ownership, halos and a new local solver from the rows this rank holds (any share of the particles),
   // keeping the key ranges, re-splitting them past dist.rebalance_threshold, or always.
   enum class Split { Keep, IfImbalanced, Balance };

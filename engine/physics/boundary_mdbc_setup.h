@@ -1,6 +1,6 @@
 #pragma once
 // Host side of boundary.model = mdbc_english2022 (physics/boundary_mdbc_english2022.h): the boundary
-// interface from the scene's geometry (InitialParticles::wall_boxes, scene_builder.cpp) in the solver's
+// interface from the scene's geometry (SceneParticles::wall_boxes, scene_builder.cpp) in the solver's
 // precision and dimension, and the model's parameters.
 #include "params/param_set.h"
 #include "physics/boundary_mdbc_english2022.h"
@@ -11,7 +11,7 @@
 namespace ejecta {
 
 template <class T, int D>
-MdbcWalls<T, D> make_mdbc_walls(const ParamSet& params, const InitialParticles& init) {
+MdbcWalls<T, D> make_mdbc_walls(const ParamSet& params, const SceneParticles& init) {
   MdbcWalls<T, D> w;
   if (init.wall_boxes.size() > std::size_t(kMdbcMaxBoxes))
     throw ParamError(params.where("boundary.model") + ": boundary.model = mdbc_english2022 takes at most " +

@@ -34,6 +34,7 @@
 // 2D plane stress (solid.plane = stress, model.plane_stress): sigma_zz = 0 fixes eps_zz (SolidForces);
 // rho is then the three-dimensional density (continuity with the 3D volumetric rate), also used as
 // the areal density in the kernel sums (the thickness change is not carried: relative error O(strain)).
+#include "core/particle_phase.h"
 #include "core/types.h"
 #include "core/vec.h"
 #include "exec/device_ptr.h"
@@ -169,9 +170,8 @@ struct SolidView {  // device memory only (DevicePtr, exec/device_ptr.h)
   DevicePtr<const uint8_t> phase = nullptr;
 };
 
-// The model of a particle in a mixed scene's one store (MixedSolver's `phase` field).
-// kPhaseGrain: a DEM grain (physics/dem_grains.h), a moving wall to the liquid.
-enum ParticlePhase : uint8_t { kPhaseLiquid = 0, kPhaseWall = 1, kPhaseSolid = 2, kPhaseGrain = 3 };
+// The model of a particle in a mixed scene's one store (MixedSolver's `phase` field): ParticlePhase,
+// core/particle_phase.h.
 
 // The weakening of a damaged particle (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2): the stress
 // carried is (1 - D) S and, for tension (p < 0), (1 - D) p. The stored S is the undamaged one.

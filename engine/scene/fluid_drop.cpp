@@ -20,14 +20,17 @@ bool is_liquid(const ParamSet& params) { return params.text("physics.model") == 
 
 
 // The scene's constants (dp, h, c0 resolved, ...) with the frame's particles in place of the scene's.
-InitialParticles particles_of(const ParamSet& params, const FrameData& f) {
-  InitialParticles ip = build_scene(params);
+SceneParticles particles_of(const ParamSet& params, const FrameData& f) {
+  SceneParticles ip = build_scene(params);
   ip.position = field_values(need_field(f, "position"));
   ip.velocity = field_values(need_field(f, "velocity"));
   ip.density = field_values(need_field(f, "density"));
   ip.mass = field_values(need_field(f, "mass"));
   const std::vector<double> kind = field_values(need_field(f, "kind"));
   ip.kind.assign(kind.begin(), kind.end());
+  ip.phase.clear();
+  for (double k : kind) ip.phase.push_back(k == kFluid ? kPhaseLiquid : kPhaseWall);
+  ip.material.assign(ip.kind.size(), 0);
   if (ip.position.size() != f.particles * std::size_t(ip.dim))
     throw std::invalid_argument("the frame's positions are not of the scene's dimension (scene.dim = " +
                                 std::to_string(ip.dim) + ")");
@@ -35,16 +38,6 @@ InitialParticles particles_of(const ParamSet& params, const FrameData& f) {
 }
 
 }  // namespace
-
-std::unique_ptr<Simulation> make_liquid_solver(const ParamSet& params, Backend backend, Precision precision,
-                                               const InitialParticles& ip) {
-  if (backend == Backend::Cpu) return make_cpu_solver(params, ip, precision);
-#ifdef EJECTA_WITH_CUDA
-  return precision == Precision::Float ? make_cuda_solver_float(params, ip) : make_cuda_solver_double(params, ip);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
-}
 
 std::vector<double> drop_sites(const ParamSet& params, const FluidDrop& drop, const std::vector<double>& existing) {
   const int dim = int(params.integer("scene.dim"));
@@ -114,7 +107,7 @@ std::unique_ptr<Simulation> add_fluid(const Simulation& sim, const ParamSet& par
   if (!is_liquid(params))
     throw std::logic_error("adding fluid needs physics.model = wcsph (this scene is " + params.text("physics.model") + ")");
   const FrameData old = sim.capture_frame();
-  InitialParticles ip = particles_of(params, old);
+  SceneParticles ip = particles_of(params, old);
   const int dim = ip.dim;
   const std::vector<double> sites = drop_sites(params, drop, ip.position);
   const std::size_t k = sites.size() / std::size_t(dim);
@@ -122,17 +115,19 @@ std::unique_ptr<Simulation> add_fluid(const Simulation& sim, const ParamSet& par
     throw std::invalid_argument("no room for fluid there: every lattice site of the drop is outside the tanks, inside "
                                 "an obstacle or within 0.9 dp of a particle");
   // The new particles as the scene builder makes fluid: the reference density, mass rho0 dp^dim.
-  const double mass = ip.rho0 * std::pow(ip.dp, dim);
+  const double mass = ip.liquid.rho0 * std::pow(ip.liquid.dp, dim);
   for (std::size_t j = 0; j < k; ++j) {
     ip.position.insert(ip.position.end(), sites.begin() + long(j * dim), sites.begin() + long((j + 1) * dim));
     ip.velocity.insert(ip.velocity.end(), drop.velocity, drop.velocity + dim);
-    ip.density.push_back(ip.rho0);
+    ip.density.push_back(ip.liquid.rho0);
     ip.mass.push_back(mass);
     ip.kind.push_back(kFluid);
+    ip.phase.push_back(kPhaseLiquid);
+    ip.material.push_back(0);
   }
   // The solver's own initialisation gives the new particles every field (predicted values, rates of
   // a force evaluation with all particles present); the old ones then get back their exact state.
-  auto fresh = make_liquid_solver(params, sim.backend(), sim.precision(), ip);
+  auto fresh = make_solver(params, sim.backend(), sim.precision(), ip);
   restore_grown(*fresh, old);
   if (added) *added = k;
   return fresh;
@@ -175,7 +170,7 @@ std::unique_ptr<Simulation> make_simulation_from_frame(const ParamSet& params, B
   const Precision p = sim->precision();
   sim.reset();
   if (mixed) return make_mixed_simulation_from_frame(params, b, p, frame);  // grains were added (grain_drop.h)
-  auto grown = make_liquid_solver(params, b, p, particles_of(params, frame));
+  auto grown = make_solver(params, b, p, particles_of(params, frame));
   grown->restore_frame(frame);
   return grown;
 }

@@ -114,10 +114,10 @@ std::vector<double> fluid_layout_sites(const ParamSet& params, std::size_t n, Fl
 
 std::unique_ptr<Simulation> make_simulation_with_layout(const ParamSet& params, Backend backend,
                                                         FluidLayout layout, uint64_t seed) {
-  InitialParticles ip = build_scene(params);
+  SceneParticles ip = build_scene(params);
   const int dim = ip.dim;
   const std::vector<double> sites = fluid_layout_sites(params, ip.fluid_count(), layout, seed);
-  const double mass = ip.rho0 * std::pow(ip.dp, dim);
+  const double mass = ip.liquid.rho0 * std::pow(ip.liquid.dp, dim);
   std::size_t j = 0;
   for (std::size_t i = 0; i < ip.size(); ++i) {
     if (ip.kind[i] != kFluid) continue;
@@ -125,12 +125,12 @@ std::unique_ptr<Simulation> make_simulation_with_layout(const ParamSet& params, 
       ip.position[i * dim + d] = sites[j * dim + d];
       ip.velocity[i * dim + d] = 0;
     }
-    ip.density[i] = ip.rho0;
+    ip.density[i] = ip.liquid.rho0;
     ip.mass[i] = mass;
     ++j;
   }
   const Precision precision = params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
-  return make_liquid_solver(params, backend, precision, ip);
+  return make_solver(params, backend, precision, ip);
 }
 
 }  // namespace ejecta

@@ -38,12 +38,13 @@ double spline_weight(double q) {  // cubic spline shape, support q < 2
 
 }  // namespace
 
-GasInitial build_gas_scene(const ParamSet& ps, const SizeCheck& check) {
-  GasInitial g;
+SceneParticles build_gas_scene(const ParamSet& ps, const SizeCheck& check) {
+  SceneParticles g;
+  g.recipe = "gas";
   ps.check_dimension();
   const int dim = static_cast<int>(ps.integer("scene.dim"));
   g.dim = dim;
-  g.gamma = ps.real("gas.gamma");
+  g.gas.gamma = ps.real("gas.gamma");
   const auto g3 = ps.vec3("physics.gravity");
   for (int d = 0; d < dim; ++d) g.gravity[d] = g3[d];
   const double eta = ps.real("gas.eta");
@@ -72,7 +73,7 @@ GasInitial build_gas_scene(const ParamSet& ps, const SizeCheck& check) {
   }
   // position and velocity (dim doubles each), density, energy, mass, h, kind; the blast's weights.
   const std::string dp1 = "gas_block." + std::to_string(boxes[0]) + ".dp";
-  check_scene_size(ps, {total, dim, dp1, ps.real(dp1), boxes.size() > 1, (2.0 * dim + 5) * sizeof(double) + 1},
+  check_scene_size(ps, {total, dim, dp1, ps.real(dp1), boxes.size() > 1, (2.0 * dim + 5) * sizeof(double) + 3},
                    check);
 
   for (int b : boxes) {
@@ -127,6 +128,8 @@ GasInitial build_gas_scene(const ParamSet& ps, const SizeCheck& check) {
     xhi = std::max(xhi, g.position[i * dim]);
   }
   g.kind.assign(g.size(), kFluid);
+  g.phase.assign(g.size(), kPhaseGas);
+  g.material.assign(g.size(), 0);
   if (frozen > 0)
     for (std::size_t i = 0; i < g.size(); ++i)
       if (g.position[i * dim] < xlo + frozen || g.position[i * dim] > xhi - frozen) {

@@ -42,11 +42,11 @@ bool has_grains(const ParamSet& params) {
 // `sim` rebuilt with the particles of `init`: those of its frame `old` (in the frame's order), then the new
 // ones. Every old particle keeps every field of `old` bit for bit.
 std::unique_ptr<Simulation> grown(const Simulation& sim, const ParamSet& params, const FrameData& old,
-                                  const MixedInitial& init);
+                                  const SceneParticles& init);
 
 }  // namespace
 
-GrainSites grain_drop_sites(const ParamSet& params, const MixedInitial& init, const GrainDrop& drop,
+GrainSites grain_drop_sites(const ParamSet& params, const SceneParticles& init, const GrainDrop& drop,
                             const ColliderSphere& collider, uint64_t first_serial) {
   const int dim = init.dim;
   if (!(drop.radius >= 0)) throw std::invalid_argument("the grains' sphere needs a radius >= 0 (0: three lattice spacings)");
@@ -125,13 +125,14 @@ GrainSites grain_drop_sites(const ParamSet& params, const MixedInitial& init, co
   return out;
 }
 
-MixedInitial mixed_initial_of(const ParamSet& params, const FrameData& f) {
-  MixedInitial scene = build_mixed_scene(params);
-  MixedInitial m;
+SceneParticles mixed_initial_of(const ParamSet& params, const FrameData& f) {
+  SceneParticles scene = build_mixed_scene(params);
+  SceneParticles m;
   m.dim = scene.dim;
   for (int d = 0; d < 3; ++d) m.gravity[d] = scene.gravity[d];
   m.has_liquid = scene.has_liquid;
-  m.rho0 = scene.rho0, m.c0 = scene.c0, m.gamma = scene.gamma;
+  m.liquid = scene.liquid;
+  m.recipe = scene.recipe;
   m.materials = scene.materials;
   m.position = field_values(need_field(f, "position"));
   m.velocity = field_values(need_field(f, "velocity"));
@@ -159,7 +160,7 @@ std::unique_ptr<Simulation> add_grains(const Simulation& sim, const ParamSet& pa
     throw std::logic_error("adding grains needs physics.model = mixed with [grains.N] blocks (this scene is " +
                            params.text("physics.model") + " without grains)");
   const FrameData old = sim.capture_frame();
-  MixedInitial init = mixed_initial_of(params, old);
+  SceneParticles init = mixed_initial_of(params, old);
   const int dim = init.dim;
   const std::size_t n_old = old.particles;
   const GrainSites g = grain_drop_sites(params, init, drop, sim.collider(), n_old);
@@ -194,7 +195,7 @@ std::unique_ptr<Simulation> add_mixed_fluid(const Simulation& sim, const ParamSe
   if (params.text("physics.model") != "mixed" || (params.indices("tank").empty() && params.indices("block").empty()))
     throw std::logic_error("adding fluid to a mixed scene needs its liquid ([tank.N], [block.N])");
   const FrameData old = sim.capture_frame();
-  MixedInitial init = mixed_initial_of(params, old);
+  SceneParticles init = mixed_initial_of(params, old);
   const int dim = init.dim;
   const double dp = params.real("particles.dp");
   double h = params.real("particles.h_over_dp") * dp;
@@ -237,8 +238,8 @@ std::unique_ptr<Simulation> add_mixed_fluid(const Simulation& sim, const ParamSe
   for (std::size_t j = 0; j < k; ++j) {
     init.position.insert(init.position.end(), sites.begin() + long(j * dim), sites.begin() + long((j + 1) * dim));
     init.velocity.insert(init.velocity.end(), drop.velocity, drop.velocity + dim);
-    init.density.push_back(init.rho0);
-    init.mass.push_back(init.rho0 * std::pow(dp, dim));
+    init.density.push_back(init.liquid.rho0);
+    init.mass.push_back(init.liquid.rho0 * std::pow(dp, dim));
     init.h.push_back(h);
     init.material.push_back(0);
     init.kind.push_back(0);
@@ -252,10 +253,10 @@ std::unique_ptr<Simulation> add_mixed_fluid(const Simulation& sim, const ParamSe
 namespace {
 
 std::unique_ptr<Simulation> grown(const Simulation& sim, const ParamSet& params, const FrameData& old,
-                                  const MixedInitial& init) {
+                                  const SceneParticles& init) {
   // The solver's initialisation gives the new particles every field (grains: an empty contact list, no
   // spin; the rates of an evaluation with all particles present); the old ones then get back their state.
-  auto fresh = make_mixed_solver(params, sim.backend(), sim.precision(), init);
+  auto fresh = make_solver(params, sim.backend(), sim.precision(), init);
   restore_grown(*fresh, old);
   return fresh;
 }
@@ -264,22 +265,9 @@ std::unique_ptr<Simulation> grown(const Simulation& sim, const ParamSet& params,
 
 std::unique_ptr<Simulation> make_mixed_simulation_from_frame(const ParamSet& params, Backend backend,
                                                              Precision precision, const FrameData& frame) {
-  auto sim = make_mixed_solver(params, backend, precision, mixed_initial_of(params, frame));
+  auto sim = make_solver(params, backend, precision, mixed_initial_of(params, frame));
   sim->restore_frame(frame);
   return sim;
-}
-
-std::unique_ptr<Simulation> make_mixed_solver(const ParamSet& params, Backend backend, Precision precision,
-                                              const MixedInitial& init) {
-  if (backend == Backend::Cpu) return make_cpu_mixed_solver(params, init, precision);
-#ifdef EJECTA_WITH_CUDA
-  const std::string problem = cuda_device_problem();
-  if (!problem.empty()) throw std::runtime_error("CUDA backend unavailable: " + problem);
-  return precision == Precision::Float ? make_cuda_mixed_solver_float(params, init)
-                                       : make_cuda_mixed_solver_double(params, init);
-#else
-  throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
-#endif
 }
 
 }  // namespace ejecta

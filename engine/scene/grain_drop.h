@@ -40,12 +40,12 @@ struct GrainSites {
   double spacing = 0;   // of the lattice (m)
   std::size_t candidates = 0, dropped = 0;  // lattice sites in the sphere, and those that would overlap
 };
-GrainSites grain_drop_sites(const ParamSet& params, const MixedInitial& init, const GrainDrop& drop,
+GrainSites grain_drop_sites(const ParamSet& params, const SceneParticles& init, const GrainDrop& drop,
                             const ColliderSphere& collider, uint64_t first_serial);
 
-// The particles of a running mixed simulation's frame (all fields) as a MixedInitial, in the frame's
+// The particles of a running mixed simulation's frame (all fields) as a SceneParticles, in the frame's
 // order, with the scene's constants (materials, the liquid's EOS, gravity) from `params`.
-MixedInitial mixed_initial_of(const ParamSet& params, const FrameData& frame);
+SceneParticles mixed_initial_of(const ParamSet& params, const FrameData& frame);
 
 // The simulation `sim` (built from `params`, physics.model = mixed with [grains.N]) with the drop added:
 // a new Simulation on the same backend and precision, at the same time and step. `added` gets the
@@ -62,11 +62,6 @@ std::unique_ptr<Simulation> add_grains(const Simulation& sim, const ParamSet& pa
 // Throws std::invalid_argument when no site is free and std::logic_error for a scene without liquid.
 std::unique_ptr<Simulation> add_mixed_fluid(const Simulation& sim, const ParamSet& params, const FluidDrop& drop,
                                             std::size_t* added = nullptr);
-
-// The mixed solver (physics.model = mixed) on either backend from a built particle set: the scene's
-// start (simulation.cpp), the grain resets (grain_layout.cpp), the drops and the restart from a frame.
-std::unique_ptr<Simulation> make_mixed_solver(const ParamSet& params, Backend backend, Precision precision,
-                                              const MixedInitial& init);
 
 // A mixed solver built from the frame's own particles and continued from it (the restart of a frame
 // of a mixed scene whose particle count is not the scene's: grains were added in the viewer).

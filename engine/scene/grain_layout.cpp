@@ -1,5 +1,5 @@
 #include "scene/grain_layout.h"
-#include "scene/grain_drop.h"  // make_mixed_solver
+#include "scene/grain_drop.h"
 #include "scene/point_cells.h"
 
 #include "params/param_registry.h"  // format_number
@@ -17,7 +17,7 @@
 
 namespace ejecta {
 
-std::vector<double> grain_layout_sites(const ParamSet& params, const MixedInitial& init, FluidLayout layout,
+std::vector<double> grain_layout_sites(const ParamSet& params, const SceneParticles& init, FluidLayout layout,
                                        uint64_t seed) {
   const int dim = init.dim;
   double r_max = 0;
@@ -88,7 +88,7 @@ std::unique_ptr<Simulation> make_grain_simulation_with_layout(const ParamSet& pa
                                                               FluidLayout layout, uint64_t seed) {
   if (params.text("physics.model") != "mixed")
     throw std::logic_error("grain layouts are for mixed scenes of grains (physics.model = mixed)");
-  MixedInitial init = build_mixed_scene(params);
+  SceneParticles init = build_mixed_scene(params);
   if (init.count(kPhaseLiquid) || init.count(kPhaseSolid))
     throw std::logic_error("grain layouts are for mixed scenes of grains only; this scene has liquid or solids");
   const std::vector<double> sites = grain_layout_sites(params, init, layout, seed);
@@ -103,7 +103,7 @@ std::unique_ptr<Simulation> make_grain_simulation_with_layout(const ParamSet& pa
     ++k;
   }
   const Precision precision = params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
-  return make_mixed_solver(params, backend, precision, init);
+  return make_solver(params, backend, precision, init);
 }
 
 }  // namespace ejecta

@@ -26,7 +26,7 @@ namespace ejecta {
 // The free grains' new positions (count of free grains * dim, in the order of the grains of `init`) of
 // `layout`; `seed` picks the random one. Throws std::invalid_argument when the box holds fewer free sites
 // than free grains, or the scene has no grains.
-std::vector<double> grain_layout_sites(const ParamSet& params, const MixedInitial& init, FluidLayout layout,
+std::vector<double> grain_layout_sites(const ParamSet& params, const SceneParticles& init, FluidLayout layout,
                                        uint64_t seed);
 
 // The mixed scene of grains rebuilt with its free grains laid out as `layout` (time 0, step 0) on

@@ -3,7 +3,6 @@
 #include "scene/mixed_scene.h"
 
 #include "core/types.h"
-#include "physics/solid_model.h"  // ParticlePhase
 #include "scene/scene_builder.h"
 #include "scene/solid_scene.h"
 
@@ -114,10 +113,6 @@ Grains build_grains(const ParamSet& ps, int dim) {
 
 }  // namespace
 
-std::size_t MixedInitial::count(uint8_t ph) const {
-  return static_cast<std::size_t>(std::count(phase.begin(), phase.end(), ph));
-}
-
 std::vector<std::pair<std::string, std::string>> mixed_scene_models(const ParamSet& ps) {
   std::vector<std::pair<std::string, std::string>> m;
   for (const char* s : {"block", "tank"})
@@ -132,8 +127,9 @@ std::vector<std::pair<std::string, std::string>> mixed_scene_models(const ParamS
   return m;
 }
 
-MixedInitial build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
-  MixedInitial g;
+SceneParticles build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
+  SceneParticles g;
+  g.recipe = "mixed";
   ps.check_dimension();
   const int dim = static_cast<int>(ps.integer("scene.dim"));
   g.dim = dim;
@@ -152,9 +148,9 @@ MixedInitial build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
                      ": [grains.N] and [solid_block.N] in one scene: grains do not touch solid bodies yet (they "
                      "would pass through them); remove one of them, or give the grains a liquid to move in");
 
-  InitialParticles L;
+  SceneParticles L;
   if (liquid) L = build_scene(ps, {});
-  SolidInitial S;
+  SceneParticles S;
   if (solid) {
     S = build_solid_scene(ps, {});
     if (!S.flaw_offset.empty())
@@ -181,7 +177,7 @@ MixedInitial build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
   double cell = 0;
   const double hod = ps.real("solid.h_over_dp");
   for (double h : S.h) cell = std::max(cell, h / hod);
-  const double dpl = liquid ? L.dp : 0;
+  const double dpl = liquid ? L.liquid.dp : 0;
   cell = std::max(cell, dpl);
   std::unordered_map<long long, std::vector<std::size_t>> cells;
   auto key = [&](const double* x) {
@@ -219,7 +215,7 @@ MixedInitial build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
 
   if (liquid) {
     g.has_liquid = true;
-    g.rho0 = L.rho0, g.c0 = L.c0, g.gamma = L.gamma;
+    g.liquid = L.liquid;
     for (std::size_t i = 0; i < L.size(); ++i) {
       const double* x = &L.position[i * dim];
       if (L.kind[i] == kFluid && displaced(x)) continue;
@@ -229,7 +225,7 @@ MixedInitial build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
       }
       g.density.push_back(L.density[i]);
       g.mass.push_back(L.mass[i]);
-      g.h.push_back(L.h);
+      g.h.push_back(L.liquid.h);
       g.material.push_back(0);
       g.radius.push_back(0);
       g.kind.push_back(L.kind[i] == kFluid ? 0 : 1);

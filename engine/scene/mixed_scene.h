@@ -12,6 +12,7 @@
 // displaces the liquid it starts in. Everything in double; the solver converts.
 #include "materials/material_library.h"
 #include "params/param_set.h"
+#include "scene/scene_particles.h"
 #include "scene/scene_size.h"
 
 #include <cstdint>
@@ -20,27 +21,8 @@
 
 namespace ejecta {
 
-struct MixedInitial {
-  int dim = 2;
-  double gravity[3] = {0, 0, 0};
-  bool has_liquid = false;
-  double rho0 = 1000, c0 = 0, gamma = 7;  // the liquid's Tait EOS (c0 resolved)
-  std::vector<Material> materials;        // the solid bodies' materials, by material index
-  std::vector<double> position;           // n * dim
-  std::vector<double> velocity;           // n * dim
-  std::vector<double> density;            // n
-  std::vector<double> mass;               // n
-  std::vector<double> h;                  // n (liquid: particles.h_over_dp dp; solid: solid.h_over_dp dp)
-  std::vector<uint8_t> material;          // n, index into materials (0 for liquid and walls)
-  std::vector<uint8_t> kind;              // n, 0 free, 1 fixed (tank walls, prescribed solids)
-  std::vector<uint8_t> phase;             // n, ParticlePhase: 0 liquid, 1 tank wall, 2 solid, 3 grain
-  std::vector<double> radius;             // n, a grain's radius (0 for the other phases)
-  std::size_t size() const { return mass.size(); }
-  std::size_t count(uint8_t ph) const;
-};
-
 // Throws ParamError with file:line, the key and a suggestion for bad input.
-MixedInitial build_mixed_scene(const ParamSet& params, const SizeCheck& check = {});
+SceneParticles build_mixed_scene(const ParamSet& params, const SizeCheck& check = {});
 
 // The models the bodies of a mixed scene use ("wcsph" for [block.N]/[tank.N], "solid" for
 // [solid_block.N], "dem" for [grains.N]), with the section that brings each in (for the model-key check).

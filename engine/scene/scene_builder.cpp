@@ -31,31 +31,6 @@
 
 namespace ejecta {
 
-std::size_t InitialParticles::fluid_count() const {
-  return static_cast<std::size_t>(std::count(kind.begin(), kind.end(), uint8_t(kFluid)));
-}
-
-InitialParticles InitialParticles::subset(const std::vector<std::size_t>& ids) const {
-  InitialParticles out = *this;
-  const std::size_t m = ids.size(), D = std::size_t(dim);
-  out.position.resize(m * D);
-  out.velocity.resize(m * D);
-  out.density.resize(m);
-  out.mass.resize(m);
-  out.kind.resize(m);
-  for (std::size_t j = 0; j < m; ++j) {
-    const std::size_t i = ids[j];
-    for (std::size_t d = 0; d < D; ++d) {
-      out.position[j * D + d] = position[i * D + d];
-      out.velocity[j * D + d] = velocity[i * D + d];
-    }
-    out.density[j] = density[i];
-    out.mass[j] = mass[i];
-    out.kind[j] = kind[i];
-  }
-  return out;
-}
-
 namespace {
 
 // Geometric comparisons are done with this absolute tolerance (metres): scene coordinates are given
@@ -173,7 +148,7 @@ struct Lattice {
 };
 
 struct Builder {
-  InitialParticles& out;
+  SceneParticles& out;
   int dim;
   double vol;  // lattice cell, dp^dim
 
@@ -187,6 +162,8 @@ struct Builder {
     out.density.push_back(rho);
     out.mass.push_back(mass_density * vol);
     out.kind.push_back(kind);
+    out.phase.push_back(kind == kFluid ? kPhaseLiquid : kPhaseWall);
+    out.material.push_back(0);
   }
 };
 
@@ -201,17 +178,18 @@ double hydrostatic_density(double rho0, double B, double gamma, double g_depth) 
   return rho0 * std::pow(1.0 + p / B, 1.0 / gamma);
 }
 
-InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
-  InitialParticles ip;
+SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
+  SceneParticles ip;
+  ip.has_liquid = true;
   ps.check_dimension();
   const int dim = static_cast<int>(ps.integer("scene.dim"));
   const double dp = ps.real("particles.dp");
   if (!(dp > 0)) fail(ps.where("particles.dp"), "particles.dp must be positive");
   ip.dim = dim;
-  ip.dp = dp;
-  ip.h = ps.real("particles.h_over_dp") * dp;
-  ip.rho0 = ps.real("fluid.rho0");
-  ip.gamma = ps.real("fluid.gamma");
+  ip.liquid.dp = dp;
+  ip.liquid.h = ps.real("particles.h_over_dp") * dp;
+  ip.liquid.rho0 = ps.real("fluid.rho0");
+  ip.liquid.gamma = ps.real("fluid.gamma");
   const auto g3 = ps.vec3("physics.gravity");
   double gnorm2 = 0;
   for (int d = 0; d < 3; ++d) {
@@ -286,7 +264,7 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   for (const Box& b : blocks) add_count(b, false, false);
   for (const Box& o : obstacles) add_count(o, false, false);
   // position and velocity (dim doubles each), density, mass, kind.
-  check_scene_size(ps, {total, dim, "particles.dp", dp, false, (2.0 * dim + 2) * sizeof(double) + 1}, check);
+  check_scene_size(ps, {total, dim, "particles.dp", dp, false, (2.0 * dim + 2) * sizeof(double) + 3}, check);
 
   // Lattice indices are longs: a box 1e15 spacings or more from the first tank's corner (a far-away
   // second tank of a few cells) is refused rather than overflowed.
@@ -299,8 +277,8 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
                             ": move it closer or raise particles.dp");
 
   // ---- speed of sound ----
-  ip.c0 = ps.real("fluid.c0");
-  if (ip.c0 == 0) {
+  ip.liquid.c0 = ps.real("fluid.c0");
+  if (ip.liquid.c0 == 0) {
     if (gnorm > 0) {
       // Weakly compressible SPH keeps density fluctuations ~ (v/c0)^2 below 1% if c0 is ten times
       // the largest expected speed (Monaghan 1994); the fastest a column of height H gets is the
@@ -311,7 +289,7 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
         for (int d = 0; d < dim; ++d) e += std::fabs(up[d]) * b.extent(d);
         H = std::max(H, e);
       }
-      ip.c0 = 10.0 * std::sqrt(2.0 * gnorm * H);
+      ip.liquid.c0 = 10.0 * std::sqrt(2.0 * gnorm * H);
     } else {
       // No gravity: the only speed scale is the blocks' initial velocity; 1 m/s if they are all at
       // rest, so that c0 stays finite (the user should then set fluid.c0 for their problem).
@@ -322,11 +300,11 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
         for (int d = 0; d < dim; ++d) s += v[d] * v[d];
         vmax = std::max(vmax, std::sqrt(s));
       }
-      ip.c0 = 10.0 * (vmax > 0 ? vmax : 1.0);
+      ip.liquid.c0 = 10.0 * (vmax > 0 ? vmax : 1.0);
     }
   }
   // Tait: p = B ((rho/rho0)^gamma - 1), B = c0^2 rho0 / gamma, so that dp/drho = c0^2 at rho0.
-  const double B = ip.c0 * ip.c0 * ip.rho0 / ip.gamma;
+  const double B = ip.liquid.c0 * ip.liquid.c0 * ip.liquid.rho0 / ip.liquid.gamma;
 
   // ---- particles ----
   const std::size_t n_est = static_cast<std::size_t>(total);
@@ -335,6 +313,8 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   ip.density.reserve(n_est);
   ip.mass.reserve(n_est);
   ip.kind.reserve(n_est);
+  ip.phase.reserve(n_est);
+  ip.material.reserve(n_est);
   Builder out{ip, dim, std::pow(dp, dim)};
   // Summation density recomputes rho from the masses at the first step; its runs keep rho0 dp^dim
   // (with hydrostatic masses the summation dam break's energy rose 0.9%, not understood yet).
@@ -372,7 +352,7 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
       for (int d = 0; d < dim; ++d) height += up[d] * x[d];
       if (beside) depth = std::max(depth, c.top - height);
     }
-    return depth > 0 ? hydrostatic_density(ip.rho0, B, ip.gamma, gnorm * depth) : ip.rho0;
+    return depth > 0 ? hydrostatic_density(ip.liquid.rho0, B, ip.liquid.gamma, gnorm * depth) : ip.liquid.rho0;
   };
 
   // Fluid first, so fluid particles are 0 .. fluid_count-1 in the initial order.
@@ -389,8 +369,8 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
       double x[3], height = 0;
       lat.site(k, x);
       for (int d = 0; d < dim; ++d) height += up[d] * x[d];
-      const double rho = hydrostatic_density(ip.rho0, B, ip.gamma, gnorm * (top - height));
-      out.add(x, v, rho, kFluid, summation ? ip.rho0 : rho);
+      const double rho = hydrostatic_density(ip.liquid.rho0, B, ip.liquid.gamma, gnorm * (top - height));
+      out.add(x, v, rho, kFluid, summation ? ip.liquid.rho0 : rho);
     });
   }
 
@@ -410,7 +390,7 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
       if (inside) return;
       double x[3];
       lat.site(k, x);
-      const double rho_w = dbc_walls ? wall_density(k, x) : ip.rho0;
+      const double rho_w = dbc_walls ? wall_density(k, x) : ip.liquid.rho0;
       out.add(x, zero, rho_w, kWall, rho_w);
     });
   }
@@ -427,7 +407,7 @@ InitialParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
       if (!tanks.empty() && std::none_of(tanks.begin(), tanks.end(),
                                          [&](const Box& t) { return t.contains_point(x); }))
         return;
-      const double rho_w = dbc_walls ? wall_density(k, x) : ip.rho0;
+      const double rho_w = dbc_walls ? wall_density(k, x) : ip.liquid.rho0;
       out.add(x, zero, rho_w, kWall, rho_w);
     });
   }

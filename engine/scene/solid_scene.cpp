@@ -99,8 +99,9 @@ std::string resolve_material_library(const std::string& path) {
   return root + "/" + path;
 }
 
-SolidInitial build_solid_scene(const ParamSet& ps, const SizeCheck& check) {
-  SolidInitial g;
+SceneParticles build_solid_scene(const ParamSet& ps, const SizeCheck& check) {
+  SceneParticles g;
+  g.recipe = "solid";
   ps.check_dimension();
   const int dim = static_cast<int>(ps.integer("scene.dim"));
   g.dim = dim;
@@ -132,7 +133,7 @@ SolidInitial build_solid_scene(const ParamSet& ps, const SizeCheck& check) {
   }
   // position and velocity (dim doubles each), density, mass, h, material, kind, the flaw offsets.
   const std::string dp1 = "solid_block." + std::to_string(boxes[0]) + ".dp";
-  check_scene_size(ps, {total, dim, dp1, ps.real(dp1), boxes.size() > 1, (2.0 * dim + 4) * sizeof(double) + 2},
+  check_scene_size(ps, {total, dim, dp1, ps.real(dp1), boxes.size() > 1, (2.0 * dim + 4) * sizeof(double) + 3},
                    check);
 
   for (int b : boxes) {
@@ -209,6 +210,7 @@ SolidInitial build_solid_scene(const ParamSet& ps, const SizeCheck& check) {
     g.flaw_offset[0] = 0;
     for (std::size_t i = 0; i < g.size(); ++i) g.flaw_offset[i + 1] = g.flaw_offset[i] + flaw_count[i];
   }
+  g.phase.assign(g.size(), kPhaseSolid);
   return g;
 }
 

@@ -13,7 +13,7 @@
 namespace ejecta {
 
 template <class T>
-double estimated_bytes(const InitialParticles& init) {
+double estimated_bytes(const SceneParticles& init) {
   const bool xsph = false;
   switch (init.dim) {
     case 1: return WcsphSolver<T, 1, CudaExec>::estimated_bytes_per_particle(xsph);
@@ -22,7 +22,7 @@ double estimated_bytes(const InitialParticles& init) {
   }
 }
 
-[[noreturn]] inline void throw_out_of_memory(const InitialParticles& init, std::size_t free_after,
+[[noreturn]] inline void throw_out_of_memory(const SceneParticles& init, std::size_t free_after,
                                              double bytes_per_particle) {
   std::size_t free_b = 0, total_b = 0;
   cudaMemGetInfo(&free_b, &total_b);  // the solver's buffers are released by now

@@ -42,7 +42,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
       Base::dt_, Base::time_, Base::steps_, Base::cfl_, Base::force_factor_, Base::dt_max_, Base::max_speed_,
       Base::times_, Base::phase_timing_;
  public:
-  GasSolver(const ParamSet& params, const GasInitial& init)
+  GasSolver(const ParamSet& params, const SceneParticles& init)
       : Base(init.size()), n_fluid_(std::size_t(std::count(init.kind.begin(), init.kind.end(), uint8_t(kFluid)))) {
     configure(params, init);
     allocate();
@@ -108,10 +108,10 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
   void apply_params(const ParamSet& params) override { configure_live(params); }
 
  private:
-  void configure(const ParamSet& params, const GasInitial& init) {
+  void configure(const ParamSet& params, const SceneParticles& init) {
     const std::string kernel = params.text("particles.kernel");
     model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
-    model_.eos = IdealGasEos<T>{T(init.gamma)};
+    model_.eos = IdealGasEos<T>{T(init.gas.gamma)};
     model_.eta = T(params.real("gas.eta"));
     double hmax0 = 0, hmin0 = std::numeric_limits<double>::max();
     for (double h : init.h) {
@@ -210,7 +210,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
     gravity_->hint_sorted(tree_search_);  // the tree search leaves the store in the gravity's key order
   }
 
-  void upload(const GasInitial& init) {
+  void upload(const SceneParticles& init) {
     std::vector<Vec<T, D>> x(n_), v(n_);
     std::vector<T> rho(n_), m(n_), u(n_), h(n_), zero(n_, T(0)), alpha(n_, model_.alpha);
     std::vector<uint32_t> id(n_);
@@ -273,7 +273,7 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
 };
 
 template <class T, class Exec>
-std::unique_ptr<Simulation> make_gas_solver(const ParamSet& params, const GasInitial& init) {
+std::unique_ptr<Simulation> make_gas_solver(const ParamSet& params, const SceneParticles& init) {
   switch (init.dim) {
     case 1: return std::make_unique<GasSolver<T, 1, Exec>>(params, init);
     case 2: return std::make_unique<GasSolver<T, 2, Exec>>(params, init);

@@ -5,7 +5,7 @@
 
 namespace ejecta {
 
-std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const GasInitial& init,
+std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const SceneParticles& init,
                                                 Precision precision) {
   if (precision == Precision::Float) return make_gas_solver<float, CpuExec>(params, init);
   return make_gas_solver<double, CpuExec>(params, init);

@@ -6,7 +6,7 @@
 
 namespace ejecta {
 
-std::unique_ptr<Simulation> make_cuda_gas_solver_float(const ParamSet& params, const GasInitial& init) {
+std::unique_ptr<Simulation> make_cuda_gas_solver_float(const ParamSet& params, const SceneParticles& init) {
   try {
     return make_gas_solver<float, CudaExec>(params, init);
   } catch (const CudaAllocError& e) {

@@ -48,7 +48,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
  public:
   using Sym = SymTensor<T, D>;
 
-  MixedSolver(const ParamSet& params, const MixedInitial& init) : Base(init.size()) {
+  MixedSolver(const ParamSet& params, const SceneParticles& init) : Base(init.size()) {
     n_moving_ = init.count(kPhaseLiquid) + init.count(kPhaseSolid) + init.count(kPhaseGrain);
     n_grains_ = init.count(kPhaseGrain);
     configure(params, init);
@@ -59,9 +59,11 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   }
 
   const std::vector<Term>& terms() const { return terms_; }
+  const std::vector<Term>& hooks() const { return hooks_; }
 
+  // The hooks of stage after_stage: the solids' yield limit.
   void after_stage() {
-    if (any_yield_) exec_.for_each(n_, OnPhase<SolidYieldLimit<T, D>>{{solid_, pv_.s}, pv_.s.phase, kPhaseSolid});
+    this->run_hooks(hooks_, TermStage::AfterStage);
     update_invariants();
   }
 
@@ -141,13 +143,13 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
  private:
   void update_invariants() { exec_.for_each(n_, SolidVonMisesStress<T, D>{pv_.s.S, nullptr, von_mises_}); }
 
-  void configure(const ParamSet& params, const MixedInitial& init) {
+  void configure(const ParamSet& params, const SceneParticles& init) {
     refuse_unsupported(params);
     const KernelType kt =
         params.text("particles.kernel") == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2;
     solid_.kernel = VarKernel<T, D>::make(kt);
     liquid_.kernel = solid_.kernel;
-    liquid_.eos = TaitEos<T>::make(init.rho0, init.has_liquid ? init.c0 : 1.0, init.gamma);
+    liquid_.eos = TaitEos<T>::make(init.liquid.rho0, init.has_liquid ? init.liquid.c0 : 1.0, init.liquid.gamma);
     solid_.h_over_dp = T(params.real("solid.h_over_dp"));
     materials_ = init.materials;
     mats_.assign(exec_, init.materials, &array_bytes_);
@@ -324,7 +326,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
     grid_ = cells_->grid();
   }
 
-  void upload(const MixedInitial& init) {
+  void upload(const SceneParticles& init) {
     std::vector<Vec<T, D>> x(n_), v(n_);
     std::vector<T> rho(n_), m(n_), h(n_);
     std::vector<uint32_t> id(n_);
@@ -367,6 +369,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   // registered) and the parameter registry.
   void make_terms(const ParamSet& params) {
     terms_ = bind_terms(mixed_model_recipes(solid_.correct, n_grains_ > 0, hertz_), ctx_, store_, params);
+    hooks_ = bind_terms(solid_hook_recipes(false, any_yield_, false), ctx_, store_, params);  // no pores, no damage
   }
 
   // The Hertz contact time of the lightest grain at the larger of the fastest particle's speed and the
@@ -427,13 +430,13 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
   // What the terms read when they run (references to the members above).
   MixedTermContext<T, D, Exec> ctx_{exec_,  n_,    grid_, pv_, pv_.s, liquid_,  solid_,
                                     grains_, grain_radius_, hist_, hm_, rolling_, this->dt_};
-  std::vector<Term> terms_;
+  std::vector<Term> terms_, hooks_;  // the evaluation's terms, the integrator's hooks
   std::size_t n_moving_ = 0;
   bool any_yield_ = false, art_on_ = false;
 };
 
 template <class T, class Exec>
-std::unique_ptr<Simulation> make_mixed_solver(const ParamSet& params, const MixedInitial& init) {
+std::unique_ptr<Simulation> make_mixed_solver(const ParamSet& params, const SceneParticles& init) {
   switch (init.dim) {
     case 1: return std::make_unique<MixedSolver<T, 1, Exec>>(params, init);
     case 2: return std::make_unique<MixedSolver<T, 2, Exec>>(params, init);

@@ -6,7 +6,7 @@
 
 namespace ejecta {
 
-std::unique_ptr<Simulation> make_cuda_mixed_solver_double(const ParamSet& params, const MixedInitial& init) {
+std::unique_ptr<Simulation> make_cuda_mixed_solver_double(const ParamSet& params, const SceneParticles& init) {
   try {
     return make_mixed_solver<double, CudaExec>(params, init);
   } catch (const CudaAllocError& e) {

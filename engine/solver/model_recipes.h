@@ -60,6 +60,16 @@ inline std::vector<ModelRecipe> solid_model_recipes(bool correction, bool self_g
   return r;
 }
 
+// The solid's integrator hooks as terms (stages after_stage and after_step, run by run_hooks): the
+// porosity's return (a porous material), the yield limit (a material with strength), damage (flaws).
+inline std::vector<ModelRecipe> solid_hook_recipes(bool porous, bool yield, bool damage) {
+  ModelRecipe solid{"solid", {}};
+  if (porous) solid.terms.push_back("distention_return_wuennemann2006");
+  if (yield) solid.terms.push_back("yield_limit_collins2004");
+  if (damage) solid.terms.push_back("damage_benz_asphaug1994");
+  return {solid};
+}
+
 // The descriptions of one evaluation's terms, in order.
 inline std::vector<TermInfo> recipe_terms(const std::vector<ModelRecipe>& recipes) {
   std::vector<TermInfo> out;

@@ -50,7 +50,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   using Sym = SymTensor<T, D>;
   static constexpr int NS = SymIndex<D>::N;
 
-  SolidSolver(const ParamSet& params, const SolidInitial& init) : Base(init.size()) {
+  SolidSolver(const ParamSet& params, const SceneParticles& init) : Base(init.size()) {
     configure(params, init);
     allocate(init);
     if (self_gravity_enabled(params)) {  // the octree's arrays and the potential field
@@ -61,12 +61,13 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     }
     upload(init);
     terms_ = bind_terms(solid_model_recipes(model_.correct, gravity_ != nullptr), ctx_, store_, params);
+    hooks_ = bind_terms(solid_hook_recipes(bool(pv_.por.alpha), any_yield_, bool(pv_.damage)), ctx_, store_, params);
     this->start();
   }
 
+  // The hooks of stage after_stage (the porosity's return before the yield's pressure, the yield).
   void after_stage() {
-    if (pv_.por.alpha) exec_.for_each(n_, SolidPorousAfterStage<T, D>{model_, pv_});  // before the yield's pressure
-    if (any_yield_) exec_.for_each(n_, SolidYieldLimit<T, D>{model_, pv_});
+    this->run_hooks(hooks_, TermStage::AfterStage);
     update_invariants();
   }
 
@@ -93,14 +94,14 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
 
   const std::vector<Term>& terms() const { return terms_; }
+  const std::vector<Term>& hooks() const { return hooks_; }
 
   // The step's plastic strain is measured from its start (SolidYieldLimit); damage is advanced once
   // per accepted step, after the integrator (solid_damage.h), so rejected RK23 tries never touch it.
   void before_step() { exec_.for_each(n_, CopyFlat<T>{pv_.eps_p_step.get(), pv_.eps_p.get()}); }
   void after_step(const StepReport& r) {
-    if (pv_.damage)
-      exec_.for_each(n_, SolidDamageAdvance<T, D>{model_, pv_, id_, flaw_offset_.device(), flaw_strain_.device(),
-                                                  active_flaws_, T(r.dt_taken)});
+    dt_taken_ = T(r.dt_taken);
+    this->run_hooks(hooks_, TermStage::AfterStep);  // damage
   }
 
   std::size_t fluid_count() const override { return n_; }
@@ -157,7 +158,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   // The derived (non-persistent) stress invariants, from the current deviatoric stress.
   void update_invariants() { exec_.for_each(n_, SolidVonMisesStress<T, D>{pv_.S, pv_.damage, von_mises_}); }
 
-  void configure(const ParamSet& params, const SolidInitial& init) {
+  void configure(const ParamSet& params, const SceneParticles& init) {
     const std::string kernel = params.text("particles.kernel");
     model_.kernel = VarKernel<T, D>::make(kernel == "cubic_spline" ? KernelType::CubicSpline : KernelType::WendlandC2);
     model_.h_over_dp = T(params.real("solid.h_over_dp"));
@@ -207,7 +208,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     this->configure_time(params);
   }
 
-  void allocate(const SolidInitial& init) {
+  void allocate(const SceneParticles& init) {
     using V = Vec<T, D>;
     pv_.x = this->template device_field<V>("position", "m", "particle position", true);
     pv_.v = this->template device_field<V>("velocity", "m/s", "particle velocity", true);
@@ -262,7 +263,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
 
   // The porosity term's fields (physics/porous_model.h), only when a material of the scene is porous:
   // a scene without pores carries none of them and runs exactly the non-porous passes.
-  void allocate_porous(const SolidInitial& init) {
+  void allocate_porous(const SceneParticles& init) {
     bool palpha = false, epsalpha = false;
     for (const Material& m : init.materials) {
       palpha = palpha || m.porous.kind == kPorousPAlpha;
@@ -284,7 +285,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     if (palpha) v.damage = this->template device_field<T>("compaction_damage", "", "p-alpha compaction damage D_alpha (eq. P6)", false);
   }
 
-  void upload(const SolidInitial& init) {
+  void upload(const SceneParticles& init) {
     std::vector<Vec<T, D>> x(n_), v(n_);
     std::vector<T> rho(n_), m(n_), h(n_);
     std::vector<uint32_t> id(n_);
@@ -354,13 +355,16 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
   T* phi_ = nullptr;
   uint8_t* bound_ = nullptr;  // 1/2 |v - v_cm|^2 + phi < 0 (gravity_bound.h)
-  // What the terms read when they run (references to the members above), and the step's list.
-  SolidTermContext<T, D, Exec> ctx_{exec_, n_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_};
-  std::vector<Term> terms_;
+  T dt_taken_ = T(0);         // the accepted step's dt, for the after_step hooks
+  // What the terms read when they run (references to the members above), the step's list and the
+  // integrator's hooks.
+  SolidTermContext<T, D, Exec> ctx_{exec_, n_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_,
+                                    id_, flaw_offset_, flaw_strain_, active_flaws_, dt_taken_};
+  std::vector<Term> terms_, hooks_;
 };
 
 template <class T, class Exec>
-std::unique_ptr<Simulation> make_solid_solver(const ParamSet& params, const SolidInitial& init) {
+std::unique_ptr<Simulation> make_solid_solver(const ParamSet& params, const SceneParticles& init) {
   switch (init.dim) {
     case 1: return std::make_unique<SolidSolver<T, 1, Exec>>(params, init);
     case 2: return std::make_unique<SolidSolver<T, 2, Exec>>(params, init);

@@ -5,7 +5,7 @@
 
 namespace ejecta {
 
-std::unique_ptr<Simulation> make_cpu_solid_solver(const ParamSet& params, const SolidInitial& init,
+std::unique_ptr<Simulation> make_cpu_solid_solver(const ParamSet& params, const SceneParticles& init,
                                                   Precision precision) {
   if (precision == Precision::Float) return make_solid_solver<float, CpuExec>(params, init);
   return make_solid_solver<double, CpuExec>(params, init);

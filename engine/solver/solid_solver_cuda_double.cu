@@ -6,7 +6,7 @@
 
 namespace ejecta {
 
-std::unique_ptr<Simulation> make_cuda_solid_solver_double(const ParamSet& params, const SolidInitial& init) {
+std::unique_ptr<Simulation> make_cuda_solid_solver_double(const ParamSet& params, const SceneParticles& init) {
   try {
     return make_solid_solver<double, CudaExec>(params, init);
   } catch (const CudaAllocError& e) {

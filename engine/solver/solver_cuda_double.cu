@@ -6,7 +6,7 @@
 
 namespace ejecta {
 
-std::unique_ptr<Simulation> make_cuda_solver_double(const ParamSet& params, const InitialParticles& init) {
+std::unique_ptr<Simulation> make_cuda_solver_double(const ParamSet& params, const SceneParticles& init) {
   try {
     return make_wcsph_solver<double, CudaExec>(params, init);
   } catch (const CudaAllocError& e) {

@@ -1,42 +1,41 @@
 #pragma once
-// Backend entry points; each is compiled in its own translation unit (g++ with OpenMP, or nvcc).
+// From one scene description to its solver (issue 14): `make_solver` looks the scene's recipe up in
+// one table of solvers (solver_factory.cpp) and builds it on the backend and precision asked. The
+// backend entry points below are each compiled in their own translation unit (g++ with OpenMP, or
+// nvcc), one per solver and backend (and precision on CUDA), so that nvcc compiles them in parallel.
 #include "params/param_set.h"
-#include "scene/gas_scene.h"
-#include "scene/mixed_scene.h"
-#include "scene/scene_builder.h"
-#include "scene/solid_scene.h"
+#include "scene/scene_particles.h"
 #include "simulation.h"
 
 #include <memory>
 
 namespace ejecta {
 
-std::unique_ptr<Simulation> make_cpu_solver(const ParamSet& params, const InitialParticles& init,
+// The solver of `scene.recipe` ("wcsph": the liquid's uniform-h WcsphSolver; "gas": GasSolver; "solid":
+// SolidSolver; "mixed": MixedSolver, several models' materials in one store) over the scene's
+// particles: what make_simulation, the viewer's drops and resets and a restart from a frame build.
+// The wcsph recipe runs with leapfrog only (a ParamError for time.integrator otherwise).
+std::unique_ptr<Simulation> make_solver(const ParamSet& params, Backend backend, Precision precision,
+                                        const SceneParticles& scene);
+
+// The backend entry points (one per solver; the recipe's table row in solver_factory.cpp).
+std::unique_ptr<Simulation> make_cpu_solver(const ParamSet& params, const SceneParticles& init,
                                             Precision precision);
-// The liquid solver on either backend from a built particle set (engine/scene/fluid_drop.cpp): what
-// the viewer's drop, the fluid resets and the restart from a frame rebuild.
-std::unique_ptr<Simulation> make_liquid_solver(const ParamSet& params, Backend backend, Precision precision,
-                                               const InitialParticles& init);
-// The gas model (physics.model = gas), engine/solver/gas_solver.h.
-std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const GasInitial& init,
+std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const SceneParticles& init,
                                                 Precision precision);
-// The solid model (physics.model = solid), engine/solver/solid_solver.h.
-std::unique_ptr<Simulation> make_cpu_solid_solver(const ParamSet& params, const SolidInitial& init,
+std::unique_ptr<Simulation> make_cpu_solid_solver(const ParamSet& params, const SceneParticles& init,
                                                   Precision precision);
-// Mixed materials in one store (physics.model = mixed), engine/solver/mixed_solver.h.
-std::unique_ptr<Simulation> make_cpu_mixed_solver(const ParamSet& params, const MixedInitial& init,
+std::unique_ptr<Simulation> make_cpu_mixed_solver(const ParamSet& params, const SceneParticles& init,
                                                   Precision precision);
 #ifdef EJECTA_WITH_CUDA
-std::unique_ptr<Simulation> make_cuda_mixed_solver_float(const ParamSet& params, const MixedInitial& init);
-std::unique_ptr<Simulation> make_cuda_mixed_solver_double(const ParamSet& params, const MixedInitial& init);
-std::unique_ptr<Simulation> make_cuda_solid_solver_float(const ParamSet& params, const SolidInitial& init);
-std::unique_ptr<Simulation> make_cuda_solid_solver_double(const ParamSet& params, const SolidInitial& init);
-std::unique_ptr<Simulation> make_cuda_gas_solver_float(const ParamSet& params, const GasInitial& init);
-std::unique_ptr<Simulation> make_cuda_gas_solver_double(const ParamSet& params, const GasInitial& init);
-#endif
-#ifdef EJECTA_WITH_CUDA
-std::unique_ptr<Simulation> make_cuda_solver_float(const ParamSet& params, const InitialParticles& init);
-std::unique_ptr<Simulation> make_cuda_solver_double(const ParamSet& params, const InitialParticles& init);
+std::unique_ptr<Simulation> make_cuda_solver_float(const ParamSet& params, const SceneParticles& init);
+std::unique_ptr<Simulation> make_cuda_solver_double(const ParamSet& params, const SceneParticles& init);
+std::unique_ptr<Simulation> make_cuda_gas_solver_float(const ParamSet& params, const SceneParticles& init);
+std::unique_ptr<Simulation> make_cuda_gas_solver_double(const ParamSet& params, const SceneParticles& init);
+std::unique_ptr<Simulation> make_cuda_solid_solver_float(const ParamSet& params, const SceneParticles& init);
+std::unique_ptr<Simulation> make_cuda_solid_solver_double(const ParamSet& params, const SceneParticles& init);
+std::unique_ptr<Simulation> make_cuda_mixed_solver_float(const ParamSet& params, const SceneParticles& init);
+std::unique_ptr<Simulation> make_cuda_mixed_solver_double(const ParamSet& params, const SceneParticles& init);
 // "" when a device is usable, else why not.
 std::string cuda_device_problem();
 // Device memory free now (bytes).

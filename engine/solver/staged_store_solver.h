@@ -223,7 +223,14 @@ class StagedStoreSolver : public Simulation {
   // (term_timing: state and boundary to density, pair sums to forces, self-gravity to gravity);
   // without it a run queues every term and syncs once, on the reduction that follows. `until`: only the
   // terms of the stages before it (the liquid's restore: its densities, pressures and walls).
-  void run_terms(const std::vector<Term>& all, TermStage until = TermStage(1 << 30)) {
+  // The integrator's hooks of one stage (TermStage::AfterStage or AfterStep), bound as terms
+  // (bind_terms of the solver's hook recipe), in their recipe's order; not timed.
+  void run_hooks(const std::vector<Term>& hooks, TermStage stage) {
+    for (const Term& t : hooks)
+      if (t.info.stage == stage) t.run();
+  }
+
+  void run_terms(const std::vector<Term>& all, TermStage until = TermStage::AfterStage) {
     std::size_t count = 0;
     while (count < all.size() && int(all[count].info.stage) < int(until)) ++count;
     auto t = phase_mark();

@@ -29,8 +29,12 @@ std::string term_catalog_markdown() {
        "writes (and those it uses where the store has them) and the parameter keys it reads (each in\n"
        "docs/parameters.md). A model is a recipe of terms. Every solver's evaluation is the sort, then the\n"
        "recipes of the scene's models merged by stage (state, boundary, forces, long_range, reaction),\n"
-       "each recipe's order kept within a stage, then one reduction for the next time step. The solver\n"
-       "checks at construction that every field is in the store and every key in the parameter registry.\n\n"
+       "each recipe's order kept within a stage, then one reduction for the next time step. The\n"
+       "integrator's hooks are terms too, of the stages after_stage (after every update of the state) and\n"
+       "after_step (once per accepted step), in the hook recipes, which the solver runs from the\n"
+       "integrator (the solids' porosity return, yield limit and damage; the liquid's kick and drift are\n"
+       "not terms yet). The solver checks at construction that every field is in the store and every key\n"
+       "in the parameter registry.\n\n"
        "## Recipes\n\n"
        "| solver (physics.model) | model | terms |\n|---|---|---|\n";
   for (const ModelRecipe& m : liquid_model_recipes(true))
@@ -40,6 +44,10 @@ std::string term_catalog_markdown() {
     o << "| solid | " << m.model << " | " << code_list(m.terms) << " |\n";
   for (const ModelRecipe& m : mixed_model_recipes(true, true, false))
     o << "| mixed | " << m.model << " | " << code_list(m.terms) << " |\n";
+  for (const ModelRecipe& m : solid_hook_recipes(true, true, true))
+    o << "| solid (hooks) | " << m.model << " | " << code_list(m.terms) << " |\n";
+  for (const ModelRecipe& m : solid_hook_recipes(false, true, false))
+    o << "| mixed (hooks) | " << m.model << " | " << code_list(m.terms) << " |\n";
   o << "\n`density_summation_monaghan1992` only with `fluid.density = summation`;\n"
        "`correction_randles_libersky1996` only with `solid.gradient_correction = true`; the gravity recipe\n"
        "only with `gravity.self = on`; porous materials (`porosity` of the material library) and\n"
@@ -51,7 +59,10 @@ std::string term_catalog_markdown() {
        "`wall_density_crespo2007` takes the place of `wall_pressure_adami2012` with\n"
        "`boundary.model = dbc_crespo2007`, `wall_density_english2022` with `boundary.model =\n"
        "mdbc_english2022`. The gas's two terms search their neighbours on the level grid or\n"
-       "on the octree (`gas.neighbour_search`).\n\n"
+       "on the octree (`gas.neighbour_search`). The hooks: `distention_return_wuennemann2006` only with a\n"
+       "porous material, `yield_limit_collins2004` only with a material that has strength,\n"
+       "`damage_benz_asphaug1994` only with Weibull flaws (`solid.damage = true` and a material with\n"
+       "`weibull.k`, `weibull.m`); porosity and damage are refused in mixed scenes.\n\n"
        "## Registered terms\n";
   for (const auto& e : term_catalog().entries()) {
     const TermInfo& t = e.info;

@@ -26,6 +26,9 @@ enum class TermStage : int {
   Forces = 2,    // the pair sums: accelerations and rates
   LongRange = 3, // forces beyond the pairs, added to theirs (self-gravity on the octree)
   Reaction = 4,  // the other side of a coupling's pair forces
+  // The integrator's hooks, bound as terms but run outside the evaluation (StagedStoreSolver::run_hooks):
+  AfterStage = 5,  // after every update of the state by the integrator (the solids' yield limit)
+  AfterStep = 6,   // once per accepted step, with the step taken (the solids' damage)
 };
 inline const char* term_stage_name(TermStage s) {
   switch (s) {
@@ -33,6 +36,8 @@ inline const char* term_stage_name(TermStage s) {
     case TermStage::Boundary: return "boundary";
     case TermStage::Forces: return "forces";
     case TermStage::LongRange: return "long_range";
+    case TermStage::AfterStage: return "after_stage";
+    case TermStage::AfterStep: return "after_step";
     default: return "reaction";
   }
 }
@@ -58,6 +63,7 @@ enum TermNeeds : unsigned {
   kTermNeedsGas = 1u << 3,          // GasModel, GasView, the level index
   kTermNeedsSelfGravity = 1u << 4,  // the octree (gravity/self_gravity.h) over a view `gv` with x, m, h, a
   kTermNeedsUniformLiquid = 1u << 5,  // the liquid alone: WcsphModel, ParticleView, the uniform CellGrid
+  kTermNeedsDamage = 1u << 6,  // the solid solver's flaws (ids, offsets, strains) and the step taken
 };
 
 // A term bound to a solver's context: what the step runs.

@@ -63,7 +63,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
       Base::max_accel_, Base::times_, Base::phase_timing_;
 
  public:
-  WcsphSolver(const ParamSet& params, const InitialParticles& init)
+  WcsphSolver(const ParamSet& params, const SceneParticles& init)
       : Base(init.size()), n_fluid_(init.fluid_count()) {
     configure(params, init);
     allocate();
@@ -222,11 +222,11 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   // The drift carries a correction (XSPH, particle shifting): its field exists and KickDrift adds it.
   bool drift_corrected() const { return model_.xsph > T(0) || model_.shift > T(0); }
 
-  void configure(const ParamSet& params, const InitialParticles& init) {
-    h_ = init.h;
-    dp_ = init.dp;
-    model_.eos = TaitEos<T>::make(init.rho0, init.c0, init.gamma);
-    model_.eta2 = T(0.01 * init.h * init.h);
+  void configure(const ParamSet& params, const SceneParticles& init) {
+    h_ = init.liquid.h;
+    dp_ = init.liquid.dp;
+    model_.eos = TaitEos<T>::make(init.liquid.rho0, init.liquid.c0, init.liquid.gamma);
+    model_.eta2 = T(0.01 * init.liquid.h * init.liquid.h);
     model_.summation = params.text("fluid.density") == "summation";
     configure_packed(params, init);
     mdbc_ = make_mdbc_walls<T, D>(params, init);
@@ -246,12 +246,12 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     // fluid.neighbour_cells: cells of the support (27 scanned in 3D) or of half of it (125 smaller ones,
     // 42% fewer candidates; cell_grid.h).
     const int reach = params.text("fluid.neighbour_cells") == "half" ? 2 : 1;
-    grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.h, n_, reach);
+    grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.liquid.h, n_, reach);
   }
 
   // The neighbour record of the force pass (physics/forces_wcsph_neighbours.h, fluid.neighbour_record):
   // the packed ones in 3D; packed_eos only when every wall has one mass (else packed).
-  void configure_packed(const ParamSet& params, const InitialParticles& init) {
+  void configure_packed(const ParamSet& params, const SceneParticles& init) {
     const std::string record = params.text("fluid.neighbour_record");
     packed_ = D == 3 && record != "arrays" ? (record == "packed_eos" ? 2 : 1) : 0;
     bool seen = false;
@@ -334,7 +334,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     grid_ = cells_->grid();
   }
 
-  void upload(const InitialParticles& init) {
+  void upload(const SceneParticles& init) {
     std::vector<Vec<T, D>> x(n_), v(n_);
     std::vector<T> rho(n_), m(n_), zero(n_, T(0));
     std::vector<uint8_t> kind(init.kind);
@@ -429,7 +429,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
 
 // Picks the instantiation for the scene's dimension.
 template <class T, class Exec>
-std::unique_ptr<Simulation> make_wcsph_solver(const ParamSet& params, const InitialParticles& init) {
+std::unique_ptr<Simulation> make_wcsph_solver(const ParamSet& params, const SceneParticles& init) {
   switch (init.dim) {
     case 1: return std::make_unique<WcsphSolver<T, 1, Exec>>(params, init);
     case 2: return std::make_unique<WcsphSolver<T, 2, Exec>>(params, init);

@@ -127,13 +127,13 @@ struct Reference {
 };
 Reference reference(const Case& c, bool shuffled, Backend backend = Backend::Cpu) {
   const ParamSet p = scene(c);
-  InitialParticles init = build_scene(p);
+  SceneParticles init = build_scene(p);
   const std::size_t n = init.size();
   const int D = init.dim;
   std::vector<std::size_t> perm(n);
   std::iota(perm.begin(), perm.end(), std::size_t(0));
   if (shuffled) std::shuffle(perm.begin(), perm.end(), std::mt19937(19));
-  std::unique_ptr<Simulation> sim = make_liquid_solver(p, backend, Precision::Double, init.subset(perm));
+  std::unique_ptr<Simulation> sim = make_solver(p, backend, Precision::Double, init.subset(perm));
   test::step_n(*sim, c.steps);
   const HostParticles h = sim->download();
   Reference r;

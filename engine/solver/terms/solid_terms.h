@@ -4,10 +4,11 @@
 // (the context's `phased`) they are masked to the solid particles by OnPhase and their pair sums skip
 // the other phases; in the solid solver they run over every particle, the functors compiled without
 // the phase test (Phased = false). Porosity (physics/porous_model.h) and damage enter the same
-// passes through the view's optional fields. Registered by register_solid_terms. The yield limit
-// (and the porosity's return to alpha >= 1) runs after every integrator stage, not in the list
-// (after_stage of the solvers).
+// passes through the view's optional fields. Registered by register_solid_terms. The integrator's
+// hooks are terms too, of stages after_stage (the porosity's return to alpha >= 1, the yield limit)
+// and after_step (damage), in the solvers' hook recipes (solid_hook_recipes), run by run_hooks.
 #include "physics/coupling_adami2012.h"
+#include "physics/solid_damage.h"
 #include "physics/solid_model.h"
 #include "solver/term_registry.h"
 
@@ -92,11 +93,81 @@ struct Term_ForcesSolid_Gray2001 {
   }
 };
 
+// After every state update, porous materials: (E3) of epsilon-alpha (Wuennemann, Collins & Melosh
+// 2006; Collins, Melosh & Wuennemann 2011) and alpha >= 1 for every porous particle (porous_model.h).
+struct Term_DistentionReturn_Wuennemann2006 {
+  static constexpr unsigned needs = kTermNeedsSolid;
+  static TermInfo info() {
+    return {"distention_return_wuennemann2006", "solid", TermStage::AfterStage,
+            "alpha = max(1, min(alpha, alpha(eps_c))) (Wuennemann et al. 2006 eq. 6-8, Collins et al. 2011 eq. 5; "
+            "porous_model.h (E3)); p-alpha: alpha >= 1",
+            {"distention", "material"}, {"distention"}, {"solid.materials"}, {"compaction_strain", "phase"}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    using T = typename C::T;
+    if constexpr (C::phased)
+      return [&c] {
+        c.exec.for_each(c.n, OnPhase<SolidPorousAfterStage<T, C::D>>{{c.solid, c.sv}, c.sv.phase, kPhaseSolid});
+      };
+    else
+      return [&c] { c.exec.for_each(c.n, SolidPorousAfterStage<T, C::D>{c.solid, c.sv}); };
+  }
+};
+
+// After every state update: the plastic limit S -> min(1, Y / sqrt(3 J2)) S, Y von Mises or Lundborg
+// with its damaged branch (Collins, Melosh & Ivanov 2004, MAPS 39, 217, sec. 3), the melt factor, and
+// the plastic strain of the radial return (Wilkins 1964) (solid_model.h, SolidYieldLimit).
+struct Term_YieldLimit_Collins2004 {
+  static constexpr unsigned needs = kTermNeedsSolid;
+  static TermInfo info() {
+    return {"yield_limit_collins2004", "solid", TermStage::AfterStage,
+            "von Mises or Lundborg yield with the damaged branch (Collins, Melosh & Ivanov 2004 sec. 3), melt factor, "
+            "radial return (Wilkins 1964)",
+            {"deviatoric_stress", "pressure", "internal_energy", "material"},
+            {"deviatoric_stress", "plastic_strain"}, {"solid.materials", "solid.reference_temperature"},
+            {"damage", "plastic_strain_step_start", "phase"}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    using T = typename C::T;
+    if constexpr (C::phased)
+      return [&c] {
+        c.exec.for_each(c.n, OnPhase<SolidYieldLimit<T, C::D>>{{c.solid, c.sv}, c.sv.phase, kPhaseSolid});
+      };
+    else
+      return [&c] { c.exec.for_each(c.n, SolidYieldLimit<T, C::D>{c.solid, c.sv}); };
+  }
+};
+
+// Once per accepted step: Grady-Kipp tensile damage from the Weibull flaws (Benz & Asphaug 1994,
+// Icarus 107, 98; physics/solid_damage.h), with the step taken; rejected RK23 tries never touch it.
+struct Term_Damage_BenzAsphaug1994 {
+  static constexpr unsigned needs = kTermNeedsSolid | kTermNeedsDamage;
+  static TermInfo info() {
+    return {"damage_benz_asphaug1994", "solid", TermStage::AfterStep,
+            "Grady-Kipp damage growth dD^(1/3)/dt = c_g / R_s from the active Weibull flaws (Benz & Asphaug 1994)",
+            {"deviatoric_stress", "pressure", "id", "material"}, {"damage", "active_flaws"},
+            {"solid.damage", "solid.damage_seed"}, {}};
+  }
+  template <class C>
+  static std::function<void()> bind(C& c) {
+    using T = typename C::T;
+    return [&c] {
+      c.exec.for_each(c.n, SolidDamageAdvance<T, C::D>{c.solid, c.sv, c.id, c.flaw_offset.device(),
+                                                       c.flaw_strain.device(), c.active_flaws, c.dt_taken});
+    };
+  }
+};
+
 template <class Ctx>
 void register_solid_terms(TermRegistry<Ctx>& r) {
   r.template add<Term_EosSolid_BenzAsphaug1994>();
   r.template add<Term_Correction_RandlesLibersky1996>();
   r.template add<Term_ForcesSolid_Gray2001>();
+  r.template add<Term_DistentionReturn_Wuennemann2006>();
+  r.template add<Term_YieldLimit_Collins2004>();
+  r.template add<Term_Damage_BenzAsphaug1994>();
 }
 
 }  // namespace ejecta

@@ -4,6 +4,7 @@
 // The terms (solver/terms/*.h) bind their evaluate to a context; `offers` says which terms can
 // (TermNeeds), `phased` whether the store holds several models (a mixed store: the solid's terms are
 // masked to its phase).
+#include "exec/device_array.h"
 #include "gravity/self_gravity.h"
 #include "neighbors/cell_index.h"
 #include "neighbors/level_index.h"
@@ -77,7 +78,7 @@ struct SolidTermContext {
   using T = T_;
   using Exec = Exec_;
   static constexpr int D = D_;
-  static constexpr unsigned offers = kTermNeedsSolid | kTermNeedsSelfGravity;
+  static constexpr unsigned offers = kTermNeedsSolid | kTermNeedsSelfGravity | kTermNeedsDamage;
   static constexpr bool phased = false;
   Exec& exec;
   const std::size_t& n;
@@ -89,6 +90,12 @@ struct SolidTermContext {
   T* const& phi;
   PhaseTimes& times;
   const bool& phase_timing;
+  // damage (the after_step hook): the flaws by initial id, the active-flaw counts, the step taken
+  const DevicePtr<uint32_t>& id;
+  const DeviceArray<std::int64_t, Exec>& flaw_offset;
+  const DeviceArray<T, Exec>& flaw_strain;
+  const DevicePtr<uint32_t>& active_flaws;
+  const T& dt_taken;
 };
 
 // The liquid alone (solver/wcsph_solver.h): one smoothing length, the uniform cell grid, fixed walls;
