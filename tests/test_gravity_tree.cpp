@@ -195,25 +195,30 @@ TEST(GravityAccuracy, PlummerAndUniformCube) {
         EXPECT_LE(p99f, 1e-3);
         // The warp walk's GPU variants (two targets a lane, so groups of 64; groups from the tree; larger
         // leaves) keep the goal.
+        // The last: the default walk on the tree built from the keys with packed nodes (gravity.build =
+        // keys, gravity.warp_nodes = packed), the same forces bit for bit (test_gravity_build.cpp).
         struct WarpVariant {
           int targets, leaf;
-          bool tree;
+          bool tree, keys_packed;
         };
-        for (const WarpVariant v : {WarpVariant{2, 16, false}, WarpVariant{1, 16, true}, WarpVariant{2, 16, true},
-                                    WarpVariant{2, 32, true}, WarpVariant{2, 64, true}}) {
+        for (const WarpVariant v : {WarpVariant{2, 16, false, false}, WarpVariant{1, 16, true, false},
+                                    WarpVariant{2, 16, true, false}, WarpVariant{2, 32, true, false},
+                                    WarpVariant{2, 64, true, false}, WarpVariant{1, 16, true, true}}) {
           GravitySettings gw = gs;
           gw.group_walk = false;
           gw.warp_walk = gw.warp_staged = true;
           gw.warp_targets = v.targets;
           gw.warp_tree_groups = v.tree;
           gw.leaf = v.leaf;
+          gw.keys_build = gw.warp_packed = v.keys_packed;
           gw.count = true;
           const GravityHostResult rw = self_gravity_on(Backend::Cpu, Precision::Float, 3, s.x, s.m, s.h, gw);
           const std::vector<double> ew = force_errors(ds, rw, 3);
           const double medw = test::quantile(ew, 0.5), p99w = test::quantile(ew, 0.99);
-          std::printf("  float theta 0.5, warp walk, %d targets a lane, %s groups, leaf %d: median %.2e, 99th "
+          std::printf("  float theta 0.5, warp walk, %d targets a lane, %s groups, leaf %d%s: median %.2e, 99th "
                       "%.2e; per particle %.0f cell and %.0f particle interactions\n",
-                      v.targets, v.tree ? "tree" : "consecutive", v.leaf, medw, p99w, rw.stats.cells_per_particle,
+                      v.targets, v.tree ? "tree" : "consecutive", v.leaf, v.keys_packed ? ", keys build, packed nodes" : "",
+                      medw, p99w, rw.stats.cells_per_particle,
                       rw.stats.particles_per_particle);
           EXPECT_LE(medw, 2e-4) << v.targets << " targets, leaf " << v.leaf << (v.tree ? ", tree groups" : "");
           EXPECT_LE(p99w, 1e-3) << v.targets << " targets, leaf " << v.leaf << (v.tree ? ", tree groups" : "");
@@ -397,9 +402,10 @@ TEST(GravityTree, WarpWalkMatchesParticleWalk) {
 
 // The same particles on both backends (GPU-only): float and double, 3D and 2D, the three walks and
 // the warp walk's variants (staged; two targets a lane with leaves of 48; two targets a lane with
-// groups from the tree).
+// groups from the tree; the default walk on the tree built from the keys, with and without packed
+// nodes).
 TEST(GravityTree, CpuAndCudaAgree) {
-  for (int walk = 0; walk < 6; ++walk)
+  for (int walk = 0; walk < 8; ++walk)
   for (Precision p : {Precision::Float, Precision::Double}) {
     for (int dim : {2, 3}) {
       GravitySet s = test::plummer_sphere(20000, 9);
@@ -418,7 +424,14 @@ TEST(GravityTree, CpuAndCudaAgree) {
       gs.warp_staged = walk >= 3;
       gs.warp_targets = walk >= 4 ? 2 : 1;
       gs.leaf = walk == 4 ? 48 : 0;
-      gs.warp_tree_groups = walk == 5;
+      gs.warp_tree_groups = walk >= 5;
+      // 6: the default walk on the tree built from the keys (octree_from_keys.h); 7: and packed nodes.
+      if (walk >= 6) {
+        gs.warp_targets = 1;
+        gs.leaf = 0;
+        gs.keys_build = true;
+        gs.warp_packed = walk == 7;
+      }
       GravityHostResult gpu;
       try {
         gpu = self_gravity_on(Backend::Cuda, p, dim, s.x, s.m, s.h, gs);
@@ -438,7 +451,7 @@ TEST(GravityTree, CpuAndCudaAgree) {
         }
         worst = std::max(worst, std::sqrt(d2 / a2));
       }
-      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 5 ? "staged warp (2 targets, tree groups)" : walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
+      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 7 ? "staged warp (tree groups, keys build, packed nodes)" : walk == 6 ? "staged warp (tree groups, keys build)" : walk == 5 ? "staged warp (2 targets, tree groups)" : walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
     }
   }
 }

@@ -1,0 +1,186 @@
+#pragma once
+// The octree's levels in one pass from the sorted Morton keys (gravity.build = keys), without the
+// per-level count, scan and host round trip of octree_levels.h's top-down build. The same tree, node
+// for node (level by level, key order within a level, children contiguous, the same skip pointers),
+// so everything downstream is unchanged. After Cornerstone (Keller et al. 2023, PASC '23): a node is a
+// run of sorted keys sharing a prefix of l digits (level l), and which runs are nodes follows from
+// comparing keys at fixed offsets:
+//   - particle i starts a run at level l exactly when l > s(i), s(i) the number of leading digits that
+//     key[i - 1] and key[i] share (s = -1 for i = 0);
+//   - a run that starts at i has more than `leaf` particles (an internal node, below the deepest level)
+//     exactly when key[i + leaf] shares its l digits with key[i];
+//   - the run at level s(i) containing i (the parent of i's shallowest node) is internal when at
+//     least leaf + 1 keys of the window [i - leaf, i + leaf] share its prefix (a run is contiguous).
+// So i starts the nodes of levels s(i) + 1 .. top(i) (nodes_at_start below). Each node is written as
+// the 64-bit key level << 32 | begin; sorting those keys (exec.sort_pairs64) gives the level-by-level
+// order, and each node then finds its end, its first child, its children and the node after its
+// subtree by binary search (links_from_keys). Host round trips: the node count, the sort's key span
+// and the level starts (3, against one per level).
+#include "core/hd.h"
+#include "gravity/octree_build.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ejecta {
+
+// Leading digits (levels) that keys a and b share: 0 .. gravity_levels<D>() (equal keys).
+template <int D>
+EJ_INLINE int gravity_shared_levels(uint64_t a, uint64_t b) {
+  const uint64_t x = a ^ b;
+  if (x == 0) return gravity_levels<D>();
+#if defined(__CUDA_ARCH__)
+  const int hb = 63 - __clzll(static_cast<long long>(x));
+#else
+  const int hb = 63 - __builtin_clzll(x);
+#endif
+  return gravity_levels<D>() - 1 - hb / D;
+}
+
+// The prefix of level l (its l leading digits).
+template <int D>
+EJ_INLINE uint64_t gravity_prefix(uint64_t key, int level) {
+  return key >> ((gravity_levels<D>() - level) * D);
+}
+
+// The nodes that begin at particle i: levels [first, first + count), written to `first`; count 0 when
+// none begins there.
+template <int D>
+EJ_INLINE uint32_t gravity_nodes_at_start(const uint64_t* keys, uint32_t n, uint32_t leaf, uint32_t i, int& first) {
+  constexpr int L = gravity_levels<D>();
+  int s = -1;  // the level of the parent of i's shallowest node
+  if (i > 0) {
+    s = gravity_shared_levels<D>(keys[i - 1], keys[i]);
+    if (s == L) return 0;  // the same finest cell as i - 1: no run begins here
+    // Is the run of level s containing i internal (more than `leaf` particles)? Its extent within
+    // [i - leaf, i + leaf] by two binary searches on the prefix (a run is contiguous).
+    const uint64_t p = gravity_prefix<D>(keys[i], s);
+    uint32_t lo = i > leaf ? i - leaf : 0, hi = i;  // first index with prefix p
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (gravity_prefix<D>(keys[mid], s) < p)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    const uint32_t b = lo;
+    lo = i + 1;
+    hi = i + leaf + 1 < n ? i + leaf + 1 : n;  // first index past the prefix p
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (gravity_prefix<D>(keys[mid], s) == p)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo - b <= leaf) return 0;  // i lies in a leaf of level s
+  }
+  // The runs beginning at i are internal down to level c (and never at the deepest level).
+  const int c = i + leaf < n ? gravity_shared_levels<D>(keys[i], keys[i + leaf]) : -1;
+  const int deepest_internal = c < L - 1 ? c : L - 1;
+  const int top = deepest_internal + 1 > s + 1 ? deepest_internal + 1 : s + 1;
+  first = s + 1;
+  return uint32_t(top - s);
+}
+
+// Pass 1: the number of nodes beginning at each particle.
+template <int D>
+struct GravityCountNodeStarts {
+  const uint64_t* keys;
+  uint32_t* count;
+  uint32_t n, leaf;
+  EJ_INLINE void operator()(std::size_t i) const {
+    int first = 0;
+    count[i] = gravity_nodes_at_start<D>(keys, n, leaf, uint32_t(i), first);
+  }
+};
+
+// Pass 2: their keys level << 32 | begin at the scanned offsets (the values: the slot, unused).
+template <int D>
+struct GravityWriteNodeKeys {
+  const uint64_t* keys;
+  const uint32_t* offset;
+  uint64_t* node_keys;
+  uint32_t* node_vals;
+  uint32_t n, leaf;
+  EJ_INLINE void operator()(std::size_t i) const {
+    int first = 0;
+    const uint32_t c = gravity_nodes_at_start<D>(keys, n, leaf, uint32_t(i), first);
+    const uint32_t o = offset[i];
+    for (uint32_t k = 0; k < c; ++k) {
+      node_keys[o + k] = (uint64_t(uint32_t(first) + k) << 32) | uint64_t(i);
+      node_vals[o + k] = o + k;
+    }
+  }
+};
+
+// First position in the sorted node keys [0, m) whose key is >= v.
+EJ_INLINE uint32_t gravity_node_lower_bound(const uint64_t* node_keys, uint32_t m, uint64_t v) {
+  uint32_t lo = 0, hi = m;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (node_keys[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Pass 3, per node (in sorted order): its link and children count, as GravityWriteChildren writes them.
+template <int D>
+struct GravityLinksFromKeys {
+  const uint64_t* keys;       // the particles' sorted keys
+  const uint64_t* node_keys;  // the sorted node keys
+  GravityLink* links;
+  uint32_t* nchild;
+  uint32_t n, m, leaf;  // particles, nodes, leaf size
+  EJ_INLINE void operator()(std::size_t k) const {
+    constexpr int L = gravity_levels<D>();
+    const uint64_t nk = node_keys[k];
+    const int level = int(nk >> 32);
+    const uint32_t b = uint32_t(nk);
+    // The run's end: the first key past its prefix.
+    const uint64_t p = gravity_prefix<D>(keys[b], level);
+    uint32_t lo = b + 1, hi = n;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (gravity_prefix<D>(keys[mid], level) == p)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    const uint32_t e = lo;
+    GravityLink l;
+    l.begin = b;
+    l.end = e;
+    l.first = -1;
+    uint32_t c = 0;
+    if (e - b > leaf && level < L) {
+      const uint64_t child = uint64_t(level + 1) << 32;
+      const uint32_t f = gravity_node_lower_bound(node_keys, m, child | b);
+      c = gravity_node_lower_bound(node_keys, m, child | e) - f;
+      l.first = int32_t(f);
+    }
+    // The node after this subtree: the shallowest node beginning at e (its level is at most `level`).
+    l.next = kGravityEnd;
+    if (e < n) {
+      const int s = gravity_shared_levels<D>(keys[e - 1], keys[e]);
+      l.next = gravity_node_lower_bound(node_keys, m, (uint64_t(s + 1) << 32) | e);
+    }
+    links[k] = l;
+    nchild[k] = c;
+  }
+};
+
+// The first node of each level 0 .. levels + 1 (the last: the node count) by binary search.
+struct GravityLevelStartsFromKeys {
+  const uint64_t* node_keys;
+  uint32_t m;
+  uint32_t* starts;
+  EJ_INLINE void operator()(std::size_t l) const {
+    starts[l] = gravity_node_lower_bound(node_keys, m, uint64_t(l) << 32);
+  }
+};
+
+}  // namespace ejecta
