@@ -125,10 +125,12 @@ TEST(GravityTree, OpeningEverythingIsDirectSum) {
 // The warp walk's groups from the tree (gravity_groups.h) cover every particle once: with theta ->
 // 0 it is the direct sum (round-off only) for each particle, in 1D, 2D and 3D, with coincident
 // particles, one or two targets a lane, leaves smaller and larger than a group (a large leaf is cut
-// into chunks), and a set smaller than one group (the root is the only group).
+// into chunks), and a set smaller than one group (the root is the only group). Variants 3-5: the
+// groups packed across a grandparent's children (gravity.warp_groups = cousins) with leaves of 8, 100
+// and, two targets a lane, 4.
 TEST(GravityTree, WarpTreeGroupsAreDirectSum) {
   for (int dim = 1; dim <= 3; ++dim)
-    for (int variant = 0; variant < 3; ++variant)
+    for (int variant = 0; variant < 6; ++variant)
       for (std::size_t n : {std::size_t(700), std::size_t(20)}) {
         std::mt19937_64 rng(31 + dim);
         std::uniform_real_distribution<double> u(-1, 1);
@@ -144,8 +146,9 @@ TEST(GravityTree, WarpTreeGroupsAreDirectSum) {
         gs.softening = 0;
         gs.group_walk = false;
         gs.warp_walk = gs.warp_staged = gs.warp_tree_groups = true;
-        gs.warp_targets = variant == 0 ? 1 : 2;
-        gs.leaf = variant == 2 ? 100 : 8;  // 100: leaves larger than a group of 64
+        gs.warp_targets = variant == 0 || variant == 3 || variant == 4 ? 1 : 2;
+        gs.leaf = variant == 2 || variant == 4 ? 100 : variant == 5 ? 4 : 8;  // 100: leaves larger than a group of 64
+        gs.warp_cousins = variant >= 3;
         const GravityHostResult r = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
         for (std::size_t i = 0; i < n; ++i) {
           double a[3], phi;

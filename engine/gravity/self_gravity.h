@@ -48,6 +48,7 @@ struct GravitySettings {
   bool warp_staged = false;
   int warp_targets = 1;
   bool warp_tree_groups = false;  // warp walk: groups from the tree (gravity_groups.h), not consecutive
+  bool warp_cousins = false;      // with warp_tree_groups: packed across a grandparent's children (gravity_groups.h)
   bool keys_build = false;
   // Warp walk, staged: the traversal reads packed 32-byte nodes (GravityWalkNode, octree_build.h).
   bool warp_packed = false;  // the levels in one pass from the keys (octree_from_keys.h), not level by level
@@ -178,7 +179,8 @@ class SelfGravity {
     const uint32_t* granges = nullptr;
     if (settings_.warp_tree_groups) {  // gravity_groups.h: count, scan, write, boxes
       const std::size_t nodes = stats_.nodes;
-      exec_.for_each(nodes, GravityCountTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.count.data(), Walk::kGroup});
+      exec_.for_each(nodes, GravityCountTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.count.data(), Walk::kGroup,
+                                                          settings_.warp_cousins});
       exec_.exclusive_scan(lv_.count.data(), lv_.offset.data(), nodes);
       uint32_t total = 0;
       exec_.download(&total, lv_.offset.data() + nodes, sizeof total);
@@ -186,7 +188,7 @@ class SelfGravity {
       if (granges_.size() < 2 * ngroups) granges_.resize(exec_, 2 * ngroups, tally_);
       if (groups_.size() < ngroups) groups_.resize(exec_, ngroups, tally_);
       exec_.for_each(nodes, GravityWriteTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.offset.data(), granges_.data(),
-                                                   Walk::kGroup});
+                                                   Walk::kGroup, settings_.warp_cousins});
       exec_.for_each(ngroups, GravityRangeGroupBounds<T>{body_.data(), granges_.data(), groups_.data()});
       granges = granges_.data();
     }

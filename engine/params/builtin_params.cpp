@@ -411,8 +411,11 @@ ParamRegistry make_builtin() {
                            "consecutive sorted particles, whose box can span two far cells where the "
                            "Morton order jumps; tree = runs of sibling cells of at most that many "
                            "particles (engine/gravity/gravity_groups.h), tight boxes, some lanes idle (the "
-                           "default: the walk at 10^6 takes 7.9 ms against 32.9 on the H200)."),
-                     {"consecutive", "tree"}),
+                           "default: the walk at 10^6 takes 7.9 ms against 32.9 on the H200); cousins = the "
+                           "same cells packed across the children of one grandparent, so a cell's "
+                           "remainder shares a warp with the next cell's first particles (fewer warps, "
+                           "boxes up to twice the side)."),
+                     {"consecutive", "tree", "cousins"}),
              {"gas", "solid"}));
   // Issue 16, the 8 ms goal (helper gravity6): the build's and the walk's variants.
   t.add(only(choices(param("gravity.build", T::Choice, "levels", "", "Tree build",
