@@ -406,9 +406,9 @@ TEST(GravityTree, WarpWalkMatchesParticleWalk) {
 // The same particles on both backends (GPU-only): float and double, 3D and 2D, the three walks and
 // the warp walk's variants (staged; two targets a lane with leaves of 48; two targets a lane with
 // groups from the tree; the default walk on the tree built from the keys, with and without packed
-// nodes).
+// nodes, and with the cousin groups).
 TEST(GravityTree, CpuAndCudaAgree) {
-  for (int walk = 0; walk < 8; ++walk)
+  for (int walk = 0; walk < 9; ++walk)
   for (Precision p : {Precision::Float, Precision::Double}) {
     for (int dim : {2, 3}) {
       GravitySet s = test::plummer_sphere(20000, 9);
@@ -428,12 +428,14 @@ TEST(GravityTree, CpuAndCudaAgree) {
       gs.warp_targets = walk >= 4 ? 2 : 1;
       gs.leaf = walk == 4 ? 48 : 0;
       gs.warp_tree_groups = walk >= 5;
-      // 6: the default walk on the tree built from the keys (octree_from_keys.h); 7: and packed nodes.
+      // 6: the default walk on the tree built from the keys (octree_from_keys.h); 7: and packed nodes;
+      // 8: and the cousin groups (gravity.warp_groups = cousins).
       if (walk >= 6) {
         gs.warp_targets = 1;
         gs.leaf = 0;
         gs.keys_build = true;
-        gs.warp_packed = walk == 7;
+        gs.warp_packed = walk >= 7;
+        gs.warp_cousins = walk == 8;
       }
       GravityHostResult gpu;
       try {
@@ -454,7 +456,7 @@ TEST(GravityTree, CpuAndCudaAgree) {
         }
         worst = std::max(worst, std::sqrt(d2 / a2));
       }
-      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 7 ? "staged warp (tree groups, keys build, packed nodes)" : walk == 6 ? "staged warp (tree groups, keys build)" : walk == 5 ? "staged warp (2 targets, tree groups)" : walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
+      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 8 ? "staged warp (cousin groups, keys build, packed nodes)" : walk == 7 ? "staged warp (tree groups, keys build, packed nodes)" : walk == 6 ? "staged warp (tree groups, keys build)" : walk == 5 ? "staged warp (2 targets, tree groups)" : walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
     }
   }
 }
