@@ -179,8 +179,14 @@ class SelfGravity {
     const uint32_t* granges = nullptr;
     if (settings_.warp_tree_groups) {  // gravity_groups.h: count, scan, write, boxes
       const std::size_t nodes = stats_.nodes;
+      const uint32_t* merges = nullptr;
+      if (settings_.warp_cousins) {
+        if (cousin_flags_.size() < nodes) cousin_flags_.resize(exec_, lv_.cap, tally_);
+        exec_.for_each(nodes, GravityMarkCousinMerges{lv_.links.data(), lv_.nchild.data(), cousin_flags_.data(), Walk::kGroup});
+        merges = cousin_flags_.data();
+      }
       exec_.for_each(nodes, GravityCountTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.count.data(), Walk::kGroup,
-                                                          settings_.warp_cousins});
+                                                          merges});
       exec_.exclusive_scan(lv_.count.data(), lv_.offset.data(), nodes);
       uint32_t total = 0;
       exec_.download(&total, lv_.offset.data() + nodes, sizeof total);
@@ -188,7 +194,7 @@ class SelfGravity {
       if (granges_.size() < 2 * ngroups) granges_.resize(exec_, 2 * ngroups, tally_);
       if (groups_.size() < ngroups) groups_.resize(exec_, ngroups, tally_);
       exec_.for_each(nodes, GravityWriteTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.offset.data(), granges_.data(),
-                                                   Walk::kGroup, settings_.warp_cousins});
+                                                   Walk::kGroup, merges});
       exec_.for_each(ngroups, GravityRangeGroupBounds<T>{body_.data(), granges_.data(), groups_.data()});
       granges = granges_.data();
     }
@@ -329,6 +335,7 @@ class SelfGravity {
   DeviceArray<GravityGroup<T>, Exec> groups_;
   DeviceArray<GravityNode<T>, Exec> nodes_;
   DeviceArray<GravityWalkNode<T>, Exec> wnodes_;  // gravity.warp_nodes = packed
+  DeviceArray<uint32_t, Exec> cousin_flags_;      // gravity.warp_groups = cousins (GravityMarkCousinMerges)
   T key_lo_[3] = {T(0), T(0), T(0)}, side_ = T(1);  // the keys' box of the last build
   uint32_t group_ = kGravityGroup;         // particles per group (set())
   uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)
