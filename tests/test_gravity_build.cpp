@@ -95,7 +95,7 @@ TEST(GravityTree, KeysBuildIsTheLevelsBuild) {
 // decisions, the same sums in the same order) give the forces and potentials of the default, bit for bit.
 TEST(GravityTree, KeysBuildAndPackedNodesGiveTheSameForces) {
   for (int dim = 1; dim <= 3; ++dim) {
-    GravitySet s = test::plummer_sphere(12003, 3);
+    GravitySet s = test::plummer_sphere(6003, 3);
     if (dim < 3) {
       std::vector<double> xd;
       for (std::size_t i = 0; i < s.size(); ++i)

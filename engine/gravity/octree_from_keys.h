@@ -13,9 +13,10 @@
 //     least leaf + 1 keys of the window [i - leaf, i + leaf] share its prefix (a run is contiguous).
 // So i starts the nodes of levels s(i) + 1 .. top(i) (nodes_at_start below). Each node is written as
 // the 64-bit key level << 32 | begin; sorting those keys (exec.sort_pairs64) gives the level-by-level
-// order, and each node then finds its end, its first child, its children and the node after its
-// subtree by binary search (links_from_keys). Host round trips: the node count, the sort's key span
-// and the level starts (3, against one per level).
+// order, and each node then finds its end (a search from its first particle), its first child and
+// the node after its subtree (through the slots of pass 2) and counts its children by digit
+// (GravityLinksFromKeys). Host round trips: the node count, the sort's key span and the level starts
+// (3, against one per level).
 #include "core/hd.h"
 #include "gravity/octree_build.h"
 
@@ -127,22 +128,45 @@ EJ_INLINE uint32_t gravity_node_lower_bound(const uint64_t* node_keys, uint32_t 
   return lo;
 }
 
-// Pass 3, per node (in sorted order): its link and children count, as GravityWriteChildren writes them.
+// Between the sort and pass 4: pos[slot] = the sorted place of the node written at `slot` by pass 2.
+struct GravityNodePlaces {
+  const uint32_t* node_vals;  // the sorted nodes' slots
+  uint32_t* pos;
+  EJ_INLINE void operator()(std::size_t k) const { pos[node_vals[k]] = uint32_t(k); }
+};
+
+// Pass 4, per node (in sorted order): its link and children count, as GravityWriteChildren writes them.
+// The node (level, b) ends at the first key past its prefix (an exponential search from b: a few steps
+// for the many small nodes); its first child is the node (level + 1, b), written at slot
+// offset[b] + level + 1 - (first level beginning at b); the node after its subtree is the shallowest
+// node beginning at its end e, written at slot offset[e]; its children are counted by digit within
+// [b, e) (GravityCountChildren's binary searches).
 template <int D>
 struct GravityLinksFromKeys {
-  const uint64_t* keys;       // the particles' sorted keys
+  const uint64_t* keys;     // the particles' sorted keys
   const uint64_t* node_keys;  // the sorted node keys
+  const uint32_t* offset;   // pass 2's slots of each particle's first node
+  const uint32_t* pos;      // GravityNodePlaces
   GravityLink* links;
   uint32_t* nchild;
-  uint32_t n, m, leaf;  // particles, nodes, leaf size
+  uint32_t n, leaf;  // particles, leaf size
   EJ_INLINE void operator()(std::size_t k) const {
     constexpr int L = gravity_levels<D>();
     const uint64_t nk = node_keys[k];
     const int level = int(nk >> 32);
     const uint32_t b = uint32_t(nk);
-    // The run's end: the first key past its prefix.
+    // The run's end: the first key past its prefix, by doubling steps and then bisection.
     const uint64_t p = gravity_prefix<D>(keys[b], level);
-    uint32_t lo = b + 1, hi = n;
+    uint32_t lo = b + 1, hi = n, step = 1;  // [b, lo) share the prefix; hi does not (or is n)
+    while (lo < n) {
+      const uint32_t probe = n - lo > step - 1 ? lo + step - 1 : n - 1;
+      if (gravity_prefix<D>(keys[probe], level) != p) {
+        hi = probe;
+        break;
+      }
+      lo = probe + 1;
+      step *= 2;
+    }
     while (lo < hi) {
       const uint32_t mid = lo + (hi - lo) / 2;
       if (gravity_prefix<D>(keys[mid], level) == p)
@@ -157,17 +181,16 @@ struct GravityLinksFromKeys {
     l.first = -1;
     uint32_t c = 0;
     if (e - b > leaf && level < L) {
-      const uint64_t child = uint64_t(level + 1) << 32;
-      const uint32_t f = gravity_node_lower_bound(node_keys, m, child | b);
-      c = gravity_node_lower_bound(node_keys, m, child | e) - f;
-      l.first = int32_t(f);
+      const int first_level = b == 0 ? 0 : gravity_shared_levels<D>(keys[b - 1], keys[b]) + 1;
+      l.first = int32_t(pos[offset[b] + uint32_t(level + 1 - first_level)]);
+      uint32_t clo = b;
+      for (uint32_t dgt = 1; dgt <= (1u << D); ++dgt) {
+        const uint32_t chi = dgt == (1u << D) ? e : gravity_lower_bound<D>(keys, clo, e, level, dgt);
+        if (chi > clo) ++c;
+        clo = chi;
+      }
     }
-    // The node after this subtree: the shallowest node beginning at e (its level is at most `level`).
-    l.next = kGravityEnd;
-    if (e < n) {
-      const int s = gravity_shared_levels<D>(keys[e - 1], keys[e]);
-      l.next = gravity_node_lower_bound(node_keys, m, (uint64_t(s + 1) << 32) | e);
-    }
+    l.next = e < n ? pos[offset[e]] : kGravityEnd;
     links[k] = l;
     nchild[k] = c;
   }

@@ -55,7 +55,8 @@ struct OctreeLevels {
   }
 
   // The same levels in one pass from the keys (octree_from_keys.h; gravity.build = keys): a count
-  // and a write pass over the particles, a scan, a sort of the node keys, a link pass over the nodes.
+  // and a write pass over the particles, a scan, a sort of the node keys, a scatter of their places
+  // and a link pass over the nodes.
   // Three values come back to the host (the node count, the sort's key span, the level starts).
   // False when the node array is too small.
   template <int D>
@@ -74,7 +75,9 @@ struct OctreeLevels {
     if (m > cap) return false;
     exec.for_each(n, GravityWriteNodeKeys<D>{keys, starts_off.data(), node_keys.data(), node_vals.data(), nn, leaf});
     exec.sort_pairs64(node_keys.ptr(), node_vals.ptr(), node_keys_alt.ptr(), node_vals_alt.ptr(), m);
-    exec.for_each(m, GravityLinksFromKeys<D>{keys, node_keys.data(), links.data(), nchild.data(), nn, m, leaf});
+    exec.for_each(m, GravityNodePlaces{node_vals.data(), node_vals_alt.data()});  // the sort's scratch, free now
+    exec.for_each(m, GravityLinksFromKeys<D>{keys, node_keys.data(), starts_off.data(), node_vals_alt.data(), links.data(),
+                                             nchild.data(), nn, leaf});
     exec.for_each(kStarts, GravityLevelStartsFromKeys{node_keys.data(), m, starts_off.data()});
     uint32_t host[kStarts];
     exec.download(host, starts_off.data(), sizeof host);
