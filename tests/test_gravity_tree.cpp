@@ -125,10 +125,12 @@ TEST(GravityTree, OpeningEverythingIsDirectSum) {
 // The warp walk's groups from the tree (gravity_groups.h) cover every particle once: with theta ->
 // 0 it is the direct sum (round-off only) for each particle, in 1D, 2D and 3D, with coincident
 // particles, one or two targets a lane, leaves smaller and larger than a group (a large leaf is cut
-// into chunks), and a set smaller than one group (the root is the only group).
+// into chunks), and a set smaller than one group (the root is the only group). Variants 3-5: the
+// groups packed across a grandparent's children (gravity.warp_groups = cousins) with leaves of 8, 100
+// and, two targets a lane, 4.
 TEST(GravityTree, WarpTreeGroupsAreDirectSum) {
   for (int dim = 1; dim <= 3; ++dim)
-    for (int variant = 0; variant < 3; ++variant)
+    for (int variant = 0; variant < 6; ++variant)
       for (std::size_t n : {std::size_t(700), std::size_t(20)}) {
         std::mt19937_64 rng(31 + dim);
         std::uniform_real_distribution<double> u(-1, 1);
@@ -144,8 +146,9 @@ TEST(GravityTree, WarpTreeGroupsAreDirectSum) {
         gs.softening = 0;
         gs.group_walk = false;
         gs.warp_walk = gs.warp_staged = gs.warp_tree_groups = true;
-        gs.warp_targets = variant == 0 ? 1 : 2;
-        gs.leaf = variant == 2 ? 100 : 8;  // 100: leaves larger than a group of 64
+        gs.warp_targets = variant == 0 || variant == 3 || variant == 4 ? 1 : 2;
+        gs.leaf = variant == 2 || variant == 4 ? 100 : variant == 5 ? 4 : 8;  // 100: leaves larger than a group of 64
+        gs.warp_cousins = variant >= 3;
         const GravityHostResult r = self_gravity_on(Backend::Cpu, Precision::Double, dim, s.x, s.m, s.h, gs);
         for (std::size_t i = 0; i < n; ++i) {
           double a[3], phi;
@@ -195,25 +198,32 @@ TEST(GravityAccuracy, PlummerAndUniformCube) {
         EXPECT_LE(p99f, 1e-3);
         // The warp walk's GPU variants (two targets a lane, so groups of 64; groups from the tree; larger
         // leaves) keep the goal.
+        // The last: the default walk on the tree built from the keys with packed nodes (gravity.build =
+        // keys, gravity.warp_nodes = packed: the same forces bit for bit, test_gravity_build.cpp) and the
+        // groups packed across grandparents (gravity.warp_groups = cousins: larger boxes; measured
+        // standalone, cube 1.859e-4 / 9.12e-4, Plummer 1.154e-4 / 4.09e-4).
         struct WarpVariant {
           int targets, leaf;
-          bool tree;
+          bool tree, keys_packed;
         };
-        for (const WarpVariant v : {WarpVariant{2, 16, false}, WarpVariant{1, 16, true}, WarpVariant{2, 16, true},
-                                    WarpVariant{2, 32, true}, WarpVariant{2, 64, true}}) {
+        for (const WarpVariant v : {WarpVariant{2, 16, false, false}, WarpVariant{1, 16, true, false},
+                                    WarpVariant{2, 16, true, false}, WarpVariant{2, 32, true, false},
+                                    WarpVariant{2, 64, true, false}, WarpVariant{1, 16, true, true}}) {
           GravitySettings gw = gs;
           gw.group_walk = false;
           gw.warp_walk = gw.warp_staged = true;
           gw.warp_targets = v.targets;
           gw.warp_tree_groups = v.tree;
           gw.leaf = v.leaf;
+          gw.keys_build = gw.warp_packed = gw.warp_cousins = v.keys_packed;
           gw.count = true;
           const GravityHostResult rw = self_gravity_on(Backend::Cpu, Precision::Float, 3, s.x, s.m, s.h, gw);
           const std::vector<double> ew = force_errors(ds, rw, 3);
           const double medw = test::quantile(ew, 0.5), p99w = test::quantile(ew, 0.99);
-          std::printf("  float theta 0.5, warp walk, %d targets a lane, %s groups, leaf %d: median %.2e, 99th "
+          std::printf("  float theta 0.5, warp walk, %d targets a lane, %s groups, leaf %d%s: median %.2e, 99th "
                       "%.2e; per particle %.0f cell and %.0f particle interactions\n",
-                      v.targets, v.tree ? "tree" : "consecutive", v.leaf, medw, p99w, rw.stats.cells_per_particle,
+                      v.targets, v.tree ? "tree" : "consecutive", v.leaf, v.keys_packed ? ", keys build, packed nodes, cousin groups" : "",
+                      medw, p99w, rw.stats.cells_per_particle,
                       rw.stats.particles_per_particle);
           EXPECT_LE(medw, 2e-4) << v.targets << " targets, leaf " << v.leaf << (v.tree ? ", tree groups" : "");
           EXPECT_LE(p99w, 1e-3) << v.targets << " targets, leaf " << v.leaf << (v.tree ? ", tree groups" : "");
@@ -397,9 +407,10 @@ TEST(GravityTree, WarpWalkMatchesParticleWalk) {
 
 // The same particles on both backends (GPU-only): float and double, 3D and 2D, the three walks and
 // the warp walk's variants (staged; two targets a lane with leaves of 48; two targets a lane with
-// groups from the tree).
+// groups from the tree; the default walk on the tree built from the keys, with and without packed
+// nodes, and with the cousin groups).
 TEST(GravityTree, CpuAndCudaAgree) {
-  for (int walk = 0; walk < 6; ++walk)
+  for (int walk = 0; walk < 9; ++walk)
   for (Precision p : {Precision::Float, Precision::Double}) {
     for (int dim : {2, 3}) {
       GravitySet s = test::plummer_sphere(20000, 9);
@@ -418,7 +429,16 @@ TEST(GravityTree, CpuAndCudaAgree) {
       gs.warp_staged = walk >= 3;
       gs.warp_targets = walk >= 4 ? 2 : 1;
       gs.leaf = walk == 4 ? 48 : 0;
-      gs.warp_tree_groups = walk == 5;
+      gs.warp_tree_groups = walk >= 5;
+      // 6: the default walk on the tree built from the keys (octree_from_keys.h); 7: and packed nodes;
+      // 8: and the cousin groups (gravity.warp_groups = cousins).
+      if (walk >= 6) {
+        gs.warp_targets = 1;
+        gs.leaf = 0;
+        gs.keys_build = true;
+        gs.warp_packed = walk >= 7;
+        gs.warp_cousins = walk == 8;
+      }
       GravityHostResult gpu;
       try {
         gpu = self_gravity_on(Backend::Cuda, p, dim, s.x, s.m, s.h, gs);
@@ -438,7 +458,7 @@ TEST(GravityTree, CpuAndCudaAgree) {
         }
         worst = std::max(worst, std::sqrt(d2 / a2));
       }
-      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 5 ? "staged warp (2 targets, tree groups)" : walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
+      EXPECT_LE(worst, tol) << to_string(p) << " " << dim << "D, " << (walk == 8 ? "staged warp (cousin groups, keys build, packed nodes)" : walk == 7 ? "staged warp (tree groups, keys build, packed nodes)" : walk == 6 ? "staged warp (tree groups, keys build)" : walk == 5 ? "staged warp (2 targets, tree groups)" : walk == 4 ? "staged warp (2 targets)" : walk == 3 ? "staged warp" : walk == 2 ? "warp" : walk == 1 ? "group" : "particle") << " walk";
     }
   }
 }

@@ -154,8 +154,9 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // gravity.warp_eval, gravity.warp_targets, gravity.warp_groups; issue 16), 1 of the wall model
   // (boundary.model; issue 12), 1 of the gas's tree neighbour search (gas.neighbour_search; issue 16), 1 of
   // the distributed run's halo (dist.halo; issue 19), 2 of the modified dynamic boundary particles
-  // (boundary.mdbc_det_threshold, boundary.mdbc_min_density; issue 12).
-  EXPECT_EQ(reg.all().size(), 172u);
+  // (boundary.mdbc_det_threshold, boundary.mdbc_min_density; issue 12), 2 of the gravity tree's build
+  // and walk nodes (gravity.build, gravity.warp_nodes; issue 16).
+  EXPECT_EQ(reg.all().size(), 174u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);

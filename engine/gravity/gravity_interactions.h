@@ -12,14 +12,18 @@ namespace ejecta {
 // The opening test of both walks: a cell is accepted for a group of particles when the group's box is
 // farther from the cell's centre of mass than sqrt(r_open2) (l / theta + |com - centre|, octree_build.h).
 template <class T>
-EJ_INLINE bool accepts_cell(const GravityGroup<T>& grp, const GravityNode<T>& nd) {
+EJ_INLINE bool accepts_cell_at(const GravityGroup<T>& grp, const T* com, T r_open2) {
   T d2 = T(0);
   for (int c = 0; c < 3; ++c) {
-    const T x = nd.com[c];
+    const T x = com[c];
     const T dd = x < grp.lo[c] ? grp.lo[c] - x : (x > grp.hi[c] ? x - grp.hi[c] : T(0));
     d2 += dd * dd;
   }
-  return d2 > nd.r_open2;
+  return d2 > r_open2;
+}
+template <class T>
+EJ_INLINE bool accepts_cell(const GravityGroup<T>& grp, const GravityNode<T>& nd) {
+  return accepts_cell_at(grp, nd.com, nd.r_open2);
 }
 
 // An accepted cell: its monopole + quadrupole field (multipole.h) when x is farther from its centre of

@@ -18,7 +18,10 @@ inline GravitySettings gravity_settings_from(const ParamSet& params) {
   s.leaf = int(params.integer("gravity.leaf_size"));
   s.warp_staged = params.text("gravity.warp_eval") == "staged";
   s.warp_targets = int(params.integer("gravity.warp_targets"));
-  s.warp_tree_groups = params.text("gravity.warp_groups") == "tree";
+  s.warp_tree_groups = params.text("gravity.warp_groups") != "consecutive";
+  s.warp_cousins = params.text("gravity.warp_groups") == "cousins";
+  s.keys_build = params.text("gravity.build") == "keys";
+  s.warp_packed = params.text("gravity.warp_nodes") == "packed";
   return s;
 }
 

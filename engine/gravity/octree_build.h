@@ -244,6 +244,20 @@ struct alignas(16) GravityNode {
   T r_open2;
   T rad;
   T eps;
+  T ie;  // 1 / eps (in the padding: the staged warp walk with packed nodes reads it instead of dividing)
+};
+
+// What the warp walk's traversal reads of a node, in one 32-byte sector (float; 48 bytes in double):
+// the opening test's centre of mass and squared radius, and where to go next: `child` = first child
+// << 3 | (children - 1) (the walk's stack encoding) or kGravityEnd for a leaf, whose particles are
+// [begin, end). gravity.warp_nodes = packed (octree_warp_walk.h), written by GravityMoments. The
+// opening test of Bonsai and Ryoanji reads its node data so (one load of the cell's centre and
+// squared opening radius, Bedorf et al. 2012, sec. 3.3).
+template <class T>
+struct alignas(16) GravityWalkNode {
+  T com[3];
+  T r_open2;
+  uint32_t child, begin, end, pad;
 };
 
 // The Morton key's coordinates back (the inverse of morton_spread3 / morton_spread2).
@@ -296,6 +310,7 @@ struct GravityMoments {
   uint32_t level_start;
   int level;
   T lo[3], side0, inv_theta;
+  GravityWalkNode<T>* walk = nullptr;  // the packed traversal nodes, or null (gravity.warp_nodes = split)
   EJ_INLINE void operator()(std::size_t k) const {
     const uint32_t me = level_start + uint32_t(k);
     const GravityLink l = links[me];
@@ -353,7 +368,18 @@ struct GravityMoments {
     nd.r_open2 = r_open * r_open;
     nd.rad = rad;
     nd.eps = emax;
+    nd.ie = T(1) / emax;
     nodes[me] = nd;
+    if (walk) {
+      GravityWalkNode<T> w;
+      for (int a = 0; a < 3; ++a) w.com[a] = c[a];
+      w.r_open2 = nd.r_open2;
+      w.child = l.first < 0 ? kGravityEnd : (uint32_t(l.first) << 3) | (nchild[me] - 1u);
+      w.begin = l.begin;
+      w.end = l.end;
+      w.pad = 0;
+      walk[me] = w;
+    }
   }
 };
 

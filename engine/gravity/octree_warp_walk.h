@@ -49,9 +49,16 @@ struct GravityWarpLane {
 // reads from shared memory (a broadcast) and no pair divides (gravity_interactions.h, the _inv forms);
 // without it every lane loads every source from global memory itself, one after another. The same
 // sums in the same order either way. NT = 2 needs Staged.
-template <class T, int D, int NT = 1, bool Staged = false>
+//
+// Packed (gravity.warp_nodes = packed; needs Staged): the traversal reads one GravityWalkNode per
+// lane (octree_build.h: centre of mass, squared opening radius, children or particle range in 32
+// bytes) instead of the node's centre and radius (two sectors of its 64 bytes), its link and its
+// children count (a third and fourth load, after the test); the staged cells take 1 / eps from the
+// node instead of dividing. The same decisions and the same sums.
+template <class T, int D, int NT = 1, bool Staged = false, bool Packed = false>
 struct GravityWarpWalk {
   static_assert(NT == 1 || (NT == 2 && Staged), "two targets a lane come with the staged evaluation");
+  static_assert(!Packed || Staged, "packed nodes come with the staged evaluation");
   // Blocks of 4 warps per SM that ptxas must fit (warp_exec_cuda.cuh), measured with -Xptxas -v for
   // sm_90: float 3D 56 registers without spills at 8 (32 warps per SM); double 3D spilled 32 bytes at
   // 8, so 6 (85 registers at most). Two targets a lane hold 11 more values: 6 and 4.
@@ -86,6 +93,7 @@ struct GravityWarpWalk {
   // The groups as [begin, end) pairs of at most kGroup particles (gravity_groups.h); null: group g is
   // the kGroup particles from g kGroup on.
   const uint32_t* granges;
+  const GravityWalkNode<T>* wnodes = nullptr;  // Packed: the traversal's nodes
 
   template <class W>
   EJ_INLINE void operator()(const W& w, std::size_t g) const {
@@ -102,6 +110,7 @@ struct GravityWarpWalk {
     typename W::template Lane<GravityWarpLane<T, NT>> me;
     typename W::template Lane<uint32_t> node;
     typename W::template Lane<bool> take_cell, take_leaf, open;
+    typename W::template Lane<uint32_t> pk_a, pk_b;  // Packed: child entry, or a leaf's [begin, end)
     w.each([&](int l) {
       GravityWarpLane<T, NT>& s = me[l];
       for (int t = 0; t < NT; ++t) {
@@ -143,6 +152,20 @@ struct GravityWarpWalk {
       w.each([&](int l) {
         take_cell[l] = take_leaf[l] = open[l] = false;
         if (node[l] == kGravityEnd) return;
+        if constexpr (Packed) {
+          const GravityWalkNode<T> wn = wnodes[node[l]];
+          if (accepts_cell_at(grp, wn.com, wn.r_open2)) {
+            take_cell[l] = true;
+          } else if (wn.child == kGravityEnd) {
+            take_leaf[l] = true;
+            pk_a[l] = wn.begin;
+            pk_b[l] = wn.end;
+          } else {
+            open[l] = true;
+            pk_a[l] = wn.child;
+          }
+          return;
+        }
         if (accepts_cell(grp, nodes[node[l]])) {
           take_cell[l] = true;
         } else if (links[node[l]].first < 0) {
@@ -159,6 +182,15 @@ struct GravityWarpWalk {
       }
       w.each([&](int l) {
         if (take_cell[l]) cells[ncell + uint32_t(below(mc, l))] = node[l];
+        if constexpr (Packed) {
+          if (take_leaf[l]) {
+            const uint32_t q = nrange + uint32_t(below(ml, l));
+            ranges[2 * q] = pk_a[l];
+            ranges[2 * q + 1] = pk_b[l];
+          }
+          if (open[l]) stack[top + uint32_t(above(mo, l))] = pk_a[l];
+          return;
+        }
         if (take_leaf[l]) {
           const GravityLink lk = links[node[l]];
           const uint32_t q = nrange + uint32_t(below(ml, l));
@@ -238,7 +270,7 @@ struct GravityWarpWalk {
           if (uint32_t(l) >= cnt) return;
           const GravityNode<T> nd = nodes[cells[c0 + uint32_t(l)]];
           st.node[l] = nd;
-          st.node_ie[l] = T(1) / nd.eps;
+          st.node_ie[l] = Packed ? nd.ie : T(1) / nd.eps;
         });
         w.sync();
         w.each([&](int l) {

@@ -48,6 +48,10 @@ struct GravitySettings {
   bool warp_staged = false;
   int warp_targets = 1;
   bool warp_tree_groups = false;  // warp walk: groups from the tree (gravity_groups.h), not consecutive
+  bool warp_cousins = false;      // with warp_tree_groups: packed across a grandparent's children (gravity_groups.h)
+  bool keys_build = false;
+  // Warp walk, staged: the traversal reads packed 32-byte nodes (GravityWalkNode, octree_build.h).
+  bool warp_packed = false;  // the levels in one pass from the keys (octree_from_keys.h), not level by level
   bool count = false;      // warp walk: count the interactions (stats' cells/particles_per_particle)
   // Initial list capacities per group (cells, particle ranges); they grow when a group finds more.
   // Small values in a test exercise the growth.
@@ -161,19 +165,28 @@ class SelfGravity {
   void warp_walk(Vec<T, D>* a, T* phi) {
     if (settings_.warp_targets == 2)
       warp_walk_as<2, true>(a, phi);
+    else if (settings_.warp_staged && settings_.warp_packed)
+      warp_walk_as<1, true, true>(a, phi);
     else if (settings_.warp_staged)
       warp_walk_as<1, true>(a, phi);
     else
       warp_walk_as<1, false>(a, phi);
   }
-  template <int NT, bool Staged>
+  template <int NT, bool Staged, bool Packed = false>
   void warp_walk_as(Vec<T, D>* a, T* phi) {
-    using Walk = GravityWarpWalk<T, D, NT, Staged>;
+    using Walk = GravityWarpWalk<T, D, NT, Staged, Packed>;
     std::size_t ngroups = (n_ + Walk::kGroup - 1) / Walk::kGroup;
     const uint32_t* granges = nullptr;
     if (settings_.warp_tree_groups) {  // gravity_groups.h: count, scan, write, boxes
       const std::size_t nodes = stats_.nodes;
-      exec_.for_each(nodes, GravityCountTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.count.data(), Walk::kGroup});
+      const uint32_t* merges = nullptr;
+      if (settings_.warp_cousins) {
+        if (cousin_flags_.size() < nodes) cousin_flags_.resize(exec_, lv_.cap, tally_);
+        exec_.for_each(nodes, GravityMarkCousinMerges{lv_.links.data(), lv_.nchild.data(), cousin_flags_.data(), Walk::kGroup});
+        merges = cousin_flags_.data();
+      }
+      exec_.for_each(nodes, GravityCountTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.count.data(), Walk::kGroup,
+                                                          merges});
       exec_.exclusive_scan(lv_.count.data(), lv_.offset.data(), nodes);
       uint32_t total = 0;
       exec_.download(&total, lv_.offset.data() + nodes, sizeof total);
@@ -181,7 +194,7 @@ class SelfGravity {
       if (granges_.size() < 2 * ngroups) granges_.resize(exec_, 2 * ngroups, tally_);
       if (groups_.size() < ngroups) groups_.resize(exec_, ngroups, tally_);
       exec_.for_each(nodes, GravityWriteTreeGroups{lv_.links.data(), lv_.nchild.data(), lv_.offset.data(), granges_.data(),
-                                                   Walk::kGroup});
+                                                   Walk::kGroup, merges});
       exec_.for_each(ngroups, GravityRangeGroupBounds<T>{body_.data(), granges_.data(), groups_.data()});
       granges = granges_.data();
     }
@@ -196,7 +209,8 @@ class SelfGravity {
     const uint32_t stack_cap = uint32_t(kWarpLanes) * uint32_t(stats_.levels + 2);
     const Walk walk{lv_.links.data(), lv_.nchild.data(), nodes_.data(), body_.data(), eps_.data(),
                                      groups_.data(), perm_.data(), a, phi, T(settings_.G), uint32_t(n_), stack_cap,
-                                     overflow_.data(), count ? warp_counts_.data() : nullptr, granges};
+                                     overflow_.data(), count ? warp_counts_.data() : nullptr, granges,
+                                     Packed ? wnodes_.data() : nullptr};
     for_each_warp(exec_, ngroups, Walk::words(stack_cap), walk);
     uint32_t overflow = 0;
     exec_.download(&overflow, overflow_.data(), sizeof overflow);
@@ -282,11 +296,14 @@ class SelfGravity {
     // Levels, top-down; a too small node array is enlarged and the levels built again.
     while (!build_levels()) reserve_nodes(lv_.cap * 2);
     lap(times_ ? &times_->build : nullptr);
-    // Multipoles, bottom-up.
+    // Multipoles, bottom-up (and the packed traversal nodes, when the walk reads them).
+    const bool packed = settings_.warp_walk && settings_.warp_staged && settings_.warp_packed && settings_.warp_targets != 2;
+    if (packed && wnodes_.size() < lv_.cap) wnodes_.resize(exec_, lv_.cap, tally_);
     for (int l = int(lv_.level_start.size()) - 2; l >= 0; --l) {
       GravityMoments<T, D> mo{keys_.data(), body_.data(), eps_.data(), lv_.links.data(), lv_.nchild.data(),
                               nodes_.data(), lv_.level_start[l], l,
-                              {keys.lo[0], keys.lo[1], keys.lo[2]}, side, T(1.0 / settings_.theta)};
+                              {keys.lo[0], keys.lo[1], keys.lo[2]}, side, T(1.0 / settings_.theta),
+                              packed ? wnodes_.data() : nullptr};
       exec_.for_each(lv_.level_start[l + 1] - lv_.level_start[l], mo);
     }
     if (!(settings_.warp_walk && settings_.warp_tree_groups))  // those are made by the warp walk
@@ -297,7 +314,9 @@ class SelfGravity {
   // The levels (octree_levels.h). False when the node array is too small.
   bool build_levels() {
     const uint32_t leaf = uint32_t(settings_.leaf > 0 ? settings_.leaf : kGravityLeaf);
-    if (!lv_.template build<D>(exec_, keys_.data(), n_, leaf)) return false;
+    const bool ok = settings_.keys_build ? lv_.template build_from_keys<D>(exec_, keys_.data(), n_, leaf, tally_)
+                                         : lv_.template build<D>(exec_, keys_.data(), n_, leaf);
+    if (!ok) return false;
     stats_.nodes = lv_.nodes();
     stats_.levels = lv_.levels();
     return true;
@@ -315,6 +334,8 @@ class SelfGravity {
   DeviceArray<T, Exec> eps_;
   DeviceArray<GravityGroup<T>, Exec> groups_;
   DeviceArray<GravityNode<T>, Exec> nodes_;
+  DeviceArray<GravityWalkNode<T>, Exec> wnodes_;  // gravity.warp_nodes = packed
+  DeviceArray<uint32_t, Exec> cousin_flags_;      // gravity.warp_groups = cousins (GravityMarkCousinMerges)
   T key_lo_[3] = {T(0), T(0), T(0)}, side_ = T(1);  // the keys' box of the last build
   uint32_t group_ = kGravityGroup;         // particles per group (set())
   uint32_t cell_cap_ = 0, range_cap_ = 0;  // group-walk list capacities (grown as needed)

@@ -411,8 +411,30 @@ ParamRegistry make_builtin() {
                            "consecutive sorted particles, whose box can span two far cells where the "
                            "Morton order jumps; tree = runs of sibling cells of at most that many "
                            "particles (engine/gravity/gravity_groups.h), tight boxes, some lanes idle (the "
-                           "default: the walk at 10^6 takes 7.9 ms against 32.9 on the H200)."),
-                     {"consecutive", "tree"}),
+                           "default: the walk at 10^6 takes 7.9 ms against 32.9 on the H200); cousins = the "
+                           "same cells packed across the children of one grandparent, so a cell's "
+                           "remainder shares a warp with the next cell's first particles (fewer warps, "
+                           "boxes up to twice the side)."),
+                     {"consecutive", "tree", "cousins"}),
+             {"gas", "solid"}));
+  // Issue 16, the 8 ms goal (helper gravity6): the build's and the walk's variants.
+  t.add(only(choices(param("gravity.build", T::Choice, "levels", "", "Tree build",
+                           "How the self-gravity octree is built from the sorted Morton keys: levels = "
+                           "top-down, a count, scan and write pass per level with the next level's "
+                           "size copied back to the host each time; keys = all levels in one pass "
+                           "(engine/gravity/octree_from_keys.h, after Cornerstone): which key runs are "
+                           "nodes follows from comparing keys at fixed offsets, three host round "
+                           "trips in all. The same tree node for node, so the same forces."),
+                     {"levels", "keys"}),
+             {"gas", "solid"}));
+  t.add(only(choices(param("gravity.warp_nodes", T::Choice, "split", "", "Warp walk node data",
+                           "What the traversal of gravity.walk = warps with gravity.warp_eval = staged "
+                           "reads per node: split = the node's centre of mass and opening radius, then "
+                           "its link and children count (four loads); packed = one 32-byte record "
+                           "(centre of mass, squared opening radius, children or particle range; "
+                           "engine/gravity/octree_build.h, GravityWalkNode), and 1 / eps stored in the "
+                           "node. Same forces."),
+                     {"split", "packed"}),
              {"gas", "solid"}));
 
   // The tree neighbour search of the gas (issue 16; engine/neighbors/tree_*.h).

@@ -16,7 +16,8 @@ struct Term_SelfGravity_BarnesHut1986 {
             {"position", "mass", "smoothing_length", "acceleration"},
             {"acceleration", "gravitational_potential"},
             {"gravity.self", "gravity.G", "gravity.theta", "gravity.softening", "gravity.walk", "gravity.group",
-             "gravity.leaf_size", "gravity.warp_eval", "gravity.warp_targets", "gravity.warp_groups"}};
+             "gravity.leaf_size", "gravity.warp_eval", "gravity.warp_targets", "gravity.warp_groups",
+             "gravity.build", "gravity.warp_nodes"}};
   }
   template <class C>
   static std::function<void()> bind(C& c) {
