@@ -243,6 +243,9 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     // 42% fewer candidates; cell_grid.h).
     const int reach = params.text("fluid.neighbour_cells") == "half" ? 2 : 1;
     grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.h, n_, reach);
+    // fluid.force_kernel: the particle pass, or blocks of sorted particles with their candidates staged
+    // in shared memory (forces_wcsph_cells.h; the arrays' values, so with the arrays record only).
+    force_kernel_ = params.text("fluid.force_kernel") == "cell_blocks" ? 1 : 0;
   }
 
   // The neighbour record of the force pass (physics/forces_wcsph_neighbours.h, fluid.neighbour_record):
@@ -399,6 +402,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   DeviceArray<uint32_t, Exec> pair_real_, pair_cand_;
   T m_wall_ = T(0);
   int packed_ = 0;  // 0 the arrays, 1 packed, 2 packed with the EOS in the loop
+  int force_kernel_ = 0;  // 0 the particle pass, 1 cell blocks (fluid.force_kernel)
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};
@@ -414,7 +418,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   std::unique_ptr<ProbeSampler<T, D, Exec>> probes_;  // after exec_ and store_: released before them
   // What the terms read when they run (references to the members above), and the step's list.
   WcsphTermContext<T, D, Exec> ctx_{exec_, n_, cells_, store_, grid_, pv_, model_, packed_, m_wall_, count_pairs_,
-                                    collider_};
+                                    collider_, force_kernel_};
   std::vector<Term> terms_;
   std::unique_ptr<dist::StoreHaloRows<T, D, Exec>> halo_;  // likewise
 };

@@ -110,6 +110,7 @@ struct WcsphTermContext {
   const T& m_wall;    // the walls' one mass (packed_eos)
   const bool& count_pairs;
   const ColliderSphereState<T, D>& collider;
+  const int& force_kernel;  // 0 the particle pass, 1 cell blocks (fluid.force_kernel; forces_wcsph_cells.h)
 };
 
 }  // namespace ejecta
