@@ -3,6 +3,9 @@
 // (forces_wcsph.h): the same pair terms met in the same order, so on the CPU the two runs end in the
 // same state bit for bit, with every option of the pass, in 1-3D, with cells of the support and of half
 // of it. On the GPU the two kernels are compiled separately (FMA contraction may differ): round-off.
+#include "exec/exec_cpu.h"
+#include "neighbors/cell_index.h"
+#include "physics/forces_wcsph_cells.h"
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -99,6 +102,95 @@ TEST(CellBlocks, CudaAgreesWithCpuOnDamBreak3D_Float) {
   for (std::size_t k = 0; k < xa.size(); ++k) m = std::max(m, std::fabs(xa[k] - xb[k]));
   std::printf("  cell blocks, CPU against CUDA, 100 steps: max |dx| %.3g m\n", m);
   EXPECT_LT(m, 1e-3 * 0.06);
+}
+
+}  // namespace
+}  // namespace ejecta
+
+namespace ejecta {
+namespace {
+
+// The functor alone on a jittered block of water over a wall floor (float, 3D, cells of h): each
+// block's results equal the particle pass's bit for bit, and most blocks do stage their candidates
+// (the fallback to the particle pass would pass the comparison too, so it is counted).
+TEST(CellBlocks, FunctorStagesAndMatchesParticlePass) {
+  using T = float;
+  constexpr int D = 3;
+  const double dp = 0.01, h = 1.5 * dp;
+  std::vector<Vec<T, D>> x, v;
+  std::vector<T> rho, p, m;
+  std::vector<uint8_t> kind;
+  uint32_t seed = 12345;
+  auto jitter = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return (double(seed >> 8) / double(1u << 24) - 0.5) * 0.2 * dp;
+  };
+  for (int k = -3; k < 14; ++k)
+    for (int j = 0; j < 14; ++j)
+      for (int i = 0; i < 40; ++i) {
+        const bool wall = k < 0;
+        x.push_back(Vec<T, D>{{T(i * dp + (wall ? 0 : jitter())), T(j * dp + (wall ? 0 : jitter())),
+                               T(k * dp + (wall ? 0 : jitter()))}});
+        v.push_back(Vec<T, D>{{T(jitter() * 10), T(jitter() * 10), T(jitter() * 10)}});
+        rho.push_back(T(1000 + jitter() * 1000));
+        p.push_back(T(100 + jitter() * 1e4));
+        m.push_back(T(1000 * dp * dp * dp));
+        kind.push_back(wall ? kWall : kFluid);
+      }
+  const std::size_t n = x.size();
+  double lo[3] = {-0.01, -0.01, -0.04}, hi[3] = {0.41, 0.15, 0.15};
+  CpuExec exec;
+  std::size_t tally = 0;
+  CellIndex<T, D, CpuExec> cells(exec, make_cell_grid<T, D>(lo, hi, 2 * h, n, 2), n, &tally);
+  cells.build(x.data());
+  const uint32_t* perm = cells.permutation();
+  auto sorted = [&](auto& a) {
+    auto b = a;
+    for (std::size_t i = 0; i < n; ++i) b[i] = a[perm[i]];
+    a = b;
+  };
+  sorted(x), sorted(v), sorted(rho), sorted(p), sorted(m), sorted(kind);
+  std::vector<Vec<T, D>> acc(n), acc2(n);
+  std::vector<T> drho(n), drho2(n);
+  std::vector<uint32_t> real(n), cand(n), real2(n), cand2(n);
+  WcsphModel<T, D> model{};
+  model.kernel = SmoothingKernel<T, D>::make(KernelType::WendlandC2, h);
+  model.eos = TaitEos<T>::make(1000, 20, 7);
+  model.gravity = Vec<T, D>{{0, 0, T(-9.81)}};
+  model.alpha = T(0.02), model.beta = 0, model.wall_visc = 1, model.delta = T(0.1), model.xsph = 0;
+  model.eta2 = T(0.01 * h * h), model.slip = kSlipNoSlip, model.diffusion_hydrostatic = true;
+  ParticleView<T, D> pv{};
+  pv.x = DevicePtr<Vec<T, D>>::adopt(x.data()), pv.vp = DevicePtr<Vec<T, D>>::adopt(v.data());
+  pv.rhop = DevicePtr<T>::adopt(rho.data()), pv.p = DevicePtr<T>::adopt(p.data());
+  pv.m = DevicePtr<const T>::adopt(m.data()), pv.kind = DevicePtr<const uint8_t>::adopt(kind.data());
+  pv.a = DevicePtr<Vec<T, D>>::adopt(acc.data()), pv.drho = DevicePtr<T>::adopt(drho.data());
+  pv.pair_real = DevicePtr<uint32_t>::adopt(real.data()), pv.pair_cand = DevicePtr<uint32_t>::adopt(cand.data());
+  const CellGrid<T, D> grid = cells.grid();
+  exec.for_each_balanced(n, Forces_WCSPH_Monaghan1992<T, D>{model, grid, pv, true});
+  ParticleView<T, D> pv2 = pv;
+  pv2.a = DevicePtr<Vec<T, D>>::adopt(acc2.data()), pv2.drho = DevicePtr<T>::adopt(drho2.data());
+  pv2.pair_real = DevicePtr<uint32_t>::adopt(real2.data()), pv2.pair_cand = DevicePtr<uint32_t>::adopt(cand2.data());
+  using F = Forces_WCSPH_CellBlocks<T, D>;
+  std::vector<uint8_t> modes(F::blocks(n), 9);
+  for_each_block(exec, F::blocks(n), F::words(), F{{model, grid, pv2, true}, n, modes.data()});
+  std::size_t fluid = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (kind[i] != kFluid) continue;
+    ++fluid;
+    for (int d = 0; d < D; ++d) ASSERT_EQ(acc[i][d], acc2[i][d]) << "particle " << i;
+    ASSERT_EQ(drho[i], drho2[i]) << "particle " << i;
+    ASSERT_EQ(real[i], real2[i]);
+    ASSERT_EQ(cand[i], cand2[i]);
+    ASSERT_GT(real[i], 20u);
+  }
+  int count[3] = {0, 0, 0};
+  for (uint8_t k : modes) {
+    ASSERT_LT(k, 3);
+    ++count[k];
+  }
+  std::printf("  %zu particles (%zu fluid), %zu blocks: %d walls only, %d staged, %d by the particle pass\n", n,
+              fluid, modes.size(), count[0], count[1], count[2]);
+  EXPECT_GT(count[1], 0.8 * (count[1] + count[2]));
 }
 
 }  // namespace

@@ -63,6 +63,7 @@ struct Forces_WCSPH_CellBlocks {
 
   Pass pass;
   std::size_t n;
+  uint8_t* modes = nullptr;  // optional, per block: 0 walls only, 1 staged, 2 the particle pass (tests)
 
   struct Cursor {
     uint32_t pos, end;  // the current row's candidates, in the virtual list
@@ -118,6 +119,7 @@ struct Forces_WCSPH_CellBlocks {
         if (sh[kSetLo + s] < reach || sh[kSetHi + s] + reach >= nx) fallback = 1;  // would wrap in x
       sh[kNSets] = nsets;
       sh[kFallback] = fallback;
+      if (modes) modes[block] = uint8_t(nsets == 0 ? 0 : fallback ? 2 : 1);
     });
     b.sync();
     const uint32_t nsets = sh[kNSets];
