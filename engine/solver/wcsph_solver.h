@@ -77,9 +77,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   // out.
   static double estimated_bytes_per_particle(bool xsph) {
     const double vec = sizeof(Vec<T, D>), scalar = sizeof(T);
-    // The packed record (3D) aliases the sort buffers (16) and the reorder scratch (a vector).
+    // The packed record (3D) aliases the sort buffers (16) and the reorder scratch (a vector); without
+    // it the reorder goes through the sort's dead words where a vector fits in 12 bytes (float).
     const double record = D == 3 ? 4 * scalar : 0, sort = std::max(16.0, record), reorder = std::max(vec, record);
-    return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + sort + 8 + reorder;
+    return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + sort + 8 + (vec > 12 ? reorder : 0);
   }
 
   // The hooks of Scheme::LeapfrogPredicted (staged_integrators.h, functors of leapfrog_kdk.h).
@@ -140,6 +141,13 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
       pair_cand_.resize(exec_, n_, &array_bytes_);
       pv_.pair_real = pair_real_.device();
       pv_.pair_cand = pair_cand_.device();
+    } else if (!on && pair_real_.size() != 0) {
+      // The counts are an instrument of the benchmark, not of a run: their 8 bytes a particle go
+      // when counting stops (the benchmark's byte count then is the run's).
+      pair_real_.resize(exec_, 0, &array_bytes_);
+      pair_cand_.resize(exec_, 0, &array_bytes_);
+      pv_.pair_real = nullptr;
+      pv_.pair_cand = nullptr;
     }
   }
   PairCounts pair_counts() const override { return pairs_; }
@@ -361,7 +369,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
 
   void sort_and_reorder() {
     cells_->build(pv_.x.get());
-    store_.reorder(cells_->permutation());
+    // Through the sort's dead words where the largest field fits there (float 3D: 12 of its 16 bytes
+    // a particle), not a scratch buffer of the store's own.
+    const std::size_t spare = store_.reorder_scratch_bytes();
+    store_.reorder(cells_->permutation(), cells_->spare_after_build(spare), spare);
     cells_->mark(pv_.kind.get(), kFluid, &array_bytes_);
     grid_ = cells_->grid();
   }
