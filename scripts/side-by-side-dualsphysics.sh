@@ -7,7 +7,11 @@
 #   then `ejecta --benchmark` at the peer's settings (h/dp 2, Wendland, 4 wall layers, c0 = 20 sqrt(g H))
 #   and at Ejecta's defaults, and the default scene over 0.2 physical seconds at dp = 0.01.
 # Writes OUTDIR/dsph-SIZE.txt (the peer's log), OUTDIR/ejecta-*.jsonl and OUTDIR/side-by-side.txt.
+# EJECTA_SETS: extra `--set key=value` words for every Ejecta run (e.g. "--set fluid.force_kernel=cell_blocks");
+# EJECTA_KERNELS: a list of fluid.force_kernel values, each benchmarked at the peer's settings in turn
+# (default: the binary's default only).
 set -uo pipefail
+read -r -a extra <<< "${EJECTA_SETS:-}"
 peer=$(cd "$1" && pwd); bin=$2; out=$3; sizes=${4:-"01M 04M"}
 mkdir -p "$out"
 run() { if [ -x .gpu/run ]; then .gpu/run "$@"; else "$@"; fi; }
@@ -26,17 +30,21 @@ for s in $sizes; do
   wall=$(grep -m1 -oE "Time per second of simulation[^0-9]*[0-9.e+]+" "$out/dsph-$s.txt" | grep -oE "[0-9.e+]+$")
   echo "DualSPHysics $s: steps/s $steps, wall s per physical s $wall" >> "$out/side-by-side.txt"
   grep -E "CF-Forces|Particles" "$out/dsph-$s.txt" | head -4 >> "$out/side-by-side.txt"
-  run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json \
-    --set particles.h_over_dp=2 --set boundary.wall_layers=4 --set fluid.c0="$c0_peer" \
-    > "$out/ejecta-peer-settings-$s.jsonl" 2>> "$out/side-by-side.txt"
-  echo "Ejecta $s at the peer's settings: $(tail -1 "$out/ejecta-peer-settings-$s.jsonl")" >> "$out/side-by-side.txt"
-  run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json \
+  for k in ${EJECTA_KERNELS:-default}; do
+    kset=(); [ "$k" = default ] || kset=(--set fluid.force_kernel="$k")
+    run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json \
+      --set particles.h_over_dp=2 --set boundary.wall_layers=4 --set fluid.c0="$c0_peer" "${extra[@]}" "${kset[@]}" \
+      > "$out/ejecta-peer-settings-$s-$k.jsonl" 2>> "$out/side-by-side.txt"
+    echo "Ejecta $s at the peer's settings, force kernel $k: $(tail -1 "$out/ejecta-peer-settings-$s-$k.jsonl")" \
+      >> "$out/side-by-side.txt"
+  done
+  run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json "${extra[@]}" \
     > "$out/ejecta-defaults-$s.jsonl" 2>> "$out/side-by-side.txt"
   echo "Ejecta $s at its defaults: $(tail -1 "$out/ejecta-defaults-$s.jsonl")" >> "$out/side-by-side.txt"
 done
 # Wall time per physical second at Ejecta's defaults, dp = 0.01, over the peer's 0.2 s window.
 run "$bin/ejecta" scenes/dambreak3d.ini --headless --backend cuda --set particles.dp=0.01 --until 0.2 --no-probes \
-  --json > "$out/ejecta-spheric2-0.2s.json" 2>&1
+  "${extra[@]}" --json > "$out/ejecta-spheric2-0.2s.json" 2>&1
 # wall_s of the summary: the stepping alone (setup excluded, as the peer's figure excludes GenCase).
 wall=$(grep -oE '"wall_s": *[0-9.e+-]+' "$out/ejecta-spheric2-0.2s.json" | tail -1 | grep -oE '[0-9.e+-]+$')
 awk -v w="$wall" 'BEGIN { printf "Ejecta defaults dp 0.01, 0.2 s: %.1f wall s per physical s\n", w / 0.2 }' \

@@ -155,8 +155,9 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // (boundary.model; issue 12), 1 of the gas's tree neighbour search (gas.neighbour_search; issue 16), 1 of
   // the distributed run's halo (dist.halo; issue 19), 2 of the modified dynamic boundary particles
   // (boundary.mdbc_det_threshold, boundary.mdbc_min_density; issue 12), 2 of the gravity tree's build
-  // and walk nodes (gravity.build, gravity.warp_nodes; issue 16).
-  EXPECT_EQ(reg.all().size(), 174u);
+  // and walk nodes (gravity.build, gravity.warp_nodes; issue 16), 1 of the force pass's layout
+  // (fluid.force_kernel; issue 18).
+  EXPECT_EQ(reg.all().size(), 175u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);

@@ -98,6 +98,18 @@ struct CellGrid {
     return visited;
   }
 
+  // The first bucket of row r around the row q of buckets (q = by + dims[1] bz, the bucket id over
+  // dims[0]), r numbered as in for_each_candidate_in_row: the buckets of that row are this plus 0 ..
+  // dims[0] - 1. For passes that walk the rows of many particles at once (physics/forces_wcsph_cells.h).
+  EJ_INLINE uint32_t neighbour_row_base(uint32_t q, int r) const {
+    const int w = 2 * reach + 1;
+    const long long by = D >= 2 ? static_cast<long long>(q % static_cast<uint32_t>(dims[1])) : 0;
+    const long long bz = D >= 3 ? static_cast<long long>(q / static_cast<uint32_t>(dims[1])) : 0;
+    const uint32_t ny = D >= 2 ? static_cast<uint32_t>(wrap(by + r % w - reach, dims[1])) : 0u;
+    const uint32_t nz = D >= 3 ? static_cast<uint32_t>(wrap(bz + r / w - reach, dims[2])) : 0u;
+    return static_cast<uint32_t>(dims[0]) * (ny + static_cast<uint32_t>(dims[1]) * nz);
+  }
+
   // True when any of the (2 reach + 1)^D buckets around x is marked: a wall particle with no fluid bucket around
   // it has no fluid neighbour, so it can skip its neighbour scan (most of a tank's walls are dry).
   EJ_INLINE bool any_marked_around(const Vec<T, D>& x) const {

@@ -52,24 +52,43 @@ class CellIndex {
     return sort_.data();
   }
 
+  // After build(), until the caller's reorder is done: the sort block's words other than the
+  // permutation's, 3 n contiguous words (the layout puts the two permutation buffers at the block's
+  // ends, and the sort leaves its result in one of them), dead until the next build(). Null when
+  // `bytes` do not fit. The liquid reorders its fields through it (wcsph_solver.h) instead of a
+  // scratch buffer of its own (12 bytes a particle in float 3D; issue 18's memory goal).
+  void* spare_after_build(std::size_t bytes) {
+    if (bytes > sizeof(uint32_t) * 3 * n_) return nullptr;
+    return perm_ == sort_.data() ? static_cast<void*>(sort_.data() + n_) : static_cast<void*>(sort_.data());
+  }
+
   // Flags the buckets holding particles of kind `wanted` (call after reordering by permutation()).
   void mark(const uint8_t* kind, uint8_t wanted, std::size_t* tally) {
     if (marked_.size() == 0) {
       marked_.resize(exec_, grid_.num_buckets, tally);
       grid_.marked = marked_.data();
     }
-    exec_.for_each(grid_.num_buckets, MarkBuckets{grid_.rank, offsets_.data(), kind, wanted, marked_.data()});
-    if (grid_.reach > 1) {  // dilated by the reach, axis by axis, ping-pong between the two flag arrays
-      if (dilated_.size() == 0) dilated_.resize(exec_, grid_.num_buckets, tally);
-      uint8_t* from = marked_.data();
-      uint8_t* to = dilated_.data();
-      for (int axis = 0; axis < D; ++axis) {
-        exec_.for_each(grid_.num_buckets, DilateMarks{from, to, {grid_.dims[0], grid_.dims[1], grid_.dims[2]}, axis, grid_.reach});
-        std::swap(from, to);
-      }
-      grid_.marked = from;
-      grid_.marks_dilated = true;
+    if (grid_.reach == 1) {
+      exec_.for_each(grid_.num_buckets, MarkBuckets{grid_.rank, offsets_.data(), kind, wanted, marked_.data()});
+      return;
     }
+    // Dilated by the reach, axis by axis, ping-pong between the flag array and a temporary: the sort
+    // block (dead after the reorder) where the flags fit in it, else an array of its own. The passes
+    // start in the temporary when D is odd, so that the result ends in the flag array.
+    uint8_t* temp = reinterpret_cast<uint8_t*>(sort_.data());
+    if (grid_.num_buckets > sizeof(uint32_t) * sort_.size()) {
+      if (dilated_.size() == 0) dilated_.resize(exec_, grid_.num_buckets, tally);
+      temp = dilated_.data();
+    }
+    uint8_t* from = D % 2 ? temp : marked_.data();
+    uint8_t* to = D % 2 ? marked_.data() : temp;
+    exec_.for_each(grid_.num_buckets, MarkBuckets{grid_.rank, offsets_.data(), kind, wanted, from});
+    for (int axis = 0; axis < D; ++axis) {
+      exec_.for_each(grid_.num_buckets, DilateMarks{from, to, {grid_.dims[0], grid_.dims[1], grid_.dims[2]}, axis, grid_.reach});
+      std::swap(from, to);
+    }
+    grid_.marked = marked_.data();  // == from
+    grid_.marks_dilated = true;
   }
 
   const uint32_t* permutation() const { return perm_; }
@@ -80,11 +99,12 @@ class CellIndex {
   Exec& exec_;
   CellGrid<T, D> grid_;
   std::size_t n_;
+  // The permutation and its twin at the block's ends (spare_after_build).
   void lay_out_sort_buffers() {
-    keys_ = sort_.data();
-    keys_alt_ = keys_ + n_;
-    perm_ = keys_ + 2 * n_;
-    perm_alt_ = keys_ + 3 * n_;
+    perm_ = sort_.data();
+    keys_ = perm_ + n_;
+    keys_alt_ = perm_ + 2 * n_;
+    perm_alt_ = perm_ + 3 * n_;
   }
 
   std::size_t* tally_ = nullptr;

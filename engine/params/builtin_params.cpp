@@ -917,6 +917,16 @@ ParamRegistry make_builtin() {
                               "pass is 20-28% faster, the step 0-18%). The same neighbours; sums in "
                               "another order (round-off)."),
                         {"support", "half"})));
+  t.add(rebuild(choices(param("fluid.force_kernel", T::Choice, "particles", "", "Force kernel",
+                              "How the liquid's fused force pass is laid out: particles = a thread per "
+                              "particle, each reading its candidates from the arrays (the default); "
+                              "cell_blocks = blocks of 128 sorted particles whose candidates (the rows of "
+                              "cells around the block) are staged in shared memory tile by tile and read "
+                              "there by every particle that scans them (physics/forces_wcsph_cells.h). The "
+                              "same pair terms in the same order (bit-identical on the CPU); cell_blocks "
+                              "reads the arrays whatever fluid.neighbour_record says, and needs the "
+                              "row-major bucket order (else the particle pass runs)."),
+                        {"particles", "cell_blocks"})));
 
   // Keys that were replaced (issue 14: one viscosity description instead of three alphas and betas).
   const std::string one = "one artificial viscosity for every model";

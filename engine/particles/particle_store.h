@@ -82,6 +82,19 @@ class ParticleStore {
     }
   }
 
+  // The bytes a reorder's scratch must hold (its largest field).
+  std::size_t reorder_scratch_bytes() const { return scratch_elem_ * n_; }
+  // The same through the caller's dead buffer `spare` of `bytes` (the liquid passes the sort's,
+  // neighbors/cell_index.h), so the store needs no scratch of its own; its own where that is too small.
+  void reorder(const uint32_t* perm, void* spare, std::size_t bytes) {
+    if (!spare || bytes < scratch_elem_ * n_) return reorder(perm);
+    for (auto& f : fields_) {
+      if (!f.info.persistent) continue;
+      f.gather(spare, f.data, perm);
+      exec_.copy(f.data, spare, f.elem_bytes * n_);
+    }
+  }
+
   // The reorder's scratch buffer, at least elem_bytes a particle (grown to that): free for the caller
   // between reorders, which overwrite it (the liquid's packed neighbour record, wcsph_solver.h).
   void* scratch(std::size_t elem_bytes) {

@@ -26,6 +26,8 @@
 #include "physics/shifting_sun2017.h"
 #include "physics/wcsph_model.h"
 
+#include <type_traits>
+
 namespace ejecta {
 
 // Shifting: the particle-shifting sums ride along (fluid.shifting > 0). A template flag, picked at run
@@ -46,74 +48,104 @@ struct Forces_WCSPH_Monaghan1992 {
   bool count_pairs;
   Nb nb{};
 
-  EJ_INLINE void operator()(std::size_t i) const {
-    if (pv.kind[i] != kFluid) return;
-    const Vec<T, D> xi = pv.x[i], vi = pv.vp[i];
-    const T rhoi = pv.rhop[i], p_i = pv.p[i], pi_rho2 = p_i / (rhoi * rhoi);
+  // What a particle i carries through its neighbour loop: its own values and its sums. The pass is
+  // split into begin / pair / finish so that every way of visiting the neighbours (this functor's
+  // cell scan, the cell-block pass of forces_wcsph_cells.h reading them from shared memory) runs the
+  // same pair terms in the same order.
+  struct Sums {
+    Vec<T, D> xi, vi;
+    T rhoi, p_i, pi_rho2;
+    Vec<T, D> acc, xs;
+    std::conditional_t<Shifting, ShiftingSums<T, D>, char> shift;
+    T drho;
+    uint32_t real;
+  };
+  EJ_INLINE Sums begin(std::size_t i) const {
+    Sums s;
+    s.xi = pv.x[i], s.vi = pv.vp[i];
+    s.rhoi = pv.rhop[i], s.p_i = pv.p[i], s.pi_rho2 = s.p_i / (s.rhoi * s.rhoi);
+    s.acc = Vec<T, D>::zero(), s.xs = Vec<T, D>::zero();
+    if constexpr (Shifting) s.shift = ShiftingSums<T, D>{};
+    s.drho = 0;
+    s.real = 0;
+    return s;
+  }
+
+  // One candidate j at xj (self: j is i itself); rest() reads the neighbour's other values
+  // (WcsphNeighbour), called only within the support.
+  template <class Rest>
+  EJ_INLINE void pair(Sums& s, bool self, const Vec<T, D>& xj, Rest&& rest) const {
     const T h = model.kernel.h, r2max = model.kernel.support() * model.kernel.support();
+    const Vec<T, D> xij = s.xi - xj;
+    const T r2 = norm2(xij);
+    if (!(r2 < r2max) || self) return;
+    ++s.real;
+    const WcsphNeighbour<T, D> n = rest();
+    const T rhoi = s.rhoi;
     const T diffusion = model.delta * h * model.eos.c0;
     // rho^H_ji = rho0 g.(x_j - x_i) / c0^2 = -(rho0 / c0^2) g.x_ij
     const T rho_h = model.eos.rho0 / (model.eos.c0 * model.eos.c0);
-    Vec<T, D> acc = Vec<T, D>::zero(), xs = Vec<T, D>::zero();
-    [[maybe_unused]] ShiftingSums<T, D> shift;
-    T drho = 0;
-    uint32_t real = 0;
-    const uint32_t cand = grid.for_each_candidate(xi, [&](uint32_t j) {
-      const auto pos = nb.position(pv, j);
-      const Vec<T, D> xij = xi - pos.x;
-      const T r2 = norm2(xij);
-      if (!(r2 < r2max) || j == i) return;
-      ++real;
-      const WcsphNeighbour<T, D> n = nb.rest(pv, j, pos);
-      const T r = sqrt(r2);
-      const T F = model.kernel.F(r);  // grad_i W_ij = xij F
-      const bool fluid_j = n.fluid;
-      const T rhoj = n.rho;
-      // Adami's wall keeps its volume (mass rho_w V_w); a dynamic boundary particle its mass (Crespo 2007;
-      // English et al. 2022's mDBC too).
-      const T mj = fluid_j || model.boundary != kBoundaryAdami2012 ? n.m : n.m * (rhoj / model.eos.rho0);
-      const Vec<T, D> vij = vi - n.v;
-      const T vx = dot(vij, xij);
-      T visc = 0;
-      if (vx < T(0) && (fluid_j || model.slip != kSlipFree)) {
-        const T mu = h * vx / (r2 + model.eta2);
-        // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
-        visc = (-model.alpha * model.eos.c0 * mu + model.beta * mu * mu) / (T(0.5) * (rhoi + rhoj));
-        if (!fluid_j) visc *= model.wall_visc;
+    const T r = sqrt(r2);
+    const T F = model.kernel.F(r);  // grad_i W_ij = xij F
+    const bool fluid_j = n.fluid;
+    const T rhoj = n.rho;
+    // Adami's wall keeps its volume (mass rho_w V_w); a dynamic boundary particle its mass (Crespo 2007;
+    // English et al. 2022's mDBC too).
+    const T mj = fluid_j || model.boundary != kBoundaryAdami2012 ? n.m : n.m * (rhoj / model.eos.rho0);
+    const Vec<T, D> vij = s.vi - n.v;
+    const T vx = dot(vij, xij);
+    T visc = 0;
+    if (vx < T(0) && (fluid_j || model.slip != kSlipFree)) {
+      const T mu = h * vx / (r2 + model.eta2);
+      // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
+      visc = (-model.alpha * model.eos.c0 * mu + model.beta * mu * mu) / (T(0.5) * (rhoi + rhoj));
+      if (!fluid_j) visc *= model.wall_visc;
+    }
+    T pij;
+    if (model.pressure == kPressureZhang2017) {
+      // U_i - U_j = (v_i - v_j) . e_ij = -v_ij . x_ij / r (positive when approaching).
+      const T du = r > T(0) ? -vx / r : T(0);
+      const T beta = fmin(T(3) * fmax(du, T(0)), model.eos.c0);
+      const T pstar = (rhoj * s.p_i + rhoi * n.p + rhoi * rhoj * beta * du) / (rhoi + rhoj);
+      pij = T(2) * pstar / (rhoi * rhoj);
+    } else {
+      pij = s.pi_rho2 + n.p / (rhoj * rhoj);
+    }
+    s.acc += xij * (-mj * (pij + visc) * F);
+    if constexpr (Shifting) s.shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
+    // Continuity uses the walls' true velocity (zero), not the no-slip mirror velocity.
+    s.drho += mj * F * (fluid_j ? vx : dot(s.vi, xij));
+    if (fluid_j) {
+      if (diffusion > T(0)) {
+        const T rho_hydro = model.diffusion_hydrostatic ? dot(model.gravity, xij) * rho_h : T(0);
+        s.drho += diffusion * T(-2) * (rhoj - rhoi + rho_hydro) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
       }
-      T pij;
-      if (model.pressure == kPressureZhang2017) {
-        // U_i - U_j = (v_i - v_j) . e_ij = -v_ij . x_ij / r (positive when approaching).
-        const T du = r > T(0) ? -vx / r : T(0);
-        const T beta = fmin(T(3) * fmax(du, T(0)), model.eos.c0);
-        const T pstar = (rhoj * p_i + rhoi * n.p + rhoi * rhoj * beta * du) / (rhoi + rhoj);
-        pij = T(2) * pstar / (rhoi * rhoj);
-      } else {
-        pij = pi_rho2 + n.p / (rhoj * rhoj);
-      }
-      acc += xij * (-mj * (pij + visc) * F);
-      if constexpr (Shifting) shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
-      // Continuity uses the walls' true velocity (zero), not the no-slip mirror velocity.
-      drho += mj * F * (fluid_j ? vx : dot(vi, xij));
-      if (fluid_j) {
-        if (diffusion > T(0)) {
-          const T rho_hydro = model.diffusion_hydrostatic ? dot(model.gravity, xij) * rho_h : T(0);
-          drho += diffusion * T(-2) * (rhoj - rhoi + rho_hydro) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
-        }
-        if (model.xsph > T(0))
-          xs += (n.v - vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
-      }
-    });
-    pv.a[i] = acc + model.gravity;
-    pv.drho[i] = model.summation ? T(0) : drho;
+      if (model.xsph > T(0))
+        s.xs += (n.v - s.vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
+    }
+  }
+
+  EJ_INLINE void finish(std::size_t i, const Sums& s, uint32_t cand) const {
+    pv.a[i] = s.acc + model.gravity;
+    pv.drho[i] = model.summation ? T(0) : s.drho;
     if constexpr (Shifting)
-      pv.xsph[i] = xs * model.xsph + shift.velocity(model.shift, pv.m[i] / rhoi * model.kernel.W(T(0)));
+      pv.xsph[i] = s.xs * model.xsph + s.shift.velocity(model.shift, pv.m[i] / s.rhoi * model.kernel.W(T(0)));
     else if (model.xsph > T(0))
-      pv.xsph[i] = xs * model.xsph;
+      pv.xsph[i] = s.xs * model.xsph;
     if (count_pairs) {
-      pv.pair_real[i] = real;
+      pv.pair_real[i] = s.real;
       pv.pair_cand[i] = cand;
     }
+  }
+
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (pv.kind[i] != kFluid) return;
+    Sums s = begin(i);
+    const uint32_t cand = grid.for_each_candidate(s.xi, [&](uint32_t j) {
+      const auto pos = nb.position(pv, j);
+      pair(s, j == i, pos.x, [&] { return nb.rest(pv, j, pos); });
+    });
+    finish(i, s, cand);
   }
 };
 

@@ -80,9 +80,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   // out.
   static double estimated_bytes_per_particle(bool xsph) {
     const double vec = sizeof(Vec<T, D>), scalar = sizeof(T);
-    // The packed record (3D) aliases the sort buffers (16) and the reorder scratch (a vector).
+    // The packed record (3D) aliases the sort buffers (16) and the reorder scratch (a vector); without
+    // it the reorder goes through the sort's dead words where a vector fits in 12 bytes (float).
     const double record = D == 3 ? 4 * scalar : 0, sort = std::max(16.0, record), reorder = std::max(vec, record);
-    return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + sort + 8 + reorder;
+    return (xsph ? 6 : 5) * vec + 5 * scalar + 1 + 4 + sort + 8 + (vec > 12 ? reorder : 0);
   }
 
   // The hooks of Scheme::LeapfrogPredicted (staged_integrators.h, functors of leapfrog_kdk.h).
@@ -143,6 +144,13 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
       pair_cand_.resize(exec_, n_, &array_bytes_);
       pv_.pair_real = pair_real_.device();
       pv_.pair_cand = pair_cand_.device();
+    } else if (!on && pair_real_.size() != 0) {
+      // The counts are an instrument of the benchmark, not of a run: their 8 bytes a particle go
+      // when counting stops (the benchmark's byte count then is the run's).
+      pair_real_.resize(exec_, 0, &array_bytes_);
+      pair_cand_.resize(exec_, 0, &array_bytes_);
+      pv_.pair_real = nullptr;
+      pv_.pair_cand = nullptr;
     }
   }
   PairCounts pair_counts() const override { return pairs_; }
@@ -247,6 +255,9 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     // 42% fewer candidates; cell_grid.h).
     const int reach = params.text("fluid.neighbour_cells") == "half" ? 2 : 1;
     grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.liquid.h, n_, reach);
+    // fluid.force_kernel: the particle pass, or blocks of sorted particles with their candidates staged
+    // in shared memory (forces_wcsph_cells.h; the arrays' values, so with the arrays record only).
+    force_kernel_ = params.text("fluid.force_kernel") == "cell_blocks" ? 1 : 0;
   }
 
   // The neighbour record of the force pass (physics/forces_wcsph_neighbours.h, fluid.neighbour_record):
@@ -365,7 +376,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
 
   void sort_and_reorder() {
     cells_->build(pv_.x.get());
-    store_.reorder(cells_->permutation());
+    // Through the sort's dead words where the largest field fits there (float 3D: 12 of its 16 bytes
+    // a particle), not a scratch buffer of the store's own.
+    const std::size_t spare = store_.reorder_scratch_bytes();
+    store_.reorder(cells_->permutation(), cells_->spare_after_build(spare), spare);
     cells_->mark(pv_.kind.get(), kFluid, &array_bytes_);
     grid_ = cells_->grid();
   }
@@ -406,6 +420,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   DeviceArray<uint32_t, Exec> pair_real_, pair_cand_;
   T m_wall_ = T(0);
   int packed_ = 0;  // 0 the arrays, 1 packed, 2 packed with the EOS in the loop
+  int force_kernel_ = 0;  // 0 the particle pass, 1 cell blocks (fluid.force_kernel)
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};
@@ -422,7 +437,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   std::unique_ptr<ProbeSampler<T, D, Exec>> probes_;  // after exec_ and store_: released before them
   // What the terms read when they run (references to the members above), and the step's list.
   WcsphTermContext<T, D, Exec> ctx_{exec_, n_, cells_, store_, grid_, pv_, model_, packed_, m_wall_, count_pairs_,
-                                    collider_, mdbc_};
+                                    collider_, mdbc_, force_kernel_};
   std::vector<Term> terms_;
   std::unique_ptr<dist::StoreHaloRows<T, D, Exec>> halo_;  // likewise
 };

@@ -9,6 +9,7 @@
 #include "physics/collider_sphere.h"
 #include "physics/density_summation.h"
 #include "physics/forces_wcsph.h"
+#include "physics/forces_wcsph_cells.h"
 #include "physics/wall_pressure_adami2012.h"
 #include "solver/term_registry.h"
 
@@ -131,7 +132,7 @@ struct Term_Forces_Monaghan1992_UniformH {
             {"acceleration", "density_rate"},
             {"viscosity.alpha", "viscosity.beta", "viscosity.wall_factor", "fluid.delta_sph", "fluid.density_diffusion",
              "fluid.pressure_term", "fluid.xsph", "fluid.shifting", "fluid.neighbour_record", "fluid.neighbour_cells",
-             "physics.gravity"},
+             "fluid.force_kernel", "physics.gravity"},
             {"xsph_velocity"}};
   }
   template <class C>
@@ -139,6 +140,12 @@ struct Term_Forces_Monaghan1992_UniformH {
     using T = typename C::T;
     constexpr int D = C::D;
     return [&c] {
+      // fluid.force_kernel = cell_blocks (forces_wcsph_cells.h): the row-major grid's blocks of sorted
+      // particles with their candidates staged in shared memory; it reads the arrays.
+      if (c.force_kernel == 1 && !c.grid.rank) {
+        cell_blocks(c);
+        return;
+      }
       if constexpr (D == 3) {
         if (c.packed) {
           const auto [xp, vr] = wcsph_packed_record<T>(*c.cells, c.store, c.n);
@@ -154,6 +161,18 @@ struct Term_Forces_Monaghan1992_UniformH {
       }
       pass(c, WcsphArrays<T, D>{});
     };
+  }
+  template <class C>
+  static void cell_blocks(C& c) {
+    using T = typename C::T;
+    constexpr int D = C::D;
+    if (c.model.shift > T(0)) {
+      using F = Forces_WCSPH_CellBlocks<T, D, true>;
+      for_each_block(c.exec, F::blocks(c.n), F::words(), F{{c.model, c.grid, c.pv, c.count_pairs}, c.n});
+    } else {
+      using F = Forces_WCSPH_CellBlocks<T, D, false>;
+      for_each_block(c.exec, F::blocks(c.n), F::words(), F{{c.model, c.grid, c.pv, c.count_pairs}, c.n});
+    }
   }
   template <class C, class Nb>
   static void pass(C& c, const Nb& nb) {
