@@ -16,13 +16,34 @@
 #include <stdexcept>
 #include <string>
 
+namespace ejecta {
+
+// The liquid's step-limit inputs over rows [0, m) (no density range: the local solver's own check
+// reports bad particles). The solid's overload is in dist/solid_halo_limit.h (found by argument-dependent
+// lookup when StoreHaloRows is instantiated with a SolidView).
+template <class T, int D, class Exec>
+dist::HaloLimit halo_limit(Exec& exec, const ParticleView<T, D>& pv, std::size_t m) {
+  const StepExtremes<T> e = exec.transform_reduce(
+      m, StepExtremes<T>{T(0), T(0), 0xffffffffu, kBadNone},
+      MeasureExtremes<T, D>{pv, std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()},
+      CombineExtremes<T>{});
+  dist::HaloLimit l;
+  l.max_v2 = double(e.max_v2);
+  l.max_a2 = double(e.max_a2);
+  return l;
+}
+
+}  // namespace ejecta
+
 namespace ejecta::dist {
 
-template <class T, int D, class Exec>
+// View: the solver's particle view (ParticleView of the liquid, SolidView of the solid); it has the
+// positions x, and halo_limit(exec, view, rows) measures the model's step limit.
+template <class T, int D, class Exec, class View = ParticleView<T, D>>
 class StoreHaloRows final : public HaloRows {
  public:
   // pv and dt are the solver's (read at each call: a field added later, e.g. XSPH, is seen).
-  StoreHaloRows(Exec& exec, ParticleStore<Exec>& store, const ParticleView<T, D>& pv, T& dt)
+  StoreHaloRows(Exec& exec, ParticleStore<Exec>& store, const View& pv, T& dt)
       : exec_(exec), store_(store), pv_(pv), dt_(dt) {}
 
   void set_plan(const HaloPlan& plan) override {
@@ -85,15 +106,7 @@ class StoreHaloRows final : public HaloRows {
     if (recv_off_.back() > 0) exec_.upload(recv_buf_.data(), host, recv_off_.back());
   }
 
-  void extremes(double* max_v2, double* max_a2) const override {
-    // No density range: the local solver's own check reports bad particles.
-    const StepExtremes<T> e = exec_.transform_reduce(
-        m_, StepExtremes<T>{T(0), T(0), 0xffffffffu, kBadNone},
-        MeasureExtremes<T, D>{pv_, std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()},
-        CombineExtremes<T>{});
-    *max_v2 = double(e.max_v2);
-    *max_a2 = double(e.max_a2);
-  }
+  HaloLimit limit() const override { return halo_limit(exec_, pv_, m_); }
 
   double max_moved2() const override {
     return exec_.transform_reduce(m_, 0.0, MovedHaloRows<T, D>{pv_.x, pos_.device(), anchor_.device()}, MaxDouble{});
@@ -155,7 +168,7 @@ class StoreHaloRows final : public HaloRows {
 
   Exec& exec_;
   ParticleStore<Exec>& store_;
-  const ParticleView<T, D>& pv_;
+  const View& pv_;
   T& dt_;
   std::size_t m_ = 0;
   int count_ = 0;               // the fields of the layout

@@ -28,6 +28,9 @@ struct SolidInitial {
   // material with weibull.k, m, or solid.damage = false); then the solver carries no damage.
   std::vector<std::int64_t> flaw_offset;  // n + 1, or empty
   std::vector<double> flaw_strain;
+  // The particles' ids (a distributed run's share of the scene, whose flaw table stays by scene id);
+  // empty: 0 .. n-1.
+  std::vector<uint32_t> id;
   std::size_t size() const { return mass.size(); }
 };
 
