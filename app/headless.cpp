@@ -345,6 +345,8 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
           .add("halo_rows_sent", dst.halo_rows_sent)
           .add("halo_bytes_sent", dst.halo_bytes_sent)
           .add("halo", dst.packed ? (dst.device_direct ? "packed_device" : "packed") : "frame")
+          .add("halo_overlap", dst.overlap)
+          .add("halo_overlap_s", dst.overlap_s)
           .add("rebuild_s", dst.rebuild_s)
           .add("rebuild_capture_s", dst.rebuild_capture_s)
           .add("rebuild_migrate_s", dst.rebuild_migrate_s)

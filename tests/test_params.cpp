@@ -153,8 +153,8 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // (fluid.neighbour_cells; issue 18), 4 of the gravity walk's variants (gravity.leaf_size,
   // gravity.warp_eval, gravity.warp_targets, gravity.warp_groups; issue 16), 1 of the wall model
   // (boundary.model; issue 12), 1 of the gas's tree neighbour search (gas.neighbour_search; issue 16), 1 of
-  // the distributed run's halo (dist.halo; issue 19).
-  EXPECT_EQ(reg.all().size(), 170u);
+  // the distributed run's halo (dist.halo; issue 19), 1 of its overlap (dist.overlap; issue 19).
+  EXPECT_EQ(reg.all().size(), 171u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);

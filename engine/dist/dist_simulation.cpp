@@ -193,6 +193,7 @@ DistributedSimulation::DistributedSimulation(const ParamSet& params, Backend bac
   rank_ = dist::rank();
   ranks_ = dist::size();
   stats_.packed = params.text("dist.halo") == "packed";
+  stats_.overlap = stats_.packed && params.text("dist.overlap") == "on";
   if (ranks_ > kMaxRanks) fail("more than " + std::to_string(kMaxRanks) + " ranks");
   if (backend_ == Backend::Cuda) {
     // Each rank on its own device, local rank modulo the node's device count (ranks share a device
@@ -472,6 +473,9 @@ void DistributedSimulation::redistribute(FrameData held, Split split) {
     };
     positions(send_, plan.send, plan.send_start);
     positions(recv_, plan.recv, plan.recv_start);
+    plan.owned.resize(plan.ids.size());
+    for (std::size_t k = 0; k < plan.ids.size(); ++k)
+      plan.owned[k] = std::binary_search(owned_.begin(), owned_.end(), plan.ids[k]) ? 1 : 0;
     halo_->set_plan(plan);
   }
   const auto t3 = Clock::now();
@@ -598,6 +602,40 @@ void DistributedSimulation::exchange_packed(bool set_dt) {
     halo_->download_send(send);
   }
   const auto t1 = Clock::now();
+  if (stats_.overlap && set_dt) {
+    // Overlapped (dist.overlap = on): the messages travel while this rank measures what needs no
+    // ghost, over its own rows: the step limit and its MPI_MIN, and the skin check's move and its
+    // MPI_MAX. A ghost row is, after the exchange, a copy of its owner's row, so both extremes equal
+    // those over every row after the exchange (the path below), and the run is the same bit for bit.
+    dist::PendingExchange x;
+    x.post(send, so, recv, ro);
+    const auto tw = Clock::now();
+    const dist::HaloLimit l = dt_fixed_ > 0 ? dist::HaloLimit{} : halo_->limit(true);
+    const double moved = halo_->max_moved2(true);
+    double dt = 0;
+    std::string collapse;
+    try {
+      dt = global_dt(l, local_->steps(), local_->time());
+    } catch (const BlowUpError& e) {  // the same on every rank (dt is global): finish the exchange first
+      collapse = e.what();
+    }
+    moved_ = dist::max_all(std::sqrt(moved));
+    stats_.overlap_s += sec(tw, Clock::now());
+    x.wait();
+    const auto t2 = Clock::now();
+    if (!collapse.empty()) throw BlowUpError(collapse);
+    if (staged) halo_->upload_recv(recv);
+    halo_->unpack();
+    halo_->set_step_size(dt);
+    local_->synchronize();
+    const auto t3 = Clock::now();
+    stats_.pack_s += sec(t0, t1);
+    stats_.mpi_s += sec(t1, t2);
+    stats_.unpack_s += sec(t2, t3);
+    stats_.halo_bytes_sent += so.back();
+    for (const auto& s : send_) stats_.halo_rows_sent += s.size();
+    return;
+  }
   dist::exchange(send, so, recv, ro);
   const auto t2 = Clock::now();
   if (staged) halo_->upload_recv(recv);
@@ -611,7 +649,7 @@ void DistributedSimulation::exchange_packed(bool set_dt) {
   stats_.halo_bytes_sent += so.back();
   for (const auto& s : send_) stats_.halo_rows_sent += s.size();
   // Every local row is now its owner's end-of-step state: the limit over them (as exchange_halo).
-  const dist::HaloLimit l = dt_fixed_ > 0 ? dist::HaloLimit{} : halo_->limit();
+  const dist::HaloLimit l = dt_fixed_ > 0 ? dist::HaloLimit{} : halo_->limit(false);
   halo_->set_step_size(global_dt(l, local_->steps(), local_->time()));
 }
 
@@ -642,8 +680,10 @@ void DistributedSimulation::step() {
   // Rebuild once some particle has moved half the skin since the last one (two particles closing in
   // then have used at most the whole skin, and the halo still holds every interaction).
   double moved = 0;
-  if (stats_.packed) {
-    moved = halo_->max_moved2();
+  if (stats_.overlap) {
+    moved = moved_;  // measured and reduced during the exchange (already the root, over the ranks)
+  } else if (stats_.packed) {
+    moved = dist::max_all(std::sqrt(halo_->max_moved2(false)));
   } else {
     const uint32_t* id = ids_of(scratch_);
     const FieldData& pos = *scratch_.find("position");
@@ -656,8 +696,9 @@ void DistributedSimulation::step() {
       for (int d = 0; d < geom_.dim; ++d) r2 += (x[d] - a[d]) * (x[d] - a[d]);
       moved = std::max(moved, r2);
     }
+    moved = dist::max_all(std::sqrt(moved));
   }
-  if (dist::max_all(std::sqrt(moved)) > 0.5 * skin_) {
+  if (moved > 0.5 * skin_) {
     const auto tc = Clock::now();
     if (stats_.packed) local_->capture_frame_into(scratch_);
     stats_.rebuild_capture_s += std::chrono::duration<double>(Clock::now() - tc).count();

@@ -44,6 +44,8 @@ struct DistStats {
   double rebuild_capture_s = 0, rebuild_migrate_s = 0, rebuild_solver_s = 0, rebuild_restore_s = 0;
   std::size_t halo_rows_sent = 0, halo_bytes_sent = 0;
   bool packed = false;  // dist.halo = packed
+  bool overlap = false;  // dist.overlap = on: the step limit and the skin check while the halo travels
+  double overlap_s = 0;  // of halo_s with overlap: the work done between posting and waiting
   bool device_direct = false;  // packed device buffers handed to MPI (CUDA-aware MPI)
   // CUDA backend: this rank's device, the node's device count, whether MPI is CUDA-aware (and why
   // it was decided so).
@@ -162,6 +164,7 @@ class DistributedSimulation final : public Simulation {
   FrameData scratch_;
   bool in_step_ = false;  // a rebuild of step() (timed in rebuild_s), not of the start or a restore
   dist::HaloRows* halo_ = nullptr;  // the local solver's, with dist.halo = packed
+  double moved_ = -1;  // with dist.overlap: the skin check's largest move over the ranks, measured in the exchange
   StageBuffer stage_send_, stage_recv_;  // host staging of the packed buffers
 };
 

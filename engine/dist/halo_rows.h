@@ -19,6 +19,7 @@ struct HaloPlan {
   std::vector<uint32_t> ids;
   std::vector<uint32_t> send, recv;                 // positions in ids, peers concatenated
   std::vector<std::size_t> send_start, recv_start;  // per peer p: [start[p], start[p + 1]), ranks + 1 entries
+  std::vector<uint8_t> owned;                       // by position in ids: 1 for a row this rank owns
 };
 
 // The inputs of the model's step-size limit over every local row after unpack() (each a copy of its
@@ -53,10 +54,11 @@ class HaloRows {
   // the receive buffer (the packed bytes only).
   virtual void download_send(unsigned char* host) = 0;
   virtual void upload_recv(const unsigned char* host) = 0;
-  // Over every local row after unpack(): the step-size limit's inputs (HaloLimit), and the largest
-  // squared distance a row has moved from its anchor (the position at set_plan).
-  virtual HaloLimit limit() const = 0;
-  virtual double max_moved2() const = 0;
+  // Over every local row after unpack(), or over the owned rows only (after pack(), before or after
+  // unpack(): the same extremes over the ranks, see OwnedHaloRows): the step-size limit's inputs
+  // (HaloLimit), and the largest squared distance a row has moved from its anchor (the position at set_plan).
+  virtual HaloLimit limit(bool owned_only) const = 0;
+  virtual double max_moved2(bool owned_only) const = 0;
   // The step size the next step takes (the minimum over the ranks).
   virtual void set_step_size(double dt) = 0;
 };

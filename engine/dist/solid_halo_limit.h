@@ -4,6 +4,7 @@
 // reduction SolidSolver::evaluate() makes, so the minimum over the ranks gives the single-process dt
 // (its CFL on h / v_sig and force criterion on h / |a|; both fields are unchanged by the closing kick).
 // In namespace ejecta: found by argument-dependent lookup on SolidView.
+#include "dist/halo_functors.h"
 #include "dist/halo_rows.h"
 #include "physics/solid_model.h"
 
@@ -12,9 +13,14 @@
 namespace ejecta {
 
 template <class T, int D, class Exec>
-dist::HaloLimit halo_limit(Exec& exec, const SolidView<T, D>& pv, std::size_t m) {
-  const SolidExtremes<T> e = exec.transform_reduce(m, MeasureSolidExtremes<T, D>::none(), MeasureSolidExtremes<T, D>{pv},
-                                                   CombineSolidExtremes<T>{});
+dist::HaloLimit halo_limit(Exec& exec, const SolidView<T, D>& pv, std::size_t m, const dist::HaloMask& mask) {
+  const SolidExtremes<T> none = MeasureSolidExtremes<T, D>::none();
+  const MeasureSolidExtremes<T, D> measure{pv};
+  const SolidExtremes<T> e =
+      mask.owned ? exec.transform_reduce(m, none, dist::OwnedHaloRows<MeasureSolidExtremes<T, D>, SolidExtremes<T>>{
+                                                      measure, none, mask.pos, mask.owned},
+                                         CombineSolidExtremes<T>{})
+                 : exec.transform_reduce(m, none, measure, CombineSolidExtremes<T>{});
   dist::HaloLimit l;
   l.max_v2 = double(e.max_v2);
   l.min_h_vsig = double(e.min_h_vsig);

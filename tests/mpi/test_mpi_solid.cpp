@@ -142,7 +142,16 @@ struct SolidReference {
 };
 
 // One process, its particles in the scene's order or shuffled (ids, and so the flaws, kept).
-SolidReference solid_reference(bool shuffled) {
+std::unique_ptr<Simulation> one_process(const ParamSet& p, const SolidInitial& init, Backend backend) {
+  if (backend == Backend::Cpu) return make_cpu_solid_solver(p, init, Precision::Double);
+#ifdef EJECTA_WITH_CUDA
+  return make_cuda_solid_solver_double(p, init);
+#else
+  throw std::runtime_error("no CUDA backend in this build");
+#endif
+}
+
+SolidReference solid_reference(bool shuffled, Backend backend) {
   const ParamSet p = impact();
   const SolidInitial s = build_solid_scene(p);
   const std::size_t n = s.size();
@@ -163,7 +172,7 @@ SolidReference solid_reference(bool shuffled) {
     q.kind[k] = s.kind[i];
   }
   q.id.assign(perm.begin(), perm.end());
-  std::unique_ptr<Simulation> sim = make_cpu_solid_solver(p, q, Precision::Double);
+  std::unique_ptr<Simulation> sim = one_process(p, q, backend);
   test::step_n(*sim, kImpactSteps);
   int dup = 0;
   SolidReference r;
@@ -172,9 +181,10 @@ SolidReference solid_reference(bool shuffled) {
   return r;
 }
 
-const SolidReference& solid_ref() {
-  static const SolidReference r = solid_reference(false);
-  return r;
+const SolidReference& solid_ref(Backend backend) {
+  static std::map<Backend, SolidReference> cache;
+  if (!cache.count(backend)) cache[backend] = solid_reference(false, backend);
+  return cache[backend];
 }
 
 struct Spread {
@@ -191,16 +201,16 @@ Spread spread_of(const SolidRows& a, const SolidRows& b) {
   return s;
 }
 
-TEST(DistImpact2D, SameAsOneProcess) {
-  auto sim = std::make_unique<DistributedSimulation>(impact(), Backend::Cpu);
+void expect_impact_same_as_one_process(Backend backend) {
+  auto sim = std::make_unique<DistributedSimulation>(impact(), backend);
   test::step_n(*sim, kImpactSteps);
   int duplicates = 0;
   const SolidRows rows = gather(*sim, &duplicates);
   const Diagnostics diag = sim->diagnostics();
   const DistStats st = sim->stats();
   if (rank_of_world() != 0) return;
-  const SolidReference& r = solid_ref();
-  const Spread shuffled = spread_of(solid_reference(true).rows, r.rows);
+  const SolidReference& r = solid_ref(backend);
+  const Spread shuffled = spread_of(solid_reference(true, backend).rows, r.rows);
   const double tol_x = std::max(10 * shuffled.dx, 1e3 * 2.2e-16 * kImpactSize);
   const double tol_d = std::max(10 * shuffled.dd, 1e-12);
   EXPECT_EQ(duplicates, 0);
@@ -214,10 +224,10 @@ TEST(DistImpact2D, SameAsOneProcess) {
   }
   const Spread got = spread_of(rows, r.rows);
   const double de = std::fabs(diag.total - r.diag.total) / std::fabs(r.diag.total);
-  std::printf("[ dist ] impact 2D on %d ranks, %ld steps: max |dx| %.3e m (reordered one process %.3e, tolerance "
+  std::printf("[ dist ] impact 2D on %d ranks (%s), %ld steps: max |dx| %.3e m (reordered one process %.3e, tolerance "
               "%.3e), max |dD| %.3e (reordered %.3e, tolerance %.3e); largest damage %.3f, plastic strain %.3e; total "
               "energy %.15e vs %.15e (rel. %.2e); time %.17g vs %.17g; rebuilds %ld, rank 0 owns %zu with %zu ghosts\n",
-              size_of_world(), kImpactSteps, got.dx, shuffled.dx, tol_x, got.dd, shuffled.dd, tol_d, max_damage, max_eps_p,
+              size_of_world(), to_string(backend), kImpactSteps, got.dx, shuffled.dx, tol_x, got.dd, shuffled.dd, tol_d, max_damage, max_eps_p,
               diag.total, r.diag.total, de, diag.time, r.diag.time, st.rebuilds, st.owned, st.ghosts);
   EXPECT_TRUE(mass_exact);
   EXPECT_LE(got.dx, tol_x);
@@ -229,6 +239,16 @@ TEST(DistImpact2D, SameAsOneProcess) {
   EXPECT_NEAR(diag.mass, r.diag.mass, 1e-14 * double(rows.size()) * r.diag.mass);
   EXPECT_LE(de, 1e-12);
   EXPECT_NEAR(diag.time, r.diag.time, 1e-12 * r.diag.time);  // dt from v_sig, summed in another order
+}
+
+TEST(DistImpact2D, SameAsOneProcess) { expect_impact_same_as_one_process(Backend::Cpu); }
+
+// The CUDA backend (label gpu): each rank's SolidSolver on its device, the halo packed by CUDA kernels;
+// against one CUDA process by the same rule (that backend's own reordering spread).
+TEST(DistCudaImpact2D, SameAsOneCudaProcess) {
+  if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device: " << cuda_unavailable_reason();
+  if (size_of_world() < 2) GTEST_SKIP() << "run with mpirun -n 2 (or more)";
+  expect_impact_same_as_one_process(Backend::Cuda);
 }
 
 // The models that do not run distributed are refused with the key and a suggestion, on every rank.
@@ -255,4 +275,8 @@ TEST(DistImpact2D, UnsupportedSettingsAreRefused) {
 }
 
 }  // namespace
+
+namespace test_mpi {
+ParamSet impact_scene(const std::vector<std::string>& extra) { return impact(extra); }
+}  // namespace test_mpi
 }  // namespace ejecta
