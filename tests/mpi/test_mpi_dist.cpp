@@ -454,9 +454,9 @@ TEST(DistHalo, OverlapIsBitIdentical) {
   on.push_back("dist.overlap=on");
   off.push_back("dist.overlap=off");
   expect_overlap_same_bits(scene(k2D, on), scene(k2D, off), std::min(kSteps, 150L), Backend::Cpu, "2D dam break");
-  expect_overlap_same_bits(test_mpi::impact_scene({"dist.overlap=on", "dist.skin=0.1", "dist.rebalance_threshold=0"}),
-                           test_mpi::impact_scene({"dist.overlap=off", "dist.skin=0.1", "dist.rebalance_threshold=0"}),
-                           200, Backend::Cpu, "2D impact");
+  expect_overlap_same_bits(test_mpi::impact_scene({"dist.overlap=on", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
+                           test_mpi::impact_scene({"dist.overlap=off", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
+                           150, Backend::Cpu, "2D impact");
 }
 
 // The same with the halo packed by CUDA kernels (label gpu; both ranks on one device when there is one).
@@ -475,9 +475,9 @@ TEST(DistCudaHalo, OverlapIsBitIdentical) {
   on.push_back("dist.overlap=on");
   off.push_back("dist.overlap=off");
   expect_overlap_same_bits(scene(k2D, on), scene(k2D, off), std::min(kSteps, 150L), Backend::Cuda, "2D dam break");
-  expect_overlap_same_bits(test_mpi::impact_scene({"dist.overlap=on", "dist.skin=0.1", "dist.rebalance_threshold=0"}),
-                           test_mpi::impact_scene({"dist.overlap=off", "dist.skin=0.1", "dist.rebalance_threshold=0"}),
-                           200, Backend::Cuda, "2D impact");
+  expect_overlap_same_bits(test_mpi::impact_scene({"dist.overlap=on", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
+                           test_mpi::impact_scene({"dist.overlap=off", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
+                           150, Backend::Cuda, "2D impact");
 }
 
 // The decomposition's pure parts, in one process (sum_all is the identity there).
