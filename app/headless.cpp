@@ -6,6 +6,7 @@
 #ifdef EJECTA_WITH_MPI
 #include "dist/dist_comm.h"
 #include "dist/dist_simulation.h"
+#include "dist/dist_xdmf.h"
 #endif
 #include "probes/probe_api.h"
 #include "probes/probe_observer.h"
@@ -281,6 +282,16 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
     dst.rebuild_s = maxes[5];
     frames = std::size_t(-maxes[6]);
   }
+  // Every rank's recorder has finished (the reductions above waited for all of them): rank 0 joins
+  // their XDMF sidecars into PATH.xdmf (dist/dist_xdmf.h).
+  std::string joined_xdmf;
+  if (dsim && dsim->ranks() > 1 && recorder && !record_failure && dsim->rank() == 0) {
+    try {
+      joined_xdmf = dist::write_joined_xdmf(opt.record.path, dsim->ranks());
+    } catch (const RecordError& e) {
+      std::fprintf(stderr, "ejecta: warning: the ranks' XDMF files were not joined: %s\n", e.what());
+    }
+  }
 #endif
   if (probe_failure) {
     std::fflush(stdout);
@@ -345,12 +356,15 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
           .add("halo_rows_sent", dst.halo_rows_sent)
           .add("halo_bytes_sent", dst.halo_bytes_sent)
           .add("halo", dst.packed ? (dst.device_direct ? "packed_device" : "packed") : "frame")
+          .add("halo_overlap", dst.overlap)
+          .add("halo_overlap_s", dst.overlap_s)
           .add("rebuild_s", dst.rebuild_s)
           .add("rebuild_capture_s", dst.rebuild_capture_s)
           .add("rebuild_migrate_s", dst.rebuild_migrate_s)
           .add("rebuild_solver_s", dst.rebuild_solver_s)
           .add("rebuild_restore_s", dst.rebuild_restore_s)
           .add("cuda_aware_mpi", dst.cuda_aware);
+    if (!joined_xdmf.empty()) j.add("record_xdmf_joined", joined_xdmf);
 #endif
     if (probe_obs)
       j.add("probes_file", probe_obs->csv_path())

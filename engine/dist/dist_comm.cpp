@@ -151,13 +151,34 @@ void exchange(const std::vector<std::vector<unsigned char>>& out, std::vector<st
   check(MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
+struct PendingExchange::Requests {
+  std::vector<MPI_Request> req;
+};
+PendingExchange::PendingExchange() : req_(std::make_unique<Requests>()) {}
+PendingExchange::~PendingExchange() {
+  if (!req_->req.empty()) MPI_Waitall(int(req_->req.size()), req_->req.data(), MPI_STATUSES_IGNORE);
+}
+void PendingExchange::wait() {
+  std::vector<MPI_Request> req;
+  req.swap(req_->req);
+  if (!req.empty()) check(MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
 void exchange(const unsigned char* send, const std::vector<std::size_t>& send_off, unsigned char* recv,
               const std::vector<std::size_t>& recv_off) {
+  PendingExchange x;
+  x.post(send, send_off, recv, recv_off);
+  x.wait();
+}
+
+void PendingExchange::post(const unsigned char* send, const std::vector<std::size_t>& send_off, unsigned char* recv,
+                           const std::vector<std::size_t>& recv_off) {
   const int k = size();
   if (int(send_off.size()) != k + 1 || int(recv_off.size()) != k + 1)
     throw std::logic_error("MPI exchange: offsets for " + std::to_string(send_off.size() - 1) + " peers, " +
                            std::to_string(k) + " ranks");
-  std::vector<MPI_Request> req;
+  if (!req_->req.empty()) throw std::logic_error("MPI exchange: posted twice without a wait");
+  std::vector<MPI_Request>& req = req_->req;
   req.reserve(2 * std::size_t(k));
   for (int p = 0; p < k; ++p)
     if (recv_off[p + 1] > recv_off[p]) {
@@ -173,7 +194,6 @@ void exchange(const unsigned char* send, const std::vector<std::size_t>& send_of
                       &req.back()),
             "MPI_Isend");
     }
-  check(MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
 }  // namespace ejecta::dist

@@ -3,6 +3,7 @@
 // initialised only when `mpirun -n K` (K > 1) started the process, so a plain `ejecta ...` of an
 // EJECTA_MPI build runs single-process exactly as before, without touching MPI.
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,5 +48,24 @@ void exchange(const std::vector<std::vector<unsigned char>>& out, std::vector<st
 // device memory when the MPI is CUDA-aware (cuda_aware()).
 void exchange(const unsigned char* send, const std::vector<std::size_t>& send_off, unsigned char* recv,
               const std::vector<std::size_t>& recv_off);
+
+// The same exchange split in two (dist.overlap): post() starts the receives and sends and returns at
+// once, wait() completes them. Work between the two overlaps the transfer (MPI progresses during the
+// MPI calls made meanwhile, e.g. the step size's MPI_Allreduce). The destructor waits for requests
+// still pending (an exception between the two).
+class PendingExchange {
+ public:
+  PendingExchange();
+  ~PendingExchange();
+  PendingExchange(const PendingExchange&) = delete;
+  PendingExchange& operator=(const PendingExchange&) = delete;
+  void post(const unsigned char* send, const std::vector<std::size_t>& send_off, unsigned char* recv,
+            const std::vector<std::size_t>& recv_off);
+  void wait();
+
+ private:
+  struct Requests;
+  std::unique_ptr<Requests> req_;
+};
 
 }  // namespace ejecta::dist

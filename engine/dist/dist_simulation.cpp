@@ -7,6 +7,7 @@
 #include "dist/frame_rows.h"
 #include "probes/probe_api.h"
 #include "scene/scene_builder.h"
+#include "scene/solid_scene.h"
 #include "solver/solver_factory.h"
 #include "solver/store_reports.h"
 
@@ -123,14 +124,80 @@ SceneParticles initial_from(const FrameData& f, const SceneParticles& like) {
   return init;
 }
 
+// The solid's initial particles from frame rows, with their scene ids; the flaw table and the
+// materials are `like`'s (by scene id, whole on every rank).
+SceneParticles solid_initial_from(const FrameData& f, const SceneParticles& like) {
+  SceneParticles init;
+  init.recipe = "solid";
+  init.dim = like.dim;
+  for (int d = 0; d < 3; ++d) init.gravity[d] = like.gravity[d];
+  init.materials = like.materials;
+  init.flaw_offset = like.flaw_offset;
+  init.flaw_strain = like.flaw_strain;
+  const std::size_t n = f.particles;
+  const int D = like.dim;
+  init.position.resize(n * D);
+  init.velocity.resize(n * D);
+  init.density.resize(n);
+  init.mass.resize(n);
+  init.h.resize(n);
+  init.material.resize(n);
+  init.kind.resize(n);
+  init.id.resize(n);
+  init.phase.assign(n, kPhaseSolid);
+  const uint32_t* id = ids_of(f);
+  double v[3];
+  for (std::size_t i = 0; i < n; ++i) {
+    row_values(*f.find("position"), i, &init.position[i * D]);
+    row_values(*f.find("velocity"), i, &init.velocity[i * D]);
+    row_values(*f.find("density"), i, &init.density[i]);
+    row_values(*f.find("mass"), i, &init.mass[i]);
+    row_values(*f.find("smoothing_length"), i, &init.h[i]);
+    row_values(*f.find("material"), i, v);
+    init.material[i] = uint8_t(v[0]);
+    row_values(*f.find("kind"), i, v);
+    init.kind[i] = uint8_t(v[0]);
+    init.id[i] = id[i];
+  }
+  return init;
+}
+
+// The scene's particles `ids` of a solid scene, with those ids (the flaw table stays whole).
+SceneParticles solid_subset(const SceneParticles& s, const std::vector<std::size_t>& ids) {
+  SceneParticles out;
+  out.recipe = "solid";
+  out.dim = s.dim;
+  for (int d = 0; d < 3; ++d) out.gravity[d] = s.gravity[d];
+  out.materials = s.materials;
+  out.flaw_offset = s.flaw_offset;
+  out.flaw_strain = s.flaw_strain;
+  const int D = s.dim;
+  for (std::size_t i : ids) {
+    for (int d = 0; d < D; ++d) {
+      out.position.push_back(s.position[i * D + d]);
+      out.velocity.push_back(s.velocity[i * D + d]);
+    }
+    out.density.push_back(s.density[i]);
+    out.mass.push_back(s.mass[i]);
+    out.h.push_back(s.h[i]);
+    out.material.push_back(s.material[i]);
+    out.kind.push_back(s.kind[i]);
+    out.phase.push_back(kPhaseSolid);
+    out.id.push_back(uint32_t(s.id.empty() ? i : s.id[i]));
+  }
+  return out;
+}
+
 }  // namespace
 
 DistributedSimulation::DistributedSimulation(const ParamSet& params, Backend backend)
     : params_(params), backend_(backend) {
   precision_ = params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
+  model_ = params.text("physics.model") == "solid" ? Model::Solid : Model::Liquid;
   rank_ = dist::rank();
   ranks_ = dist::size();
   stats_.packed = params.text("dist.halo") == "packed";
+  stats_.overlap = stats_.packed && params.text("dist.overlap") == "on";
   if (ranks_ > kMaxRanks) fail("more than " + std::to_string(kMaxRanks) + " ranks");
   if (backend_ == Backend::Cuda) {
     // Each rank on its own device, local rank modulo the node's device count (ranks share a device
@@ -155,14 +222,31 @@ DistributedSimulation::DistributedSimulation(const ParamSet& params, Backend bac
     throw std::runtime_error("CUDA backend unavailable: " + cuda_unavailable_reason());
 #endif
   }
-  start(build_scene(params));
+  if (model_ == Model::Solid) {
+    // The solid's leapfrog (kick-drift-kick) has the liquid's structure: one evaluation per step, the
+    // rest per particle, so one exchange per step serves it. The other integrators evaluate at
+    // intermediate states, and self-gravity sums over every particle: not distributed yet.
+    if (params.text("time.integrator") != "leapfrog")
+      throw ParamError(params.where("time.integrator") + ": time.integrator = " + params.text("time.integrator") +
+                       " does not run on several MPI ranks yet (only leapfrog does, one evaluation per step); "
+                       "set time.integrator = leapfrog or run without mpirun");
+    if (params.text("gravity.self") == "on")
+      throw ParamError(params.where("gravity.self") + ": gravity.self = on does not run on several MPI ranks yet "
+                       "(the octree is not distributed); run without mpirun");
+    if (!stats_.packed)
+      throw ParamError(params.where("dist.halo") + ": dist.halo = frame is the liquid's only; the solid runs with "
+                       "dist.halo = packed");
+    start_solid(build_solid_scene(params));
+  } else {
+    start_liquid(build_scene(params));
+  }
 }
 
 void DistributedSimulation::fail(const std::string& what) const {
   throw std::runtime_error("distributed run (" + std::to_string(ranks_) + " ranks): " + what);
 }
 
-void DistributedSimulation::start(const SceneParticles& init) {
+void DistributedSimulation::start_liquid(const SceneParticles& init) {
   h_ = init.liquid.h;
   dp_ = init.liquid.dp;
   liquid_.rho0 = init.liquid.rho0;
@@ -174,18 +258,45 @@ void DistributedSimulation::start(const SceneParticles& init) {
   // The halo: pairs interact within the support 2h; a wall's pressure (Adami 2012) sums over its fluid
   // neighbours, so ghosts reach two supports deep (three with summation density, whose ghost fluid
   // needs complete sums too), plus the skin over which particles move between rebuilds.
+  begin(init.dim, init.position, liquid_.summation ? 3 : 2,
+        [&](const std::vector<std::size_t>& ids) {
+          return make_solver(params_, backend_, precision_, init.subset(ids));
+        },
+        false);
+}
+
+void DistributedSimulation::start_solid(const SceneParticles& init) {
+  // The largest h sets the support (blocks may have their own dp); the solid's evaluation has two
+  // neighbour passes at most (the Randles & Libersky 1996 correction matrix, then the forces, which
+  // read the neighbours' matrices), so ghosts reach two supports deep, plus the skin.
+  h_ = 0;
+  for (double h : init.h) h_ = std::max(h_, h);
+  h_ = dist::max_all(h_);
+  solid_.dim = init.dim;
+  for (int d = 0; d < 3; ++d) solid_.gravity[d] = init.gravity[d];
+  solid_.materials = init.materials;
+  solid_.flaw_offset = init.flaw_offset;
+  solid_.flaw_strain = init.flaw_strain;
+  for (int d = 0; d < 3; ++d) liquid_.gravity[d] = params_.vec3("physics.gravity")[d];  // the energy's potential
+  apply_params(params_);
+  begin(init.dim, init.position, 2,
+        [&](const std::vector<std::size_t>& ids) { return make_local(FrameData{}, &init, &ids); }, true);
+}
+
+template <class MakeLocal>
+void DistributedSimulation::begin(int dim, const std::vector<double>& position, int layers, MakeLocal make,
+                                  bool ids_global) {
   const double support = 2 * h_;
-  const int layers = liquid_.summation ? 3 : 2;
   skin_ = params_.real("dist.skin") * support;
   threshold_ = params_.real("dist.rebalance_threshold");
-  geom_.dim = init.dim;
+  geom_.dim = dim;
   geom_.reach = 2;  // key cells of half the halo depth: the splitters balance at that granularity
   geom_.cell = (layers * support + skin_) / geom_.reach;
-  const int D = init.dim;
-  const std::size_t n = init.size();
+  const int D = dim;
+  const std::size_t n = position.size() / std::size_t(D);
   for (int d = 0; d < 3; ++d) {
     double lo = std::numeric_limits<double>::max();
-    for (std::size_t i = 0; d < D && i < n; ++i) lo = std::min(lo, init.position[i * D + d]);
+    for (std::size_t i = 0; d < D && i < n; ++i) lo = std::min(lo, position[i * D + d]);
     geom_.origin[d] = d < D ? lo - 1024 * geom_.cell : 0;
   }
 
@@ -193,7 +304,7 @@ void DistributedSimulation::start(const SceneParticles& init) {
   // splitters are balanced over a round-robin share of it, then each rank keeps its own rows and its
   // ghosts, and one halo exchange gives the ghosts their owners' rates and every rank the same dt.
   std::vector<uint64_t> keys(n);
-  for (std::size_t i = 0; i < n; ++i) keys[i] = geom_.key(&init.position[i * D]);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = geom_.key(&position[i * D]);
   {
     std::vector<uint64_t> k;
     std::vector<double> w;
@@ -207,17 +318,17 @@ void DistributedSimulation::start(const SceneParticles& init) {
   for (std::size_t i = 0; i < n; ++i) {
     const int own = decomp_.owner(keys[i]);
     int g[kMaxRanks];
-    const int ng = own == rank_ ? 0 : decomp_.ghost_ranks(geom_, &init.position[i * D], own, g);
+    const int ng = own == rank_ ? 0 : decomp_.ghost_ranks(geom_, &position[i * D], own, g);
     if (own == rank_ || std::find(g, g + ng, rank_) != g + ng) local_ids.push_back(i);
   }
   if (dist::any(local_ids.empty())) fail("some rank got no particles: run on fewer ranks");
   const std::size_t m = local_ids.size();
-  local_ = make_solver(params_, backend_, precision_, init.subset(local_ids));
+  local_ = make(local_ids);
   FrameData f;
   local_->capture_frame_into(f);
-  // The local solver numbered its particles 0..m-1: back to the scene's numbering.
+  // The liquid's local solver numbered its particles 0..m-1: back to the scene's numbering.
   uint32_t* id = const_cast<uint32_t*>(ids_of(f));
-  for (std::size_t j = 0; j < m; ++j) id[j] = uint32_t(local_ids[id[j]]);
+  for (std::size_t j = 0; j < m && !ids_global; ++j) id[j] = uint32_t(local_ids[id[j]]);
   // The plans, from the rows this rank owns (their rates are complete; the ghosts' are not yet).
   std::vector<uint8_t> own_rows(m);
   const FieldData& pos = *f.find("position");
@@ -320,7 +431,7 @@ void DistributedSimulation::redistribute(FrameData held, Split split) {
       continue;
     }
     owned_.push_back(fid[i]);
-    if (fkind.bytes[i] == kFluid) ++owned_fluid_;
+    if (model_ == Model::Solid || fkind.bytes[i] == kFluid) ++owned_fluid_;  // every solid particle counts
     int g[kMaxRanks];
     const int ng = decomp_.ghost_ranks(geom_, xi, own, g);
     for (int k = 0; k < ng; ++k) send_[std::size_t(g[k])].push_back(fid[i]);
@@ -343,16 +454,7 @@ void DistributedSimulation::redistribute(FrameData held, Split split) {
 
   // A fresh local solver over the new rows, then their exact state (all fields, rates included).
   const auto t1 = Clock::now();
-  if (!(local_ && local_->particle_count() == m)) {
-    const SceneParticles like = [&] {
-      SceneParticles p;
-      p.dim = D;
-      p.liquid = {liquid_.rho0, liquid_.c0, liquid_.gamma, dp_, h_};
-      for (int d = 0; d < 3; ++d) p.gravity[d] = liquid_.gravity[d];
-      return p;
-    }();
-    local_ = make_solver(params_, backend_, precision_, initial_from(f, like));
-  }
+  if (!(local_ && local_->particle_count() == m)) local_ = make_local(f);
   const auto t2 = Clock::now();
   restore_unsorted(f);
 
@@ -375,6 +477,9 @@ void DistributedSimulation::redistribute(FrameData held, Split split) {
     };
     positions(send_, plan.send, plan.send_start);
     positions(recv_, plan.recv, plan.recv_start);
+    plan.owned.resize(plan.ids.size());
+    for (std::size_t k = 0; k < plan.ids.size(); ++k)
+      plan.owned[k] = std::binary_search(owned_.begin(), owned_.end(), plan.ids[k]) ? 1 : 0;
     halo_->set_plan(plan);
   }
   const auto t3 = Clock::now();
@@ -382,6 +487,18 @@ void DistributedSimulation::redistribute(FrameData held, Split split) {
   stats_.rebuild_migrate_s += sec(t0, t1);
   stats_.rebuild_solver_s += sec(t1, t2);
   stats_.rebuild_restore_s += sec(t2, t3);
+}
+
+std::unique_ptr<Simulation> DistributedSimulation::make_local(const FrameData& f, const SceneParticles* scene,
+                                                             const std::vector<std::size_t>* ids) const {
+  if (model_ == Model::Liquid) {
+    SceneParticles p;
+    p.dim = geom_.dim;
+    p.liquid = {liquid_.rho0, liquid_.c0, liquid_.gamma, dp_, h_};
+    for (int d = 0; d < 3; ++d) p.gravity[d] = liquid_.gravity[d];
+    return make_solver(params_, backend_, precision_, initial_from(f, p));
+  }
+  return make_solver(params_, backend_, precision_, scene ? solid_subset(*scene, *ids) : solid_initial_from(f, solid_));
 }
 
 void DistributedSimulation::restore_unsorted(const FrameData& f) {
@@ -428,15 +545,25 @@ void DistributedSimulation::exchange_halo(FrameData& f) {
   // Every row is now its owner's end-of-step state: the solver's limit (WcsphSolver::limit: CFL with
   // Monaghan 1992 eq. 4.12's allowance for artificial viscosity, the force criterion, time.dt_max)
   // over them, then the minimum over the ranks, is the single-process dt.
-  dist::RowExtremes e;
-  if (!(dt_fixed_ > 0)) e = dist::frame_extremes(f, geom_.dim);
-  f.dt = global_dt(e.max_v2, e.max_a2, f.step, f.time);
+  dist::HaloLimit l;
+  if (!(dt_fixed_ > 0)) {
+    const dist::RowExtremes e = dist::frame_extremes(f, geom_.dim);
+    l.max_v2 = e.max_v2;
+    l.max_a2 = e.max_a2;
+  }
+  f.dt = global_dt(l, f.step, f.time);
   local_->restore_frame(f);
 }
 
-double DistributedSimulation::global_dt(double max_v2, double max_a2, long step, double time) const {
+double DistributedSimulation::global_dt(const dist::HaloLimit& l, long step, double time) const {
   double dt = dt_fixed_;
-  if (!(dt_fixed_ > 0)) {
+  if (!(dt_fixed_ > 0) && model_ == Model::Solid) {
+    // SolidSolver::evaluate(): the CFL on v_sig (>= 2 c_l) and the force criterion, time.dt_max.
+    dt = cfl_ * l.min_h_vsig;
+    dt = std::min(dt, force_factor_ * std::sqrt(l.min_h_a));
+    dt = std::min(dt, dt_max_);
+  } else if (!(dt_fixed_ > 0)) {
+    const double max_v2 = l.max_v2, max_a2 = l.max_a2;
     auto prec = [&](double v) { return precision_ == Precision::Float ? double(float(v)) : v; };
     const double h = prec(h_), c0 = prec(liquid_.c0);
     const double vmax = std::sqrt(max_v2), amax = std::sqrt(max_a2);
@@ -468,6 +595,40 @@ void DistributedSimulation::exchange_packed(bool set_dt) {
     halo_->download_send(send);
   }
   const auto t1 = Clock::now();
+  if (stats_.overlap && set_dt) {
+    // Overlapped (dist.overlap = on): the messages travel while this rank measures what needs no
+    // ghost, over its own rows: the step limit and its MPI_MIN, and the skin check's move and its
+    // MPI_MAX. A ghost row is, after the exchange, a copy of its owner's row, so both extremes equal
+    // those over every row after the exchange (the path below), and the run is the same bit for bit.
+    dist::PendingExchange x;
+    x.post(send, so, recv, ro);
+    const auto tw = Clock::now();
+    const dist::HaloLimit l = dt_fixed_ > 0 ? dist::HaloLimit{} : halo_->limit(true);
+    const double moved = halo_->max_moved2(true);
+    double dt = 0;
+    std::string collapse;
+    try {
+      dt = global_dt(l, local_->steps(), local_->time());
+    } catch (const BlowUpError& e) {  // the same on every rank (dt is global): finish the exchange first
+      collapse = e.what();
+    }
+    moved_ = dist::max_all(std::sqrt(moved));
+    stats_.overlap_s += sec(tw, Clock::now());
+    x.wait();
+    const auto t2 = Clock::now();
+    if (!collapse.empty()) throw BlowUpError(collapse);
+    if (staged) halo_->upload_recv(recv);
+    halo_->unpack();
+    halo_->set_step_size(dt);
+    local_->synchronize();
+    const auto t3 = Clock::now();
+    stats_.pack_s += sec(t0, t1);
+    stats_.mpi_s += sec(t1, t2);
+    stats_.unpack_s += sec(t2, t3);
+    stats_.halo_bytes_sent += so.back();
+    for (const auto& s : send_) stats_.halo_rows_sent += s.size();
+    return;
+  }
   dist::exchange(send, so, recv, ro);
   const auto t2 = Clock::now();
   if (staged) halo_->upload_recv(recv);
@@ -481,9 +642,8 @@ void DistributedSimulation::exchange_packed(bool set_dt) {
   stats_.halo_bytes_sent += so.back();
   for (const auto& s : send_) stats_.halo_rows_sent += s.size();
   // Every local row is now its owner's end-of-step state: the limit over them (as exchange_halo).
-  double v2 = 0, a2 = 0;
-  if (!(dt_fixed_ > 0)) halo_->extremes(&v2, &a2);
-  halo_->set_step_size(global_dt(v2, a2, local_->steps(), local_->time()));
+  const dist::HaloLimit l = dt_fixed_ > 0 ? dist::HaloLimit{} : halo_->limit(false);
+  halo_->set_step_size(global_dt(l, local_->steps(), local_->time()));
 }
 
 void DistributedSimulation::step() {
@@ -513,8 +673,10 @@ void DistributedSimulation::step() {
   // Rebuild once some particle has moved half the skin since the last one (two particles closing in
   // then have used at most the whole skin, and the halo still holds every interaction).
   double moved = 0;
-  if (stats_.packed) {
-    moved = halo_->max_moved2();
+  if (stats_.overlap) {
+    moved = moved_;  // measured and reduced during the exchange (already the root, over the ranks)
+  } else if (stats_.packed) {
+    moved = dist::max_all(std::sqrt(halo_->max_moved2(false)));
   } else {
     const uint32_t* id = ids_of(scratch_);
     const FieldData& pos = *scratch_.find("position");
@@ -527,8 +689,9 @@ void DistributedSimulation::step() {
       for (int d = 0; d < geom_.dim; ++d) r2 += (x[d] - a[d]) * (x[d] - a[d]);
       moved = std::max(moved, r2);
     }
+    moved = dist::max_all(std::sqrt(moved));
   }
-  if (dist::max_all(std::sqrt(moved)) > 0.5 * skin_) {
+  if (moved > 0.5 * skin_) {
     const auto tc = Clock::now();
     if (stats_.packed) local_->capture_frame_into(scratch_);
     stats_.rebuild_capture_s += std::chrono::duration<double>(Clock::now() - tc).count();
@@ -594,7 +757,8 @@ HostParticles DistributedSimulation::download() const {
 Diagnostics DistributedSimulation::diagnostics() const {
   FrameData f;
   local_->capture_frame_into(f);
-  DiagnosticSums s = dist::frame_sums(f, dim(), owned_mask(f), liquid_);
+  DiagnosticSums s = model_ == Model::Solid ? dist::frame_motion_sums(f, dim(), owned_mask(f), liquid_.gravity)
+                                            : dist::frame_sums(f, dim(), owned_mask(f), liquid_);
   double sums[11] = {s.mass, s.kinetic, s.potential, s.internal, s.momentum[0], s.momentum[1], s.momentum[2],
                      s.angular[0], s.angular[1], s.angular[2], double(owned_.size())};
   dist::sum_all(sums, 11);
@@ -610,15 +774,17 @@ Diagnostics DistributedSimulation::diagnostics() const {
   }
   s.max_v2 = maxes[0];
   s.max_density_error = maxes[1];
-  return diagnostics_from_sums(s, dim(), time(), steps(), dt(), std::size_t(sums[10]), s.max_density_error);
+  return diagnostics_from_sums(s, dim(), time(), steps(), dt(), std::size_t(sums[10]),
+                               model_ == Model::Solid ? 0.0 : s.max_density_error);
 }
 
 void DistributedSimulation::restore_frame(const FrameData& frame) { redistribute(frame, Split::Balance); }
 
 std::unique_ptr<Simulation> make_distributed_simulation(const ParamSet& params, Backend backend) {
-  if (params.text("physics.model") != "wcsph")
-    throw ParamError(params.where("physics.model") + ": physics.model = " + params.text("physics.model") +
-                     " does not run on several MPI ranks yet (only wcsph does); run it without mpirun");
+  const std::string model = params.text("physics.model");
+  if (model != "wcsph" && model != "solid")
+    throw ParamError(params.where("physics.model") + ": physics.model = " + model +
+                     " does not run on several MPI ranks yet (wcsph and solid do); run it without mpirun");
   if (scene_has_probes(params) && dist::rank() == 0)
     std::fprintf(stderr, "ejecta: warning: the scene's probes and gauges are not sampled in a distributed run yet\n");
   return std::make_unique<DistributedSimulation>(params, backend);

@@ -1,6 +1,6 @@
 #pragma once
-// A distributed liquid run (issue 19; docs/architecture.md, "Distributed runs"): a Simulation that
-// wraps this rank's WcsphSolver over its own particles plus a halo of ghosts, so that THE step loop
+// A distributed run (issue 19; docs/architecture.md, "Distributed runs") of the liquid or the solid: a
+// Simulation that wraps this rank's WcsphSolver (or SolidSolver) over its own particles plus a halo of ghosts, so that THE step loop
 // (run/step_loop.h) drives it unchanged. After each local step the ghosts receive their owners'
 // end-of-step rows (all fields, rates included), the next dt is the minimum over the ranks of the
 // solver's limit measured over correct rows, and faults are agreed by every rank. Ownership and halos
@@ -11,6 +11,7 @@
 #include "dist/frame_physics.h"
 #include "dist/halo_rows.h"
 #include "params/param_set.h"
+#include "scene/scene_particles.h"
 #include "simulation.h"
 
 #include <algorithm>
@@ -20,7 +21,6 @@
 
 namespace ejecta {
 
-struct SceneParticles;
 
 // True when this process is one of several mpirun ranks (then make_simulation builds a
 // DistributedSimulation); initialises MPI on first call in that case.
@@ -43,6 +43,8 @@ struct DistStats {
   double rebuild_capture_s = 0, rebuild_migrate_s = 0, rebuild_solver_s = 0, rebuild_restore_s = 0;
   std::size_t halo_rows_sent = 0, halo_bytes_sent = 0;
   bool packed = false;  // dist.halo = packed
+  bool overlap = false;  // dist.overlap = on: the step limit and the skin check while the halo travels
+  double overlap_s = 0;  // of halo_s with overlap: the work done between posting and waiting
   bool device_direct = false;  // packed device buffers handed to MPI (CUDA-aware MPI)
   // CUDA backend: this rank's device, the node's device count, whether MPI is CUDA-aware (and why
   // it was decided so).
@@ -110,7 +112,17 @@ class DistributedSimulation final : public Simulation {
   int ranks() const { return ranks_; }
 
  private:
-  void start(const SceneParticles& init);
+  void start_liquid(const SceneParticles& init);
+  void start_solid(const SceneParticles& init);
+  // What both starts share: the key geometry (halo of `layers` supports plus the skin), the splitters,
+  // this rank's rows of the scene and the first local solver (`local(ids)`: over the scene's particles
+  // `ids`; ids_global: its id field holds the scene's ids already, else 0 .. m-1), then the plans.
+  template <class MakeLocal>
+  void begin(int dim, const std::vector<double>& position, int layers, MakeLocal local, bool ids_global);
+  // A local solver over the rows of a frame (the model's own).
+  // (The solid's first one: over the scene's particles ids.)
+  std::unique_ptr<Simulation> make_local(const FrameData& f, const SceneParticles* scene = nullptr,
+                                         const std::vector<std::size_t>* ids = nullptr) const;
   // Ownership, halos and a new local solver from the rows this rank holds (any share of the particles),
   // keeping the key ranges, re-splitting them past dist.rebalance_threshold, or always.
   enum class Split { Keep, IfImbalanced, Balance };
@@ -122,8 +134,10 @@ class DistributedSimulation final : public Simulation {
   // The same with dist.halo = packed: only the rows the peers need, gathered and scattered in the
   // local solver's store (dist/halo_rows.h), no frame; set_dt: the next step size too.
   void exchange_packed(bool set_dt = true);
-  // The global step size from the largest squared speed and acceleration over correct rows.
-  double global_dt(double max_v2, double max_a2, long step, double time) const;
+  // The global step size from the limit's inputs over correct rows (MPI_MIN).
+  // The model's limit: the liquid's CFL and force criterion on the largest speed and acceleration, the
+  // solid's on the smallest h / v_sig and h / |a|.
+  double global_dt(const dist::HaloLimit& l, long step, double time) const;
   std::vector<uint8_t> owned_mask(const FrameData& f) const;
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -133,6 +147,9 @@ class DistributedSimulation final : public Simulation {
   int rank_ = 0, ranks_ = 1;
   dist::KeyGeometry geom_;
   dist::Decomposition decomp_;
+  enum class Model { Liquid, Solid };
+  Model model_ = Model::Liquid;
+  SceneParticles solid_;  // the solid's materials, gravity and flaw table (by scene id), no particles
   dist::LiquidConstants liquid_;
   double h_ = 0, dp_ = 0, skin_ = 0, threshold_ = 0.1;
   double cfl_ = 0.2, force_factor_ = 0.25, dt_max_ = 1, dt_min_ = 0, dt_fixed_ = 0, alpha_ = 0;
@@ -146,10 +163,11 @@ class DistributedSimulation final : public Simulation {
   FrameData scratch_;
   bool in_step_ = false;  // a rebuild of step() (timed in rebuild_s), not of the start or a restore
   dist::HaloRows* halo_ = nullptr;  // the local solver's, with dist.halo = packed
+  double moved_ = -1;  // with dist.overlap: the skin check's largest move over the ranks, measured in the exchange
   StageBuffer stage_send_, stage_recv_;  // host staging of the packed buffers
 };
 
-// The distributed run of a scene (physics.model = wcsph only for now).
+// The distributed run of a scene (physics.model = wcsph or solid; the others are refused with an error).
 std::unique_ptr<Simulation> make_distributed_simulation(const ParamSet& params, Backend backend);
 
 }  // namespace ejecta

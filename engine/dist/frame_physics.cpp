@@ -1,6 +1,7 @@
 #include "dist/frame_physics.h"
 
 #include "integrators/step_monitor.h"
+#include "physics/solid_model.h"
 #include "physics/eos_tait.h"
 #include "physics/wcsph_model.h"
 
@@ -56,6 +57,22 @@ DiagnosticSums sums(const FrameData& f, const std::vector<uint8_t>& use, const L
   return s;
 }
 
+template <class T, int D>
+DiagnosticSums motion_sums(const FrameData& f, const std::vector<uint8_t>& use, const double gravity[3]) {
+  SolidView<T, D> pv{};
+  pv.x = host_as_device(field_ptr<Vec<T, D>>(f, "position"));
+  pv.v = host_as_device(field_ptr<Vec<T, D>>(f, "velocity"));
+  pv.u = host_as_device(field_ptr<T>(f, "internal_energy"));
+  pv.m = host_as_device(field_ptr<T>(f, "mass"));
+  MeasureMotionEnergySums<T, D, SolidView<T, D>> m{pv, {0, 0, 0}, nullptr};
+  for (int d = 0; d < D; ++d) m.gravity[d] = double(T(gravity[d]));
+  DiagnosticSums s{0, 0, 0, 0, {0, 0, 0}, {0, 0, 0}, 0, 0, 0};
+  const CombineDiagnosticSums combine;
+  for (std::size_t i = 0; i < f.particles; ++i)
+    if (use[i]) s = combine(s, m(i));
+  return s;
+}
+
 bool is_double(const FrameData& f) {
   const FieldData* x = f.find("position");
   return x && x->info.scalar == ScalarType::Float64;
@@ -78,6 +95,15 @@ DiagnosticSums frame_sums(const FrameData& f, int dim, const std::vector<uint8_t
     case 1: return dbl ? sums<double, 1>(f, use, k) : sums<float, 1>(f, use, k);
     case 2: return dbl ? sums<double, 2>(f, use, k) : sums<float, 2>(f, use, k);
     default: return dbl ? sums<double, 3>(f, use, k) : sums<float, 3>(f, use, k);
+  }
+}
+
+DiagnosticSums frame_motion_sums(const FrameData& f, int dim, const std::vector<uint8_t>& use, const double gravity[3]) {
+  const bool dbl = is_double(f);
+  switch (dim) {
+    case 1: return dbl ? motion_sums<double, 1>(f, use, gravity) : motion_sums<float, 1>(f, use, gravity);
+    case 2: return dbl ? motion_sums<double, 2>(f, use, gravity) : motion_sums<float, 2>(f, use, gravity);
+    default: return dbl ? motion_sums<double, 3>(f, use, gravity) : motion_sums<float, 3>(f, use, gravity);
   }
 }
 

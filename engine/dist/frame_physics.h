@@ -27,4 +27,8 @@ struct LiquidConstants {
 // The diagnostic sums over the rows with use[i] != 0.
 DiagnosticSums frame_sums(const FrameData& f, int dim, const std::vector<uint8_t>& use, const LiquidConstants& k);
 
+// The solid's (and the gas') sums (physics/diagnostic_sums.h's MeasureMotionEnergySums: kinetic,
+// internal from internal_energy, potential in the uniform gravity) over the rows with use[i] != 0.
+DiagnosticSums frame_motion_sums(const FrameData& f, int dim, const std::vector<uint8_t>& use, const double gravity[3]);
+
 }  // namespace ejecta::dist

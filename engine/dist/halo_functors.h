@@ -118,6 +118,25 @@ struct MovedHaloRows {
     return r2;
   }
 };
+// A measure over the rows this rank owns only (plan positions flagged in `owned`; the others give
+// `none`): with dist.overlap the step limit and the skin check run before the ghosts arrive. Each
+// ghost row is, after the exchange, a copy of a row its owner measures, so the extremes over the ranks
+// are the same as over every row after the exchange, bit for bit.
+template <class Measure, class R>
+struct OwnedHaloRows {
+  Measure m;
+  R none;
+  DevicePtr<const uint32_t> pos;
+  DevicePtr<const uint8_t> owned;
+  EJ_INLINE R operator()(std::size_t i) const { return owned[pos[i]] ? m(i) : none; }
+};
+
+// Which rows a measure covers: every row (owned null), or those whose plan position is flagged.
+struct HaloMask {
+  DevicePtr<const uint32_t> pos;
+  DevicePtr<const uint8_t> owned;
+};
+
 struct MaxDouble {
   EJ_INLINE double operator()(double a, double b) const { return a > b ? a : b; }
 };

@@ -7,6 +7,7 @@
 // (dist/store_halo_rows.h) and the distributed run moves its buffers.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace ejecta::dist {
@@ -18,6 +19,16 @@ struct HaloPlan {
   std::vector<uint32_t> ids;
   std::vector<uint32_t> send, recv;                 // positions in ids, peers concatenated
   std::vector<std::size_t> send_start, recv_start;  // per peer p: [start[p], start[p + 1]), ranks + 1 entries
+  std::vector<uint8_t> owned;                       // by position in ids: 1 for a row this rank owns
+};
+
+// The inputs of the model's step-size limit over every local row after unpack() (each a copy of its
+// owner's row, so the minimum over the ranks is the single-process one): the liquid's largest squared
+// fluid speed and acceleration (integrators/step_monitor.h's MeasureExtremes), the solid's smallest
+// h / v_sig and h / |a| (physics/solid_model.h's MeasureSolidExtremes), in the solver's precision.
+struct HaloLimit {
+  double max_v2 = 0, max_a2 = 0;
+  double min_h_vsig = std::numeric_limits<double>::max(), min_h_a = std::numeric_limits<double>::max();
 };
 
 class HaloRows {
@@ -43,16 +54,17 @@ class HaloRows {
   // the receive buffer (the packed bytes only).
   virtual void download_send(unsigned char* host) = 0;
   virtual void upload_recv(const unsigned char* host) = 0;
-  // Over every local row after unpack(): the largest squared fluid speed and acceleration
-  // (integrators/step_monitor.h's MeasureExtremes, in the solver's precision), and the largest squared
-  // distance a row has moved from its anchor (the position at set_plan).
-  virtual void extremes(double* max_v2, double* max_a2) const = 0;
-  virtual double max_moved2() const = 0;
+  // Over every local row after unpack(), or over the owned rows only (after pack(), before or after
+  // unpack(): the same extremes over the ranks, see OwnedHaloRows): the step-size limit's inputs
+  // (HaloLimit), and the largest squared distance a row has moved from its anchor (the position at set_plan).
+  virtual HaloLimit limit(bool owned_only) const = 0;
+  virtual double max_moved2(bool owned_only) const = 0;
   // The step size the next step takes (the minimum over the ranks).
   virtual void set_step_size(double dt) = 0;
 };
 
-// A solver whose store the distributed run can pack (the liquid: solver/wcsph_solver.h).
+// A solver whose store the distributed run can pack (the liquid: solver/wcsph_solver.h; the solid:
+// solver/solid_solver.h).
 class HaloRowsProvider {
  public:
   virtual HaloRows& halo_rows() = 0;

@@ -16,13 +16,37 @@
 #include <stdexcept>
 #include <string>
 
+namespace ejecta {
+
+// The liquid's step-limit inputs over rows [0, m) (no density range: the local solver's own check
+// reports bad particles). The solid's overload is in dist/solid_halo_limit.h (found by argument-dependent
+// lookup when StoreHaloRows is instantiated with a SolidView).
+template <class T, int D, class Exec>
+dist::HaloLimit halo_limit(Exec& exec, const ParticleView<T, D>& pv, std::size_t m, const dist::HaloMask& mask) {
+  const StepExtremes<T> none{T(0), T(0), 0xffffffffu, kBadNone};
+  const MeasureExtremes<T, D> measure{pv, std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()};
+  const StepExtremes<T> e =
+      mask.owned ? exec.transform_reduce(m, none, dist::OwnedHaloRows<MeasureExtremes<T, D>, StepExtremes<T>>{
+                                                      measure, none, mask.pos, mask.owned},
+                                         CombineExtremes<T>{})
+                 : exec.transform_reduce(m, none, measure, CombineExtremes<T>{});
+  dist::HaloLimit l;
+  l.max_v2 = double(e.max_v2);
+  l.max_a2 = double(e.max_a2);
+  return l;
+}
+
+}  // namespace ejecta
+
 namespace ejecta::dist {
 
-template <class T, int D, class Exec>
+// View: the solver's particle view (ParticleView of the liquid, SolidView of the solid); it has the
+// positions x, and halo_limit(exec, view, rows) measures the model's step limit.
+template <class T, int D, class Exec, class View = ParticleView<T, D>>
 class StoreHaloRows final : public HaloRows {
  public:
   // pv and dt are the solver's (read at each call: a field added later, e.g. XSPH, is seen).
-  StoreHaloRows(Exec& exec, ParticleStore<Exec>& store, const ParticleView<T, D>& pv, T& dt)
+  StoreHaloRows(Exec& exec, ParticleStore<Exec>& store, const View& pv, T& dt)
       : exec_(exec), store_(store), pv_(pv), dt_(dt) {}
 
   void set_plan(const HaloPlan& plan) override {
@@ -43,6 +67,11 @@ class StoreHaloRows final : public HaloRows {
     recv_.resize(exec_, plan.recv.size());
     if (!plan.send.empty()) ejecta::upload(exec_, send_.device(), plan.send.data(), plan.send.size());
     if (!plan.recv.empty()) ejecta::upload(exec_, recv_.device(), plan.recv.data(), plan.recv.size());
+    // Without flags (a plan of an older caller) every row counts as owned: owned_only then measures all.
+    std::vector<uint8_t> owned = plan.owned;
+    owned.resize(m, 1);
+    owned_.resize(exec_, m);
+    ejecta::upload(exec_, owned_.device(), owned.data(), m);
     layout(fields());
     locate();
     exec_.for_each(m_, AnchorHaloRows<T, D>{pv_.x, pos_.device(), anchor_.device()});
@@ -85,23 +114,25 @@ class StoreHaloRows final : public HaloRows {
     if (recv_off_.back() > 0) exec_.upload(recv_buf_.data(), host, recv_off_.back());
   }
 
-  void extremes(double* max_v2, double* max_a2) const override {
-    // No density range: the local solver's own check reports bad particles.
-    const StepExtremes<T> e = exec_.transform_reduce(
-        m_, StepExtremes<T>{T(0), T(0), 0xffffffffu, kBadNone},
-        MeasureExtremes<T, D>{pv_, std::numeric_limits<T>::lowest(), std::numeric_limits<T>::max()},
-        CombineExtremes<T>{});
-    *max_v2 = double(e.max_v2);
-    *max_a2 = double(e.max_a2);
-  }
+  HaloLimit limit(bool owned_only) const override { return halo_limit(exec_, pv_, m_, mask(owned_only)); }
 
-  double max_moved2() const override {
-    return exec_.transform_reduce(m_, 0.0, MovedHaloRows<T, D>{pv_.x, pos_.device(), anchor_.device()}, MaxDouble{});
+  double max_moved2(bool owned_only) const override {
+    const MovedHaloRows<T, D> moved{pv_.x, pos_.device(), anchor_.device()};
+    if (owned_only)
+      return exec_.transform_reduce(m_, 0.0, OwnedHaloRows<MovedHaloRows<T, D>, double>{moved, 0.0, pos_.device(),
+                                                                                         owned_.device()},
+                                    MaxDouble{});
+    return exec_.transform_reduce(m_, 0.0, moved, MaxDouble{});
   }
 
   void set_step_size(double dt) override { dt_ = T(dt); }
 
  private:
+  HaloMask mask(bool owned_only) const {
+    HaloMask k{pos_.device(), DevicePtr<const uint8_t>{}};
+    if (owned_only) k.owned = owned_.device();
+    return k;
+  }
   static std::size_t row_bytes(const HaloFields& f) {
     std::size_t b = 0;
     for (int q = 0; q < f.count; ++q) b += f.elem[q];
@@ -155,7 +186,7 @@ class StoreHaloRows final : public HaloRows {
 
   Exec& exec_;
   ParticleStore<Exec>& store_;
-  const ParticleView<T, D>& pv_;
+  const View& pv_;
   T& dt_;
   std::size_t m_ = 0;
   int count_ = 0;               // the fields of the layout
@@ -164,6 +195,7 @@ class StoreHaloRows final : public HaloRows {
   DeviceArray<uint64_t, Exec> keys_, keys_alt_;
   DeviceArray<uint32_t, Exec> rows_, rows_alt_, slot_, pos_, send_, recv_;
   DeviceArray<Vec<T, D>, Exec> anchor_;
+  DeviceArray<uint8_t, Exec> owned_;  // by plan position
   DeviceArray<unsigned char, Exec> send_buf_, recv_buf_;
 };
 

@@ -874,17 +874,17 @@ ParamRegistry make_builtin() {
                    0, 10), dem));
 
   // Distributed runs (mpirun -n K, EJECTA_MPI builds; engine/dist/, docs/architecture.md "Distributed
-  // runs"). Read by the liquid, the one model that runs on several ranks so far.
+  // runs"). Read by the liquid and the solid, the models that run on several ranks so far.
   t.group = "Distributed";
   t.add(only(rebuild(range(param("dist.skin", T::Real, "1", "", "Halo skin",
                                  "Extra halo depth in kernel supports (2h) beyond the interaction depth: "
                                  "ownership and halos are rebuilt once a particle has moved half of it. "
                                  "Larger: fewer rebuilds, more ghosts."),
-                           0.05, 10)), {"wcsph"}));
+                           0.05, 10)), {"wcsph", "solid"}));
   t.add(only(rebuild(range(param("dist.rebalance_threshold", T::Real, "0.1", "", "Rebalance threshold",
                                  "At a rebuild the Morton-key ranges are re-split when the largest rank's work "
                                  "exceeds the mean by more than this fraction."),
-                           0, 10)), {"wcsph"}));
+                           0, 10)), {"wcsph", "solid"}));
   t.add(only(rebuild(choices(param("dist.halo", T::Choice, "packed", "", "Halo exchange",
                                    "How ghosts get their owners' rows each step: packed = only the rows "
                                    "other ranks hold as ghosts, gathered by the solver's backend into one "
@@ -894,7 +894,15 @@ ParamRegistry make_builtin() {
                                    "host and back each step (the first version, kept for comparison). The "
                                    "same results."),
                              {"packed", "frame"})),
-             {"wcsph"}));
+             {"wcsph", "solid"}));
+  t.add(only(rebuild(choices(param("dist.overlap", T::Choice, "on", "", "Overlap the halo",
+                                   "dist.halo = packed: on = the halo's messages travel while each rank "
+                                   "measures the next step size and the skin check over its own rows (and "
+                                   "reduces both over the ranks), then the ghosts are unpacked; off = the "
+                                   "exchange completes first and both are measured over every row after it. "
+                                   "The same results bit for bit (A/B switch for the halo's time)."),
+                             {"on", "off"})),
+             {"wcsph", "solid"}));
 
   // Speed (issue 18): A/B switches for measuring the liquid's force pass.
   t.group = "Fluid";

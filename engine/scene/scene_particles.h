@@ -70,6 +70,9 @@ struct SceneParticles {
   // damage.
   std::vector<std::int64_t> flaw_offset;  // n + 1, or empty
   std::vector<double> flaw_strain;
+  // The particles' ids (a distributed run's share of a solid scene, whose flaw table stays by scene
+  // id); empty: 0 .. n-1.
+  std::vector<uint32_t> id;
   std::vector<WallBox> wall_boxes;  // the liquid's tanks' inner boxes and its obstacles (scene_builder.cpp)
 
   std::size_t size() const { return mass.size(); }

@@ -15,6 +15,8 @@
 // per accepted step, after the integrator: an operator split, so RK23's rejected tries never touch it.
 // The Weibull flaws sit in a flat array by initial id (never reordered, no per-particle cap).
 // Equations and references: physics/solid_model.h and docs/physics.md ("Solids: the elastic model").
+#include "dist/solid_halo_limit.h"
+#include "dist/store_halo_rows.h"
 #include "exec/device_array.h"
 #include "gravity/gravity_bound.h"
 #include "gravity/gravity_params.h"
@@ -40,7 +42,7 @@
 namespace ejecta {
 
 template <class T, int D, class Exec>
-class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D, Exec> {
+class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D, Exec>, public dist::HaloRowsProvider {
   using Base = StagedStoreSolver<SolidSolver<T, D, Exec>, T, D, Exec>;
   friend Base;
   using Base::exec_, Base::n_, Base::store_, Base::array_bytes_, Base::cells_, Base::settings_, Base::vars_,
@@ -95,6 +97,12 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
 
   const std::vector<Term>& terms() const { return terms_; }
   const std::vector<Term>& hooks() const { return hooks_; }
+
+  // The packed halo of a distributed run (dist/store_halo_rows.h, dist/solid_halo_limit.h), made on first use.
+  dist::HaloRows& halo_rows() override {
+    if (!halo_) halo_ = std::make_unique<dist::StoreHaloRows<T, D, Exec, SolidView<T, D>>>(exec_, store_, pv_, this->dt_);
+    return *halo_;
+  }
 
   // The step's plastic strain is measured from its start (SolidYieldLimit); damage is advanced once
   // per accepted step, after the integrator (solid_damage.h), so rejected RK23 tries never touch it.
@@ -240,7 +248,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
       pv_.damage = this->template device_field<T>("damage", "", "Grady-Kipp tensile damage D (0 intact, 1 failed)", true);
       flaw_count_ = this->template field<uint32_t>("flaw_count", "", "number of Weibull flaws of the particle", true);
       active_flaws_ = this->template device_field<uint32_t>("active_flaws", "", "flaws active at the local tensile strain (last damage pass)", true);
-      flaw_offset_.resize(exec_, n_ + 1, &array_bytes_);
+      flaw_offset_.resize(exec_, init.flaw_offset.size(), &array_bytes_);  // n + 1, or by init.id
       flaw_strain_.resize(exec_, init.flaw_strain.size(), &array_bytes_);
     }
     allocate_porous(init);
@@ -297,7 +305,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
       rho[i] = T(init.density[i]);
       m[i] = T(init.mass[i]);
       h[i] = T(init.h[i]);
-      id[i] = uint32_t(i);
+      id[i] = init.id.empty() ? uint32_t(i) : init.id[i];
     }
     // Everything else (u, S, the stage buffers) starts at zero.
     for (const FieldInfo& f : store_.fields())
@@ -320,10 +328,10 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     }
     if (pv_.damage) {
       std::vector<uint32_t> count(n_);
-      for (std::size_t i = 0; i < n_; ++i) count[i] = uint32_t(init.flaw_offset[i + 1] - init.flaw_offset[i]);
+      for (std::size_t i = 0; i < n_; ++i) count[i] = uint32_t(init.flaw_offset[id[i] + 1] - init.flaw_offset[id[i]]);
       std::vector<T> strain(init.flaw_strain.begin(), init.flaw_strain.end());
       exec_.upload(flaw_count_, count.data(), sizeof(uint32_t) * n_);
-      exec_.upload(flaw_offset_.data(), init.flaw_offset.data(), sizeof(std::int64_t) * (n_ + 1));
+      exec_.upload(flaw_offset_.data(), init.flaw_offset.data(), sizeof(std::int64_t) * init.flaw_offset.size());
       exec_.upload(flaw_strain_.data(), strain.data(), sizeof(T) * strain.size());
     }
   }
@@ -361,6 +369,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   SolidTermContext<T, D, Exec> ctx_{exec_, n_, grid_, pv_, model_, pv_, gravity_, phi_, times_, phase_timing_,
                                     id_, flaw_offset_, flaw_strain_, active_flaws_, dt_taken_};
   std::vector<Term> terms_, hooks_;
+  std::unique_ptr<dist::StoreHaloRows<T, D, Exec, SolidView<T, D>>> halo_;  // a distributed run's, made on first use
 };
 
 template <class T, class Exec>

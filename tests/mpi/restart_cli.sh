@@ -22,6 +22,32 @@ check_json() {  # FILE RANKS
 "$mpiexec" --oversubscribe -n 4 "$ejecta" "${scene[@]}" --steps 40 --record "$dir/run.h5" --record-every-steps 20 \
   --json > "$dir/run.json" 2> "$dir/run.err" || fail "the 4-rank run failed"
 check_json "$dir/run.json" 4
+# The ranks' XDMF sidecars joined by rank 0 into run.xdmf (dist/dist_xdmf.h): 3 frames, each a spatial
+# collection of the 4 ranks' grids whose particle counts add up to the scene's, every HDF5 dataset it
+# names present in its rank's file (checked with h5py when Python has it, else by file name).
+[ -f "$dir/run.xdmf" ] || fail "no joined run.xdmf"
+grep -q "\"record_xdmf_joined\": \"$dir/run.xdmf\"" "$dir/run.json" || fail "the summary does not name run.xdmf"
+if command -v python3 > /dev/null; then
+  python3 - "$dir/run.xdmf" "$n" <<'PY' || fail "run.xdmf does not join the ranks' frames"
+import os, sys, xml.etree.ElementTree as ET
+path, n = sys.argv[1], int(sys.argv[2])
+top = ET.parse(path).getroot().find("Domain/Grid")
+assert top.get("CollectionType") == "Temporal", "not a temporal collection"
+frames = top.findall("Grid")
+assert len(frames) == 3, f"{len(frames)} frames, not 3"
+for f in frames:
+    assert f.get("CollectionType") == "Spatial" and f.find("Time") is not None, f.get("Name")
+    ranks = f.findall("Grid")
+    assert len(ranks) == 4, f"{f.get('Name')}: {len(ranks)} rank grids"
+    total = sum(int(g.find("Topology").get("NumberOfElements")) for g in ranks)
+    assert total == n, f"{f.get('Name')}: {total} particles, not {n}"
+    for item in f.iter("DataItem"):
+        if item.get("Format") == "HDF":
+            h5 = item.text.split(":")[0]
+            assert os.path.exists(os.path.join(os.path.dirname(path), h5)), h5
+print(f"run.xdmf: {len(frames)} frames of 4 ranks, {n} particles each")
+PY
+fi
 "$mpiexec" --oversubscribe -n 2 "$ejecta" --headless --restart "$dir/run.h5:1" --steps 20 --record "$dir/cont.h5" \
   --record-every-steps 20 --json > "$dir/cont.json" 2> "$dir/cont.err" || fail "the restart on 2 ranks failed"
 check_json "$dir/cont.json" 2

@@ -32,6 +32,9 @@
 #include <random>
 
 namespace ejecta {
+namespace test_mpi {
+ParamSet impact_scene(const std::vector<std::string>& extra);  // test_mpi_solid.cpp
+}
 namespace {
 
 int world_rank() {
@@ -409,11 +412,72 @@ void expect_packed_halo_exact(Backend backend) {
 
 TEST(DistHalo, PackedGhostsCarryTheirOwnersRowsExactly) { expect_packed_halo_exact(Backend::Cpu); }
 
+// dist.overlap: with it on, the halo's messages travel while each rank measures the next step size and
+// the skin check over its own rows; with it off, the exchange completes first and both are measured
+// over every row. The two runs must be the same bit for bit: every field of every owned row and the
+// clock, over many rebuilds (thin skin, threshold 0).
+void expect_overlap_same_bits(const ParamSet& on, const ParamSet& off, long steps, Backend backend, const char* what) {
+  auto a = std::make_unique<DistributedSimulation>(on, backend);
+  auto b = std::make_unique<DistributedSimulation>(off, backend);
+  test::step_n(*a, steps);
+  test::step_n(*b, steps);
+  const LocalRows ra = gather_local_rows(*a), rb = gather_local_rows(*b);
+  const DistStats sa = a->stats(), sb = b->stats();
+  const double ta = a->time(), tb = b->time();
+  if (world_rank() != 0) return;
+  std::map<uint32_t, const std::vector<unsigned char>*> fb;
+  for (std::size_t k = 0; k < rb.id.size(); ++k)
+    if (rb.owned[k]) fb[rb.id[k]] = &rb.rec[k];
+  long owned = 0, differ = 0;
+  for (std::size_t k = 0; k < ra.id.size(); ++k) {
+    if (!ra.owned[k]) continue;
+    ++owned;
+    const auto it = fb.find(ra.id[k]);
+    if (it == fb.end() || *it->second != ra.rec[k]) ++differ;
+  }
+  std::printf("[ dist ] %s on %d ranks (%s), %ld steps: overlap on (%ld rebuilds, halo %.3f s, of it %.3f s overlapped) "
+              "against off (%ld rebuilds, halo %.3f s): %ld of %ld owned rows differ in some field; time %.17g vs %.17g\n",
+              what, world_size(), to_string(backend), steps, sa.rebuilds, sa.halo_s, sa.overlap_s, sb.rebuilds, sb.halo_s,
+              differ, owned, ta, tb);
+  EXPECT_TRUE(sa.overlap);
+  EXPECT_FALSE(sb.overlap);
+  EXPECT_EQ(sa.rebuilds, sb.rebuilds);
+  if (world_size() > 1) EXPECT_GE(sa.rebuilds, 5);
+  EXPECT_EQ(owned, long(fb.size()));
+  EXPECT_EQ(differ, 0);
+  EXPECT_EQ(ta, tb);
+}
+
+TEST(DistHalo, OverlapIsBitIdentical) {
+  const std::vector<std::string> thin = {"dist.skin=0.05", "dist.rebalance_threshold=0"};
+  std::vector<std::string> on = thin, off = thin;
+  on.push_back("dist.overlap=on");
+  off.push_back("dist.overlap=off");
+  expect_overlap_same_bits(scene(k2D, on), scene(k2D, off), std::min(kSteps, 150L), Backend::Cpu, "2D dam break");
+  expect_overlap_same_bits(test_mpi::impact_scene({"dist.overlap=on", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
+                           test_mpi::impact_scene({"dist.overlap=off", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
+                           150, Backend::Cpu, "2D impact");
+}
+
 // The same with the halo packed by CUDA kernels (label gpu; both ranks on one device when there is one).
 TEST(DistCudaHalo, PackedGhostsCarryTheirOwnersRowsExactly) {
   if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device: " << cuda_unavailable_reason();
   if (world_size() < 2) GTEST_SKIP() << "run with mpirun -n 2 (or more)";
   expect_packed_halo_exact(Backend::Cuda);
+}
+
+// dist.overlap on against off with the CUDA kernels (label gpu): the same bits.
+TEST(DistCudaHalo, OverlapIsBitIdentical) {
+  if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device: " << cuda_unavailable_reason();
+  if (world_size() < 2) GTEST_SKIP() << "run with mpirun -n 2 (or more)";
+  const std::vector<std::string> thin = {"dist.skin=0.05", "dist.rebalance_threshold=0"};
+  std::vector<std::string> on = thin, off = thin;
+  on.push_back("dist.overlap=on");
+  off.push_back("dist.overlap=off");
+  expect_overlap_same_bits(scene(k2D, on), scene(k2D, off), std::min(kSteps, 150L), Backend::Cuda, "2D dam break");
+  expect_overlap_same_bits(test_mpi::impact_scene({"dist.overlap=on", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
+                           test_mpi::impact_scene({"dist.overlap=off", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
+                           150, Backend::Cuda, "2D impact");
 }
 
 // The decomposition's pure parts, in one process (sum_all is the identity there).
