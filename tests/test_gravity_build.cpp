@@ -92,7 +92,8 @@ TEST(GravityTree, KeysBuildIsTheLevelsBuild) {
 
 // Through SelfGravity, the default warp walk (staged, tree groups) in 1D, 2D and 3D, float and double:
 // the keys build (the same tree) and the packed traversal nodes (gravity.warp_nodes = packed: the same
-// decisions, the same sums in the same order) give the forces and potentials of the default, bit for bit.
+// decisions, the same sums in the same order; both the defaults since 2026-12-03) give the forces and
+// potentials of the levels build with split nodes, bit for bit.
 TEST(GravityTree, KeysBuildAndPackedNodesGiveTheSameForces) {
   for (int dim = 1; dim <= 3; ++dim) {
     GravitySet s = test::plummer_sphere(6003, 3);

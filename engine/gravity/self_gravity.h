@@ -49,9 +49,8 @@ struct GravitySettings {
   int warp_targets = 1;
   bool warp_tree_groups = false;  // warp walk: groups from the tree (gravity_groups.h), not consecutive
   bool warp_cousins = false;      // with warp_tree_groups: packed across a grandparent's children (gravity_groups.h)
-  bool keys_build = false;
-  // Warp walk, staged: the traversal reads packed 32-byte nodes (GravityWalkNode, octree_build.h).
-  bool warp_packed = false;  // the levels in one pass from the keys (octree_from_keys.h), not level by level
+  bool keys_build = false;   // the levels in one pass from the keys (octree_from_keys.h), not level by level
+  bool warp_packed = false;  // warp walk, staged: the traversal reads packed 32-byte nodes (GravityWalkNode, octree_build.h)
   bool count = false;      // warp walk: count the interactions (stats' cells/particles_per_particle)
   // Initial list capacities per group (cells, particle ranges); they grow when a group finds more.
   // Small values in a test exercise the growth.
