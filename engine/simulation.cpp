@@ -47,6 +47,7 @@ std::unique_ptr<Simulation> build_simulation(const ParamSet& params, Backend bac
   const Precision precision =
       params.text("scene.precision") == "double" ? Precision::Double : Precision::Float;
   check_model_keys(params);  // a key the model does not read would be silently ignored
+  check_solver_settings(params, params.text("physics.model"));
   return make_solver(params, backend, precision, build_scene_particles(params, check));
 }
 

@@ -63,7 +63,8 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     }
     upload(init);
     terms_ = bind_terms(solid_model_recipes(model_.correct, gravity_ != nullptr), ctx_, store_, params);
-    hooks_ = bind_terms(solid_hook_recipes(bool(pv_.por.alpha), any_yield_, bool(pv_.damage)), ctx_, store_, params);
+    params_ = params;
+    bind_hooks();
     this->start();
   }
 
@@ -135,7 +136,10 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     return colour_histogram_from_store(exec_, store_, pv_.kind.get(), n_, true, req, lo, hi);
   }
 
-  void apply_params(const ParamSet& params) override { configure_live(params); }
+  void apply_params(const ParamSet& params) override {
+    configure_live(params);
+    params_ = params;
+  }
 
   std::vector<Material> materials() const override { return materials_; }
 
@@ -154,7 +158,9 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
                                   ", which the running scene has no fields for; restart the scene with it");
     materials_[index] = m;
     mats_.set(index, m);
+    const bool had_yield = any_yield_;
     any_yield_ = mats_.any_yield();
+    if (any_yield_ != had_yield) bind_hooks();  // a yield model set live adds (or drops) the yield hook
   }
 
   void restore_frame(const FrameData& frame) override {
@@ -163,6 +169,12 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   }
 
  private:
+  // The integrator's hooks chosen by the materials (solid_hook_recipes): at construction, and again
+  // when a material edit changes whether any material has a yield limit.
+  void bind_hooks() {
+    hooks_ = bind_terms(solid_hook_recipes(bool(pv_.por.alpha), any_yield_, bool(pv_.damage)), ctx_, store_, params_);
+  }
+
   // The derived (non-persistent) stress invariants, from the current deviatoric stress.
   void update_invariants() { exec_.for_each(n_, SolidVonMisesStress<T, D>{pv_.S, pv_.damage, von_mises_}); }
 
@@ -357,6 +369,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
   DevicePtr<T> von_mises_;
   std::vector<Material> materials_;
   bool any_yield_ = false, art_on_ = false;
+  ParamSet params_;  // the latest parameters, for binding the hooks again (bind_hooks)
   std::unique_ptr<SelfGravity<T, D, Exec>> gravity_;
   void refresh_bound(bool needed) {
     if (gravity_ && needed) mark_gravity_bound(exec_, n_, pv_.v.get(), pv_.m.get(), phi_, bound_);

@@ -34,15 +34,20 @@ const SolverRow kSolvers[] = {
 
 }  // namespace
 
+void check_solver_settings(const ParamSet& params, const std::string& recipe) {
+  for (const SolverRow& r : kSolvers)
+    if (recipe == r.recipe && r.leapfrog_only && params.text("time.integrator") != "leapfrog")
+      throw ParamError(params.where("time.integrator") + ": time.integrator = " + params.text("time.integrator") +
+                       " is available for physics.model = gas, solid and mixed only; the wcsph model uses leapfrog");
+}
+
 std::unique_ptr<Simulation> make_solver(const ParamSet& params, Backend backend, Precision precision,
                                         const SceneParticles& scene) {
   const SolverRow* row = nullptr;
   for (const SolverRow& r : kSolvers)
     if (scene.recipe == r.recipe) row = &r;
   if (!row) throw std::logic_error("make_solver: no solver for the recipe '" + scene.recipe + "'");
-  if (row->leapfrog_only && params.text("time.integrator") != "leapfrog")
-    throw ParamError(params.where("time.integrator") + ": time.integrator = " + params.text("time.integrator") +
-                     " is available for physics.model = gas, solid and mixed only; the wcsph model uses leapfrog");
+  check_solver_settings(params, scene.recipe);
   if (backend == Backend::Cpu) return row->cpu(params, scene, precision);
 #ifdef EJECTA_WITH_CUDA
   const std::string problem = cuda_device_problem();

@@ -15,6 +15,10 @@ namespace ejecta {
 // SolidSolver; "mixed": MixedSolver, several models' materials in one store) over the scene's
 // particles: what make_simulation, the viewer's drops and resets and a restart from a frame build.
 // The wcsph recipe runs with leapfrog only (a ParamError for time.integrator otherwise).
+// The solver settings a recipe refuses (the liquid's integrator is leapfrog only), checked before the
+// scene's particles are laid out, so that this error comes first (ParamError with file:line).
+void check_solver_settings(const ParamSet& params, const std::string& recipe);
+
 std::unique_ptr<Simulation> make_solver(const ParamSet& params, Backend backend, Precision precision,
                                         const SceneParticles& scene);
 
