@@ -96,13 +96,22 @@ FrameData select_rows(const FrameData& f, const std::vector<uint8_t>& keep) {
   return out;
 }
 
-// The initial particles of a local solver from frame rows (the frame is restored over it at once).
-SceneParticles initial_from(const FrameData& f, const SceneParticles& like) {
+// The initial particles of a local solver from frame rows (the frame is restored over it at once), with
+// `like`'s materials: the liquid's (each row liquid or wall by its kind), or the solid's (with the rows'
+// h, material and scene ids; the flaw table stays `like`'s, whole on every rank, by scene id).
+SceneParticles initial_from(const FrameData& f, const SceneParticles& like, bool solid) {
   SceneParticles init;
   init.dim = like.dim;
-  init.liquid = like.liquid;
-  init.has_liquid = true;
   for (int d = 0; d < 3; ++d) init.gravity[d] = like.gravity[d];
+  if (solid) {
+    init.recipe = "solid";
+    init.materials = like.materials;
+    init.flaw_offset = like.flaw_offset;
+    init.flaw_strain = like.flaw_strain;
+  } else {
+    init.liquid = like.liquid;
+    init.has_liquid = true;
+  }
   const std::size_t n = f.particles;
   const int D = like.dim;
   init.position.resize(n * D);
@@ -110,6 +119,12 @@ SceneParticles initial_from(const FrameData& f, const SceneParticles& like) {
   init.density.resize(n);
   init.mass.resize(n);
   init.kind.resize(n);
+  init.material.assign(n, 0);
+  init.phase.resize(n);
+  if (solid) {
+    init.h.resize(n);
+    init.id.assign(ids_of(f), ids_of(f) + n);
+  }
   double v[3];
   for (std::size_t i = 0; i < n; ++i) {
     row_values(*f.find("position"), i, &init.position[i * D]);
@@ -118,74 +133,14 @@ SceneParticles initial_from(const FrameData& f, const SceneParticles& like) {
     row_values(*f.find("mass"), i, &init.mass[i]);
     row_values(*f.find("kind"), i, v);
     init.kind[i] = uint8_t(v[0]);
-    init.phase.push_back(init.kind[i] == kFluid ? kPhaseLiquid : kPhaseWall);
-    init.material.push_back(0);
-  }
-  return init;
-}
-
-// The solid's initial particles from frame rows, with their scene ids; the flaw table and the
-// materials are `like`'s (by scene id, whole on every rank).
-SceneParticles solid_initial_from(const FrameData& f, const SceneParticles& like) {
-  SceneParticles init;
-  init.recipe = "solid";
-  init.dim = like.dim;
-  for (int d = 0; d < 3; ++d) init.gravity[d] = like.gravity[d];
-  init.materials = like.materials;
-  init.flaw_offset = like.flaw_offset;
-  init.flaw_strain = like.flaw_strain;
-  const std::size_t n = f.particles;
-  const int D = like.dim;
-  init.position.resize(n * D);
-  init.velocity.resize(n * D);
-  init.density.resize(n);
-  init.mass.resize(n);
-  init.h.resize(n);
-  init.material.resize(n);
-  init.kind.resize(n);
-  init.id.resize(n);
-  init.phase.assign(n, kPhaseSolid);
-  const uint32_t* id = ids_of(f);
-  double v[3];
-  for (std::size_t i = 0; i < n; ++i) {
-    row_values(*f.find("position"), i, &init.position[i * D]);
-    row_values(*f.find("velocity"), i, &init.velocity[i * D]);
-    row_values(*f.find("density"), i, &init.density[i]);
-    row_values(*f.find("mass"), i, &init.mass[i]);
-    row_values(*f.find("smoothing_length"), i, &init.h[i]);
-    row_values(*f.find("material"), i, v);
-    init.material[i] = uint8_t(v[0]);
-    row_values(*f.find("kind"), i, v);
-    init.kind[i] = uint8_t(v[0]);
-    init.id[i] = id[i];
-  }
-  return init;
-}
-
-// The scene's particles `ids` of a solid scene, with those ids (the flaw table stays whole).
-SceneParticles solid_subset(const SceneParticles& s, const std::vector<std::size_t>& ids) {
-  SceneParticles out;
-  out.recipe = "solid";
-  out.dim = s.dim;
-  for (int d = 0; d < 3; ++d) out.gravity[d] = s.gravity[d];
-  out.materials = s.materials;
-  out.flaw_offset = s.flaw_offset;
-  out.flaw_strain = s.flaw_strain;
-  const int D = s.dim;
-  for (std::size_t i : ids) {
-    for (int d = 0; d < D; ++d) {
-      out.position.push_back(s.position[i * D + d]);
-      out.velocity.push_back(s.velocity[i * D + d]);
+    init.phase[i] = solid ? kPhaseSolid : init.kind[i] == kFluid ? kPhaseLiquid : kPhaseWall;
+    if (solid) {
+      row_values(*f.find("smoothing_length"), i, &init.h[i]);
+      row_values(*f.find("material"), i, v);
+      init.material[i] = uint8_t(v[0]);
     }
-    out.density.push_back(s.density[i]);
-    out.mass.push_back(s.mass[i]);
-    out.h.push_back(s.h[i]);
-    out.material.push_back(s.material[i]);
-    out.kind.push_back(s.kind[i]);
-    out.phase.push_back(kPhaseSolid);
-    out.id.push_back(uint32_t(s.id.empty() ? i : s.id[i]));
   }
-  return out;
+  return init;
 }
 
 }  // namespace
@@ -496,9 +451,9 @@ std::unique_ptr<Simulation> DistributedSimulation::make_local(const FrameData& f
     p.dim = geom_.dim;
     p.liquid = {liquid_.rho0, liquid_.c0, liquid_.gamma, dp_, h_};
     for (int d = 0; d < 3; ++d) p.gravity[d] = liquid_.gravity[d];
-    return make_solver(params_, backend_, precision_, initial_from(f, p));
+    return make_solver(params_, backend_, precision_, initial_from(f, p, false));
   }
-  return make_solver(params_, backend_, precision_, scene ? solid_subset(*scene, *ids) : solid_initial_from(f, solid_));
+  return make_solver(params_, backend_, precision_, scene ? scene->subset(*ids, true) : initial_from(f, solid_, true));
 }
 
 void DistributedSimulation::restore_unsorted(const FrameData& f) {

@@ -19,9 +19,8 @@ std::size_t SceneParticles::count(uint8_t ph) const {
   return static_cast<std::size_t>(std::count(phase.begin(), phase.end(), ph));
 }
 
-SceneParticles SceneParticles::subset(const std::vector<std::size_t>& ids) const {
-  if (!flaw_offset.empty()) throw std::logic_error("SceneParticles::subset: a scene with flaws cannot be split");
-  SceneParticles out = *this;
+SceneParticles SceneParticles::subset(const std::vector<std::size_t>& ids, bool keep_ids) const {
+  SceneParticles out = *this;  // the materials, and a flaw table kept whole (by scene id)
   const std::size_t m = ids.size(), D = std::size_t(dim);
   auto pick = [&](const auto& from, auto& to, std::size_t width) {
     if (from.empty()) return;
@@ -39,6 +38,11 @@ SceneParticles SceneParticles::subset(const std::vector<std::size_t>& ids) const
   pick(kind, out.kind, 1);
   pick(phase, out.phase, 1);
   pick(material, out.material, 1);
+  // The picked particles keep their scene ids where a table is indexed by them (the Weibull flaws).
+  if (keep_ids || !flaw_offset.empty() || !id.empty()) {
+    out.id.resize(m);
+    for (std::size_t j = 0; j < m; ++j) out.id[j] = id.empty() ? uint32_t(ids[j]) : id[ids[j]];
+  }
   return out;
 }
 

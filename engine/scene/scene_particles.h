@@ -79,8 +79,9 @@ struct SceneParticles {
   std::size_t fluid_count() const;       // kind kFluid (free) particles
   std::size_t count(uint8_t ph) const;   // particles of one phase
   // The particles ids[0], ids[1], ... of this set, in that order, with the same materials (a rank's
-  // share of a scene, a shuffled copy). Liquid scenes only (no flaws).
-  SceneParticles subset(const std::vector<std::size_t>& ids) const;
+  // share of a scene, a shuffled copy). With flaws, the flaw table stays whole and the particles keep
+  // their scene ids (`id`), as they do with keep_ids.
+  SceneParticles subset(const std::vector<std::size_t>& ids, bool keep_ids = false) const;
 };
 
 // The one builder: the scene's bodies ([tank.N]/[block.N] liquid, [gas_block.N] gas, [solid_block.N]
