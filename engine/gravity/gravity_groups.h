@@ -18,28 +18,38 @@
 
 namespace ejecta {
 
-// The groups a node makes, counted (out == nullptr) or written as [begin, end) pairs at out.
-EJ_INLINE uint32_t gravity_node_groups(const GravityLink* links, const uint32_t* nchild, uint32_t k, uint32_t size,
-                                       uint32_t* out) {
-  const GravityLink l = links[k];
-  const uint32_t np = l.end - l.begin;
-  uint32_t c = 0;
-  if (np <= size) {
-    if (k != 0) return 0;  // made by its parent
+// The groups of a node whose children need no grouping, counted (out == nullptr) or written: a node of
+// at most `size` particles is one group (made by the root only; elsewhere by a node above, so none
+// here), a leaf of more is cut into chunks of `size`. Returns false for an inner node of more than `size`
+// particles, whose children make its groups.
+EJ_INLINE bool gravity_simple_groups(const GravityLink& l, uint32_t k, uint32_t size, uint32_t* out, uint32_t* count) {
+  *count = 0;
+  if (l.end - l.begin <= size) {
+    if (k != 0) return true;
     if (out) {
       out[0] = l.begin;
       out[1] = l.end;
     }
-    return 1;
+    *count = 1;
+    return true;
   }
-  if (l.first < 0) {  // a large leaf: chunks of `size`
-    for (uint32_t b = l.begin; b < l.end; b += size, ++c)
-      if (out) {
-        out[2 * c] = b;
-        out[2 * c + 1] = b + size < l.end ? b + size : l.end;
-      }
-    return c;
-  }
+  if (l.first >= 0) return false;
+  uint32_t c = 0;
+  for (uint32_t b = l.begin; b < l.end; b += size, ++c)
+    if (out) {
+      out[2 * c] = b;
+      out[2 * c + 1] = b + size < l.end ? b + size : l.end;
+    }
+  *count = c;
+  return true;
+}
+
+// The groups a node makes, counted (out == nullptr) or written as [begin, end) pairs at out.
+EJ_INLINE uint32_t gravity_node_groups(const GravityLink* links, const uint32_t* nchild, uint32_t k, uint32_t size,
+                                       uint32_t* out) {
+  const GravityLink l = links[k];
+  uint32_t c = 0;
+  if (gravity_simple_groups(l, k, size, out, &c)) return c;
   uint32_t run_begin = 0, run = 0;  // the open group: its first particle, its particles
   const uint32_t first = uint32_t(l.first), last = first + nchild[k];
   for (uint32_t j = first; j < last; ++j) {
@@ -104,24 +114,8 @@ struct GravityMarkCousinMerges {
 EJ_INLINE uint32_t gravity_node_cousin_groups(const GravityLink* links, const uint32_t* nchild, const uint32_t* parent_merges,
                                               uint32_t k, uint32_t size, uint32_t* out) {
   const GravityLink l = links[k];
-  const uint32_t np = l.end - l.begin;
   uint32_t c = 0;
-  if (np <= size) {
-    if (k != 0) return 0;  // part of a group made above
-    if (out) {
-      out[0] = l.begin;
-      out[1] = l.end;
-    }
-    return 1;
-  }
-  if (l.first < 0) {  // a large leaf: chunks of `size`
-    for (uint32_t b = l.begin; b < l.end; b += size, ++c)
-      if (out) {
-        out[2 * c] = b;
-        out[2 * c + 1] = b + size < l.end ? b + size : l.end;
-      }
-    return c;
-  }
+  if (gravity_simple_groups(l, k, size, out, &c)) return c;
   const bool merges = gravity_cousins_merge(l, size);  // packs its grandchildren's atoms
   const bool own = k == 0 || parent_merges[k] == 0;    // groups its own atom children
   uint32_t run_begin = 0, run = 0;                     // the open group: its first particle, its particles

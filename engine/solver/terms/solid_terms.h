@@ -20,6 +20,19 @@ inline std::vector<std::string> solid_optional_fields() {
           "compaction_strain_rate", "compaction_damage", "porosity", "damage"};
 }
 
+// A solid neighbour pass F<T, D, Phased> over the solid particles, load-balanced: in a mixed store
+// only the particles of phase solid (OnPhase), else every particle.
+template <template <class, int, bool> class F, class C>
+std::function<void()> bind_solid_pass(C& c) {
+  using T = typename C::T;
+  if constexpr (C::phased)
+    return [&c] {
+      c.exec.for_each_balanced(c.n, OnPhase<F<T, C::D, true>>{{c.solid, c.grid, c.sv}, c.sv.phase, kPhaseSolid});
+    };
+  else
+    return [&c] { c.exec.for_each_balanced(c.n, F<T, C::D, false>{c.solid, c.grid, c.sv}); };
+}
+
 // The material's EOS (Tillotson 1962 or Murnaghan; with pores at the matrix density alpha rho), the
 // damaged pressure (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2), the longitudinal sound speed and
 // the artificial stress (Monaghan 2000).
@@ -56,14 +69,7 @@ struct Term_Correction_RandlesLibersky1996 {
   }
   template <class C>
   static std::function<void()> bind(C& c) {
-    using T = typename C::T;
-    if constexpr (C::phased)
-      return [&c] {
-        c.exec.for_each_balanced(c.n, OnPhase<SolidCorrection<T, C::D, true>>{{c.solid, c.grid, c.sv}, c.sv.phase,
-                                                                               kPhaseSolid});
-      };
-    else
-      return [&c] { c.exec.for_each_balanced(c.n, SolidCorrection<T, C::D>{c.solid, c.grid, c.sv}); };
+    return bind_solid_pass<SolidCorrection>(c);
   }
 };
 
@@ -82,14 +88,7 @@ struct Term_ForcesSolid_Gray2001 {
   }
   template <class C>
   static std::function<void()> bind(C& c) {
-    using T = typename C::T;
-    if constexpr (C::phased)
-      return [&c] {
-        c.exec.for_each_balanced(c.n, OnPhase<SolidForces<T, C::D, true>>{{c.solid, c.grid, c.sv}, c.sv.phase,
-                                                                           kPhaseSolid});
-      };
-    else
-      return [&c] { c.exec.for_each_balanced(c.n, SolidForces<T, C::D>{c.solid, c.grid, c.sv}); };
+    return bind_solid_pass<SolidForces>(c);
   }
 };
 
