@@ -87,6 +87,16 @@ TEST(Hydrostatic2D, DbcCrespo2007KeepsTheTankAtRest) {
 TEST(Hydrostatic2D, MdbcEnglish2022KeepsTheTankAtRest) {
   check_hydrostatic({"boundary.model=mdbc_english2022"}, 0.02, 0.005, 0.005);
 }
+// The Riemann pair pressure with the wall-normal Riemann problem against walls (fluid.pressure_term =
+// zhang2017_wall_normal, Zhang, Hu & Adams 2017, sec. 3.3), with the default walls and with mDBC: the
+// defaults' bands (docs/physics.md, ninth session).
+TEST(Hydrostatic2D, Zhang2017WallNormalKeepsTheTankAtRest) {
+  check_hydrostatic({"fluid.pressure_term=zhang2017_wall_normal"}, 0.02, 0.005, 0.005);
+}
+TEST(Hydrostatic2D, Zhang2017WallNormalMdbcKeepsTheTankAtRest) {
+  check_hydrostatic({"fluid.pressure_term=zhang2017_wall_normal", "boundary.model=mdbc_english2022"}, 0.02, 0.005,
+                    0.005);
+}
 // Particle shifting (fluid.shifting, Sun et al. 2017) at its Mach-0.1 coefficient must leave the
 // hydrostatic state: on the lattice, against walls and (tangentially) under the free surface it does
 // not move a particle at its slot. The surface rows jiggle more than without it (measured

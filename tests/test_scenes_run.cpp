@@ -114,6 +114,7 @@ TEST(Options2D, CubicSplineDamBreak) { check_option("particles.kernel=cubic_spli
 TEST(Options2D, SummationDensityDamBreak) { check_option("fluid.density=summation"); }
 TEST(Options2D, FreeSlipWallsDamBreak) { check_option("boundary.slip=free"); }
 TEST(Options2D, RiemannPressureZhang2017DamBreak) { check_option("fluid.pressure_term=zhang2017"); }
+TEST(Options2D, RiemannPressureZhang2017WallNormalDamBreak) { check_option("fluid.pressure_term=zhang2017_wall_normal"); }
 TEST(Options2D, DiffusionMolteni2009DamBreak) { check_option("fluid.density_diffusion=molteni2009"); }
 
 }  // namespace

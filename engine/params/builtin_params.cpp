@@ -150,8 +150,11 @@ ParamRegistry make_builtin() {
   t.add(choices(param("fluid.pressure_term", T::Choice, "monaghan1992", "", "Pressure term",
                       "Pair pressure of the momentum equation: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan "
                       "1992), or the pressure of the acoustic Riemann problem between the two "
-                      "particles with the low-dissipation limiter of Zhang, Hu & Adams (2017)."),
-                {"monaghan1992", "zhang2017"}));
+                      "particles with the low-dissipation limiter of Zhang, Hu & Adams (2017): "
+                      "along the pair's line for every pair (zhang2017), or against a wall along "
+                      "the wall's normal with the fluid's velocity mirrored (zhang2017_wall_normal, "
+                      "their sec. 3.3: no dissipation for flow along a wall)."),
+                {"monaghan1992", "zhang2017", "zhang2017_wall_normal"}));
   t.add(range(param("fluid.shifting", T::Real, "0", "", "Particle shifting",
                     "Particle shifting coefficient A (Sun et al. 2017, delta-plus-SPH; Lind et al. "
                     "2012): particles drift by -A h c0 sum_j [1 + 0.2 (W_ij/W(dp))^4] V_j grad W_ij, "

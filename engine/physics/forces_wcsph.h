@@ -15,14 +15,14 @@
 //    dx_i/dt = v_i + eps sum_j (m_j / rho_ij) (v_j - v_i) W_ij;
 //  - particle shifting (option), physics/shifting_sun2017.h, added to the same drift correction.
 // Options (WcsphModel): the pair pressure P* of Zhang, Hu & Adams (2017) in place of Monaghan's,
-// dv_i/dt = -sum_j 2 m_j P*_ij / (rho_i rho_j) grad_i W_ij + g with, for U = v . e_ij (e_ij from i to j),
-//    P* = (rho_j p_i + rho_i p_j + rho_i rho_j beta (U_i - U_j)) / (rho_i + rho_j),
-//    beta = min(3 max(U_i - U_j, 0), c0)  (dissipation only between approaching particles);
+// dv_i/dt = -sum_j 2 m_j P*_ij / (rho_i rho_j) grad_i W_ij + g (physics/pressure_zhang2017.h: along
+// e_ij for every pair, or along the wall normal against walls);
 // the wall slip condition (WallSlip); the delta-SPH term with or without its hydrostatic part.
 // A wall particle keeps the volume V_w = m_w / rho0 it was built with (the lattice cell): its mass in
 // the sums is rho_w V_w with the density extrapolated from the fluid (Adami et al. 2012 write the
 // wall terms with volumes), so the wall pushes with its pressure, not a density-scaled one.
 #include "physics/forces_wcsph_neighbours.h"
+#include "physics/pressure_zhang2017.h"
 #include "physics/shifting_sun2017.h"
 #include "physics/wcsph_model.h"
 
@@ -102,12 +102,8 @@ struct Forces_WCSPH_Monaghan1992 {
       if (!fluid_j) visc *= model.wall_visc;
     }
     T pij;
-    if (model.pressure == kPressureZhang2017) {
-      // U_i - U_j = (v_i - v_j) . e_ij = -v_ij . x_ij / r (positive when approaching).
-      const T du = r > T(0) ? -vx / r : T(0);
-      const T beta = fmin(T(3) * fmax(du, T(0)), model.eos.c0);
-      const T pstar = (rhoj * s.p_i + rhoi * n.p + rhoi * rhoj * beta * du) / (rhoi + rhoj);
-      pij = T(2) * pstar / (rhoi * rhoj);
+    if (model.pressure != kPressureMonaghan1992) {
+      pij = zhang2017_pair_pressure(model, s.vi, xj, !fluid_j, vx, r, rhoi, rhoj, s.p_i, n.p);
     } else {
       pij = s.pi_rho2 + n.p / (rhoj * rhoj);
     }

@@ -5,6 +5,7 @@
 #include "core/vec.h"
 #include "exec/device_ptr.h"
 #include "neighbors/cell_grid.h"
+#include "physics/boundary_mdbc_geometry.h"
 #include "physics/eos_tait.h"
 #include "physics/kernels.h"
 
@@ -32,6 +33,9 @@ struct WcsphModel {
   // particle's own (g - a_f) instead of g (physics/wall_pressure_adami2012.h)
   bool wall_fluid_accel = false;
   int boundary = 0;  // BoundaryModel (boundary.model)
+  // The walls' interface (the scene's tank and obstacle boxes): the wall normals of
+  // fluid.pressure_term = zhang2017_wall_normal (physics/pressure_zhang2017.h).
+  MdbcGeometry<T, D> wall_geometry{};
 };
 
 // boundary.model. Adami2012: wall pressure extrapolated from the fluid each step, the wall's mass in the
@@ -50,8 +54,10 @@ enum WallSlip : int { kSlipFree = 0, kSlipNoSlip = 1, kSlipAtRest = 2 };
 
 // fluid.pressure_term. Monaghan1992: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan 1992, eq. 3.3). Zhang2017: the
 // pair pressure P* of the acoustic Riemann problem along x_ij with the low-dissipation limiter of
-// Zhang, Hu & Adams (2017), J. Comput. Phys. 335, 605 (sec. 3).
-enum PressureTerm : int { kPressureMonaghan1992 = 0, kPressureZhang2017 = 1 };
+// Zhang, Hu & Adams (2017), J. Comput. Phys. 335, 605 (sec. 3). Zhang2017WallNormal: the same between
+// fluid particles, against walls the one-sided Riemann problem along the wall normal (sec. 3.3;
+// physics/pressure_zhang2017.h).
+enum PressureTerm : int { kPressureMonaghan1992 = 0, kPressureZhang2017 = 1, kPressureZhang2017WallNormal = 2 };
 
 // Device memory only (DevicePtr, exec/device_ptr.h): a host array here is a compile error.
 template <class T, int D>

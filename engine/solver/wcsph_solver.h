@@ -238,6 +238,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     model_.summation = params.text("fluid.density") == "summation";
     configure_packed(params, init);
     mdbc_ = make_mdbc_walls<T, D>(params, init);
+    model_.wall_geometry = mdbc_.geometry;  // the wall normals of zhang2017_wall_normal
     settings_.scheme = Scheme::LeapfrogPredicted;  // time.integrator = leapfrog, the only one for wcsph
     configure_live(params);
 
@@ -292,7 +293,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     model_.shift_inv_wdp = T(1) / model_.kernel.W(T(dp_));
     const std::string slip = params.text("boundary.slip");
     model_.slip = slip == "no_slip" ? kSlipNoSlip : slip == "at_rest" ? kSlipAtRest : kSlipFree;
-    model_.pressure = params.text("fluid.pressure_term") == "zhang2017" ? kPressureZhang2017 : kPressureMonaghan1992;
+    const std::string pressure = params.text("fluid.pressure_term");
+    model_.pressure = pressure == "zhang2017"               ? kPressureZhang2017
+                      : pressure == "zhang2017_wall_normal" ? kPressureZhang2017WallNormal
+                                                            : kPressureMonaghan1992;
     model_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
     model_.wall_fluid_accel = params.text("boundary.wall_pressure") == "fluid_acceleration";
     const std::string wall_model = params.text("boundary.model");
