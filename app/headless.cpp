@@ -259,10 +259,12 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
                       double(dsim->stats().halo_bytes_sent)};
     dist::sum_all(sums, 5);
     dst = dsim->stats();
-    double maxes[13] = {setup_s, wall_s, dst.step_s, dst.halo_s, dst.mpi_s, dst.rebuild_s, -double(frames),
+    double maxes[15] = {setup_s, wall_s, dst.step_s, dst.halo_s, dst.mpi_s, dst.rebuild_s, -double(frames),
                         dst.pack_s, dst.unpack_s, dst.rebuild_capture_s, dst.rebuild_migrate_s,
-                        dst.rebuild_solver_s, dst.rebuild_restore_s};
-    dist::max_all(maxes, 13);
+                        dst.rebuild_solver_s, dst.rebuild_restore_s, dst.overlap_s, dst.wait_s};
+    dist::max_all(maxes, 15);
+    dst.overlap_s = maxes[13];
+    dst.wait_s = maxes[14];
     dst.rebuild_capture_s = maxes[9];
     dst.rebuild_migrate_s = maxes[10];
     dst.rebuild_solver_s = maxes[11];
@@ -356,8 +358,9 @@ int run_headless(const ParamSet& scene, Backend backend, const HeadlessOptions& 
           .add("halo_rows_sent", dst.halo_rows_sent)
           .add("halo_bytes_sent", dst.halo_bytes_sent)
           .add("halo", dst.packed ? (dst.device_direct ? "packed_device" : "packed") : "frame")
-          .add("halo_overlap", dst.overlap)
+          .add("halo_overlap", dst.interior ? "interior" : dst.overlap ? "on" : "off")
           .add("halo_overlap_s", dst.overlap_s)
+          .add("halo_wait_s", dst.wait_s)
           .add("rebuild_s", dst.rebuild_s)
           .add("rebuild_capture_s", dst.rebuild_capture_s)
           .add("rebuild_migrate_s", dst.rebuild_migrate_s)

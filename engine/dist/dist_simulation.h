@@ -8,13 +8,16 @@
 // more than half the skin since the last rebuild (Verlet-list skin: the halo is one coarse cell of
 // support * layers + skin, so it stays complete until then).
 #include "dist/decomposition.h"
+#include "dist/dist_comm.h"
 #include "dist/frame_physics.h"
 #include "dist/halo_rows.h"
 #include "params/param_set.h"
 #include "scene/scene_particles.h"
+#include "solver/row_subset_pass.h"
 #include "simulation.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,8 +46,13 @@ struct DistStats {
   double rebuild_capture_s = 0, rebuild_migrate_s = 0, rebuild_solver_s = 0, rebuild_restore_s = 0;
   std::size_t halo_rows_sent = 0, halo_bytes_sent = 0;
   bool packed = false;  // dist.halo = packed
-  bool overlap = false;  // dist.overlap = on: the step limit and the skin check while the halo travels
+  bool overlap = false;  // dist.overlap = on or interior: work while the halo travels
+  bool interior = false;  // dist.overlap = interior: the interior rows' pair pass while the halo travels
   double overlap_s = 0;  // of halo_s with overlap: the work done between posting and waiting
+  double wait_s = 0;     // of halo_s with overlap: blocked in the wait (the transfer not hidden)
+  // dist.overlap = interior, at the last rebuild: the owned rows some peer holds as ghosts (their pair
+  // pass runs first, then they are sent) and the other owned rows (computed while the halo travels).
+  std::size_t boundary_rows = 0, interior_rows = 0;
   bool device_direct = false;  // packed device buffers handed to MPI (CUDA-aware MPI)
   // CUDA backend: this rank's device, the node's device count, whether MPI is CUDA-aware (and why
   // it was decided so).
@@ -140,6 +148,28 @@ class DistributedSimulation final : public Simulation {
   double global_dt(const dist::HaloLimit& l, long step, double time) const;
   std::vector<uint8_t> owned_mask(const FrameData& f) const;
   [[noreturn]] void fail(const std::string& what) const;
+  // dist.overlap = interior (solver/row_subset_pass.h): inside the local solver's evaluation, after the
+  // boundary rows' pair pass, their rows are packed and posted (post_packed); the interior rows' pass
+  // runs while they travel; then the wait and the ghosts' unpack (wait_unpacked), before the terms
+  // after the pass and the closing kick, which the ghosts then take exactly as their owners.
+  void post_packed();
+  void wait_unpacked();
+  // After such a step: the next dt and the skin check over the owned rows, reduced over the ranks.
+  void finish_interior();
+  class PairSplit final : public RowSplit {
+   public:
+    explicit PairSplit(DistributedSimulation& s) : s_(s) {}
+    bool active() const override { return armed; }
+    void split_rows(const uint32_t*& first, std::size_t& n_first, const uint32_t*& second,
+                    std::size_t& n_second) override;
+    void after_first() override;
+    void after_second() override;
+    bool armed = false;       // during DistributedSimulation::step only
+    bool plant_early = false;  // EJECTA_DIST_PLANT=early_pack (tests): the boundary rows sent before their pass
+
+   private:
+    DistributedSimulation& s_;
+  };
 
   ParamSet params_;
   Backend backend_;
@@ -165,6 +195,10 @@ class DistributedSimulation final : public Simulation {
   dist::HaloRows* halo_ = nullptr;  // the local solver's, with dist.halo = packed
   double moved_ = -1;  // with dist.overlap: the skin check's largest move over the ranks, measured in the exchange
   StageBuffer stage_send_, stage_recv_;  // host staging of the packed buffers
+  PairSplit split_{*this};
+  std::unique_ptr<dist::PendingExchange> pending_;  // dist.overlap = interior: the step's exchange
+  std::chrono::steady_clock::time_point posted_;  // when the step's exchange was posted
+  double inner_halo_s_ = 0;  // of the local step: halo work inside it (pack, post, wait, unpack)
 };
 
 // The distributed run of a scene (physics.model = wcsph or solid; the others are refused with an error).

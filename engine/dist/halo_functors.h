@@ -137,6 +137,31 @@ struct HaloMask {
   DevicePtr<const uint8_t> owned;
 };
 
+// The pair pass split (dist.overlap = interior): each store row's class by plan position (0 a ghost, 1
+// an owned row some peer holds as a ghost, 2 another owned row) as one counter of an exclusive scan
+// (boundary rows in the low 32 bits, interior rows in the high), then each row to its list by the scan:
+// the lists come out in store order.
+struct ClassHaloRows {
+  DevicePtr<const uint32_t> pos;
+  DevicePtr<const uint8_t> cls;
+  DevicePtr<uint64_t> flag;
+  EJ_INLINE void operator()(std::size_t i) const {
+    const uint8_t c = cls[pos[i]];
+    flag[i] = c == 1 ? 1ull : c == 2 ? (1ull << 32) : 0ull;
+  }
+};
+struct CompactHaloRows {
+  DevicePtr<const uint32_t> pos;
+  DevicePtr<const uint8_t> cls;
+  DevicePtr<const uint64_t> scan;
+  DevicePtr<uint32_t> boundary, interior;
+  EJ_INLINE void operator()(std::size_t i) const {
+    const uint8_t c = cls[pos[i]];
+    if (c == 1) boundary[uint32_t(scan[i] & 0xffffffffull)] = uint32_t(i);
+    else if (c == 2) interior[uint32_t(scan[i] >> 32)] = uint32_t(i);
+  }
+};
+
 struct MaxDouble {
   EJ_INLINE double operator()(double a, double b) const { return a > b ? a : b; }
 };

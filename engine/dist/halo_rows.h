@@ -10,6 +10,10 @@
 #include <limits>
 #include <vector>
 
+namespace ejecta {
+class RowSplit;  // solver/row_subset_pass.h
+}
+
 namespace ejecta::dist {
 
 // The exchange plan of one rebuild. `ids` are the global ids of every local row (owned and ghosts),
@@ -61,6 +65,18 @@ class HaloRows {
   virtual double max_moved2(bool owned_only) const = 0;
   // The step size the next step takes (the minimum over the ranks).
   virtual void set_step_size(double dt) = 0;
+
+  // dist.overlap = interior: the solver's last pair pass split around the exchange (solver/
+  // row_subset_pass.h). set_split installs who runs the exchange (null: none); split_rows, after the
+  // sort, finds this step's rows (pack() then reuses them) and lists the store rows of the owned rows
+  // other ranks hold as ghosts (the boundary, computed first and sent) and of the other owned rows
+  // (the interior, computed while the messages travel), each in store order. The ghosts' own rows
+  // are in neither: they come whole from their owners. Their counts are fixed by the plan.
+  virtual void set_split(RowSplit* split) = 0;
+  virtual void split_rows(const uint32_t*& boundary, std::size_t& n_boundary, const uint32_t*& interior,
+                          std::size_t& n_interior) = 0;
+  virtual std::size_t boundary_count() const = 0;
+  virtual std::size_t interior_count() const = 0;
 };
 
 // A solver whose store the distributed run can pack (the liquid: solver/wcsph_solver.h; the solid:

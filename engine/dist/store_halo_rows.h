@@ -73,6 +73,19 @@ class StoreHaloRows final : public HaloRows {
     owned_.resize(exec_, m);
     ejecta::upload(exec_, owned_.device(), owned.data(), m);
     layout(fields());
+    // The split's classes (halo_rows.h, set_split): 1 an owned row in some send list, 2 another owned row.
+    std::vector<uint8_t> cls(m, 0);
+    for (std::size_t k = 0; k < m; ++k) cls[k] = owned[k] ? 2 : 0;
+    for (uint32_t k : plan.send) cls[k] = 1;
+    n_boundary_ = n_interior_ = 0;
+    for (uint8_t c : cls) (c == 1 ? n_boundary_ : n_interior_) += c != 0;
+    cls_.resize(exec_, m);
+    ejecta::upload(exec_, cls_.device(), cls.data(), m);
+    flag_.resize(exec_, m);
+    scan_.resize(exec_, m + 1);
+    boundary_.resize(exec_, std::max<std::size_t>(n_boundary_, 1));
+    interior_.resize(exec_, std::max<std::size_t>(n_interior_, 1));
+    located_ = false;
     locate();
     exec_.for_each(m_, AnchorHaloRows<T, D>{pv_.x, pos_.device(), anchor_.device()});
     exec_.synchronize();
@@ -82,7 +95,8 @@ class StoreHaloRows final : public HaloRows {
   const std::vector<std::size_t>& recv_offsets() const override { return recv_off_; }
 
   void pack() override {
-    locate();
+    if (!located_) locate();  // split_rows found this step's rows already
+    located_ = false;
     const HaloFields f = fields();
     if (f.count != count_ || row_bytes(f) != row_bytes_) layout(f);  // a field added live (XSPH switched on)
     for (std::size_t p = 0; p + 1 < send_start_.size(); ++p) {
@@ -126,6 +140,24 @@ class StoreHaloRows final : public HaloRows {
   }
 
   void set_step_size(double dt) override { dt_ = T(dt); }
+
+  void set_split(RowSplit* split) override { split_ = split; }
+  RowSplit* row_split() const { return split_; }
+  void split_rows(const uint32_t*& boundary, std::size_t& n_boundary, const uint32_t*& interior,
+                  std::size_t& n_interior) override {
+    locate();
+    located_ = true;
+    exec_.for_each(m_, ClassHaloRows{pos_.device(), cls_.device(), flag_.device()});
+    exec_.exclusive_scan(flag_.data(), scan_.data(), m_);
+    exec_.for_each(m_, CompactHaloRows{pos_.device(), cls_.device(), scan_.device(), boundary_.device(),
+                                       interior_.device()});
+    boundary = boundary_.data();
+    interior = interior_.data();
+    n_boundary = n_boundary_;
+    n_interior = n_interior_;
+  }
+  std::size_t boundary_count() const override { return n_boundary_; }
+  std::size_t interior_count() const override { return n_interior_; }
 
  private:
   HaloMask mask(bool owned_only) const {
@@ -197,6 +229,13 @@ class StoreHaloRows final : public HaloRows {
   DeviceArray<Vec<T, D>, Exec> anchor_;
   DeviceArray<uint8_t, Exec> owned_;  // by plan position
   DeviceArray<unsigned char, Exec> send_buf_, recv_buf_;
+  // The pair pass split (set_split): class by plan position, the scan's counters, the two row lists.
+  RowSplit* split_ = nullptr;
+  bool located_ = false;  // split_rows located this step's rows (pack() reuses them)
+  std::size_t n_boundary_ = 0, n_interior_ = 0;
+  DeviceArray<uint8_t, Exec> cls_;
+  DeviceArray<uint64_t, Exec> flag_, scan_;
+  DeviceArray<uint32_t, Exec> boundary_, interior_;
 };
 
 }  // namespace ejecta::dist

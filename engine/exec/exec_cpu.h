@@ -32,10 +32,30 @@ class CpuExec {
   // Same as for_each, for loops whose per-item cost varies (neighbour sums near a free surface).
   template <class F>
   void for_each_balanced(std::size_t n, const F& f) const {
+    if (rows_) {  // a row selection (select_rows): f over the listed rows instead of [0, n)
+      ++rows_runs_;
+      const uint32_t* r = rows_;
+      const long long nr = static_cast<long long>(rows_count_);
+#pragma omp parallel for schedule(dynamic, 256)
+      for (long long k = 0; k < nr; ++k) f(static_cast<std::size_t>(r[k]));
+      return;
+    }
     const long long nn = static_cast<long long>(n);
 #pragma omp parallel for schedule(dynamic, 256)
     for (long long i = 0; i < nn; ++i) f(static_cast<std::size_t>(i));
   }
+
+  // A row selection for the neighbour loops (solver/row_subset_pass.h: a distributed run's pair pass
+  // split around its halo exchange): until clear_rows(), for_each_balanced(n, f) runs f(rows[k]) for
+  // k < count instead of f(i) for i < n (rows: memory of this layer); selected_runs() counts the loops
+  // that took it. for_each and the reductions are not affected.
+  void select_rows(const uint32_t* rows, std::size_t count) {
+    rows_ = rows;
+    rows_count_ = count;
+    rows_runs_ = 0;
+  }
+  void clear_rows() { rows_ = nullptr; }
+  long selected_runs() const { return rows_runs_; }
 
   // Stable sort of (key, value) pairs by key, keys < num_keys: a counting sort, O(n + num_keys), so the
   // per-step sort stays linear in the particle count. Results end in keys/values; the *_alt buffers
@@ -103,6 +123,9 @@ class CpuExec {
 
  private:
   std::vector<uint32_t> histogram_;  // per-thread bucket counts for the counting sort
+  const uint32_t* rows_ = nullptr;    // select_rows
+  std::size_t rows_count_ = 0;
+  mutable long rows_runs_ = 0;
 };
 
 }  // namespace ejecta

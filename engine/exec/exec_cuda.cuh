@@ -58,6 +58,15 @@ __global__ void __launch_bounds__(128, CudaMinBlocks<F>::value) ejecta_for_each_
   if (i < n) f(i);
 }
 
+// f over a row list (CudaExec::select_rows), with f's launch bounds.
+template <class F>
+struct SelectedRows {
+  F f;
+  const uint32_t* rows;
+  static constexpr int kCudaMinBlocks = CudaMinBlocks<F>::value;
+  __host__ __device__ void operator()(std::size_t k) const { f(static_cast<std::size_t>(rows[k])); }
+};
+
 // in[i] for i < n, 0 at i = n: an exclusive scan over n + 1 items then ends with the total.
 template <class T>
 struct ZeroPadded {
@@ -96,6 +105,14 @@ class CudaExec {
   }
   template <class F>
   void for_each_balanced(std::size_t n, const F& f) const {
+    if (rows_) {  // a row selection (select_rows): f over the listed rows instead of [0, n)
+      ++rows_runs_;
+      const std::size_t m = rows_count_;
+      rows_ = nullptr;  // the launch below runs the wrapper over [0, m)
+      for_each_balanced(m, SelectedRows<F>{f, rows_save_});
+      rows_ = rows_save_;
+      return;
+    }
     if (n == 0) return;
     const unsigned block = 128;  // must match the __launch_bounds__ of the kernel
     const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
@@ -145,6 +162,15 @@ class CudaExec {
   cudaStream_t stream() const { return stream_; }
   void* stream_handle() const { return stream_; }  // Simulation::device_stream
 
+  // The contract of CpuExec::select_rows (rows in device memory).
+  void select_rows(const uint32_t* rows, std::size_t count) {
+    rows_ = rows_save_ = rows;
+    rows_count_ = count;
+    rows_runs_ = 0;
+  }
+  void clear_rows() { rows_ = rows_save_ = nullptr; }
+  long selected_runs() const { return rows_runs_; }
+
  private:
   // Checks a kernel launch (always) and, in debug mode, its completion; errors name the functor.
   void after_launch(const std::type_info& functor, std::size_t n) const;
@@ -162,6 +188,10 @@ class CudaExec {
   std::size_t scratch_bytes_ = 0;
   void* result_ = nullptr;
   std::size_t result_bytes_ = 0;
+  mutable const uint32_t* rows_ = nullptr;  // select_rows
+  const uint32_t* rows_save_ = nullptr;
+  std::size_t rows_count_ = 0;
+  mutable long rows_runs_ = 0;
 };
 
 }  // namespace ejecta

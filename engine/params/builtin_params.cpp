@@ -902,13 +902,15 @@ ParamRegistry make_builtin() {
                                    "same results."),
                              {"packed", "frame"})),
              {"wcsph", "solid"}));
-  t.add(only(rebuild(choices(param("dist.overlap", T::Choice, "on", "", "Overlap the halo",
-                                   "dist.halo = packed: on = the halo's messages travel while each rank "
-                                   "measures the next step size and the skin check over its own rows (and "
-                                   "reduces both over the ranks), then the ghosts are unpacked; off = the "
-                                   "exchange completes first and both are measured over every row after it. "
-                                   "The same results bit for bit (A/B switch for the halo's time)."),
-                             {"on", "off"})),
+  t.add(only(rebuild(choices(param("dist.overlap", T::Choice, "interior", "", "Overlap the halo",
+                                   "dist.halo = packed: interior = inside each step the pair pass runs first "
+                                   "over the rows other ranks hold as ghosts, which are then sent, and over "
+                                   "the other owned rows while the messages travel; the ghosts are unpacked "
+                                   "before the closing kick; on = the exchange after the step, its messages "
+                                   "travelling while each rank measures the next step size and the skin "
+                                   "check over its own rows; off = the exchange after the step completes "
+                                   "first. The same results bit for bit (A/B switch for the halo's time)."),
+                             {"interior", "on", "off"})),
              {"wcsph", "solid"}));
 
   // Speed (issue 18): A/B switches for measuring the liquid's force pass.

@@ -27,6 +27,7 @@
 #include "scene/solid_scene.h"
 #include "solver/solid_material_table.h"
 #include "solver/model_recipes.h"
+#include "solver/row_subset_pass.h"
 #include "solver/staged_store_solver.h"
 #include "solver/terms/term_contexts.h"
 
@@ -84,7 +85,8 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
     grid_ = cells_->grid();
     update_invariants();  // non-persistent fields are not reordered: again after the sort
     times_.sort += this->seconds(t0, this->phase_mark());
-    this->run_terms(terms_);
+    // A distributed run's pair pass split around its halo exchange (dist.overlap = interior).
+    if (!run_terms_split(exec_, terms_, row_split_of(halo_), "forces_solid_gray2001")) this->run_terms(terms_);
     const auto t2 = std::chrono::steady_clock::now();
     const SolidExtremes<T> e = exec_.transform_reduce(n_, MeasureSolidExtremes<T, D>::none(),
                                                       MeasureSolidExtremes<T, D>{pv_}, CombineSolidExtremes<T>{});

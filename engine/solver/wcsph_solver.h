@@ -27,6 +27,7 @@
 #include "render_data/fill_from_store.h"
 #include "scene/scene_builder.h"
 #include "solver/model_recipes.h"
+#include "solver/row_subset_pass.h"
 #include "solver/staged_store_solver.h"
 #include "solver/terms/term_contexts.h"
 
@@ -101,7 +102,8 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     const auto t0 = this->phase_mark();
     sort_and_reorder();
     times_.sort += this->seconds(t0, this->phase_mark());
-    this->run_terms(terms_);
+    // A distributed run's pair pass split around its halo exchange (dist.overlap = interior).
+    if (!run_terms_split(exec_, terms_, row_split_of(halo_), "forces_monaghan1992_uniform_h")) this->run_terms(terms_);
     if (count_pairs_) {
       const DevicePtr<const uint32_t> real = pair_real_.device(), cand = pair_cand_.device();
       const DevicePtr<const uint8_t> kind = pv_.kind;

@@ -416,7 +416,11 @@ TEST(DistHalo, PackedGhostsCarryTheirOwnersRowsExactly) { expect_packed_halo_exa
 // the skin check over its own rows; with it off, the exchange completes first and both are measured
 // over every row. The two runs must be the same bit for bit: every field of every owned row and the
 // clock, over many rebuilds (thin skin, threshold 0).
-void expect_overlap_same_bits(const ParamSet& on, const ParamSet& off, long steps, Backend backend, const char* what) {
+struct OverlapComparison {
+  long owned = 0, differ = 0;
+};
+OverlapComparison expect_overlap_same_bits(const ParamSet& on, const ParamSet& off, long steps, Backend backend,
+                                           const char* what, bool expect_same = true, long min_rebuilds = 5) {
   auto a = std::make_unique<DistributedSimulation>(on, backend);
   auto b = std::make_unique<DistributedSimulation>(off, backend);
   test::step_n(*a, steps);
@@ -424,7 +428,7 @@ void expect_overlap_same_bits(const ParamSet& on, const ParamSet& off, long step
   const LocalRows ra = gather_local_rows(*a), rb = gather_local_rows(*b);
   const DistStats sa = a->stats(), sb = b->stats();
   const double ta = a->time(), tb = b->time();
-  if (world_rank() != 0) return;
+  if (world_rank() != 0) return {};
   std::map<uint32_t, const std::vector<unsigned char>*> fb;
   for (std::size_t k = 0; k < rb.id.size(); ++k)
     if (rb.owned[k]) fb[rb.id[k]] = &rb.rec[k];
@@ -435,17 +439,60 @@ void expect_overlap_same_bits(const ParamSet& on, const ParamSet& off, long step
     const auto it = fb.find(ra.id[k]);
     if (it == fb.end() || *it->second != ra.rec[k]) ++differ;
   }
-  std::printf("[ dist ] %s on %d ranks (%s), %ld steps: overlap on (%ld rebuilds, halo %.3f s, of it %.3f s overlapped) "
-              "against off (%ld rebuilds, halo %.3f s): %ld of %ld owned rows differ in some field; time %.17g vs %.17g\n",
-              what, world_size(), to_string(backend), steps, sa.rebuilds, sa.halo_s, sa.overlap_s, sb.rebuilds, sb.halo_s,
-              differ, owned, ta, tb);
+  std::printf("[ dist ] %s on %d ranks (%s), %ld steps: overlap %s (%ld rebuilds, halo %.3f s, of it %.3f s overlapped, "
+              "%.3f s waiting; rank 0: %zu boundary, %zu interior rows) against off (%ld rebuilds, halo %.3f s): %ld of "
+              "%ld owned rows differ in some field; time %.17g vs %.17g\n",
+              what, world_size(), to_string(backend), steps, sa.interior ? "interior" : "on", sa.rebuilds, sa.halo_s,
+              sa.overlap_s, sa.wait_s, sa.boundary_rows, sa.interior_rows, sb.rebuilds, sb.halo_s, differ, owned, ta, tb);
+  if (!expect_same) return {owned, differ};
   EXPECT_TRUE(sa.overlap);
   EXPECT_FALSE(sb.overlap);
   EXPECT_EQ(sa.rebuilds, sb.rebuilds);
-  if (world_size() > 1) EXPECT_GE(sa.rebuilds, 5);
+  if (world_size() > 1) EXPECT_GE(sa.rebuilds, min_rebuilds);
   EXPECT_EQ(owned, long(fb.size()));
   EXPECT_EQ(differ, 0);
   EXPECT_EQ(ta, tb);
+  return {owned, differ};
+}
+
+// dist.overlap = interior (the pair pass split around the exchange: the rows peers hold as ghosts
+// first, then sent; the other owned rows while the messages travel; the ghosts unpacked before the
+// closing kick) against off: the same bits, dam break (2D, and 3D with its summation-free walls) and
+// impact (the solid: its correction pass whole, its force pass split), many rebuilds.
+std::vector<std::string> with(std::vector<std::string> v, const std::string& extra) {
+  v.push_back(extra);
+  return v;
+}
+void expect_interior_same_bits(Backend backend) {
+  const std::vector<std::string> thin = {"dist.skin=0.05", "dist.rebalance_threshold=0"};
+  expect_overlap_same_bits(scene(k2D, with(thin, "dist.overlap=interior")), scene(k2D, with(thin, "dist.overlap=off")),
+                           std::min(kSteps, 150L), backend, "2D dam break");
+  expect_overlap_same_bits(scene(k3D, with(thin, "dist.overlap=interior")), scene(k3D, with(thin, "dist.overlap=off")),
+                           60, backend, "3D dam break", true, 2);
+  const std::vector<std::string> solid = {"dist.skin=0.25", "dist.rebalance_threshold=0"};
+  expect_overlap_same_bits(test_mpi::impact_scene(with(solid, "dist.overlap=interior")),
+                           test_mpi::impact_scene(with(solid, "dist.overlap=off")), 150, backend, "2D impact");
+}
+
+TEST(DistHalo, InteriorOverlapIsBitIdentical) {
+  if (world_size() < 2) GTEST_SKIP() << "run with mpirun -n 2 (or more)";
+  expect_interior_same_bits(Backend::Cpu);
+}
+
+// The comparison above catches an ordering bug: planted, the boundary rows are packed and sent before
+// their pair pass (EJECTA_DIST_PLANT=early_pack), so the ghosts take their owners' rates of the step
+// before; the runs must then differ in many rows.
+TEST(DistHalo, InteriorOverlapCatchesAPlantedEarlySend) {
+  if (world_size() < 2) GTEST_SKIP() << "run with mpirun -n 2 (or more)";
+  const std::vector<std::string> thin = {"dist.skin=0.05", "dist.rebalance_threshold=0"};
+  setenv("EJECTA_DIST_PLANT", "early_pack", 1);  // read by each DistributedSimulation's constructor
+  const OverlapComparison c =
+      expect_overlap_same_bits(scene(k2D, with(thin, "dist.overlap=interior")), scene(k2D, with(thin, "dist.overlap=off")),
+                               40, Backend::Cpu, "2D dam break, planted early send", false);
+  unsetenv("EJECTA_DIST_PLANT");
+  if (world_rank() != 0) return;
+  EXPECT_GT(c.owned, 0);
+  EXPECT_GT(c.differ, c.owned / 10);
 }
 
 TEST(DistHalo, OverlapIsBitIdentical) {
@@ -478,6 +525,13 @@ TEST(DistCudaHalo, OverlapIsBitIdentical) {
   expect_overlap_same_bits(test_mpi::impact_scene({"dist.overlap=on", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
                            test_mpi::impact_scene({"dist.overlap=off", "dist.skin=0.25", "dist.rebalance_threshold=0"}),
                            150, Backend::Cuda, "2D impact");
+}
+
+// dist.overlap = interior against off with the CUDA kernels (label gpu): the same bits.
+TEST(DistCudaHalo, InteriorOverlapIsBitIdentical) {
+  if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device: " << cuda_unavailable_reason();
+  if (world_size() < 2) GTEST_SKIP() << "run with mpirun -n 2 (or more)";
+  expect_interior_same_bits(Backend::Cuda);
 }
 
 // The decomposition's pure parts, in one process (sum_all is the identity there).
