@@ -10,6 +10,9 @@
 # EJECTA_SETS: extra `--set key=value` words for every Ejecta run (e.g. "--set fluid.force_kernel=cell_blocks");
 # EJECTA_KERNELS: a list of fluid.force_kernel values, each benchmarked at the peer's settings in turn
 # (default: the binary's default only).
+# EJECTA_VARIANTS: a list of comma-separated key=value sets (e.g. "default fluid.force_threads=fluid
+# fluid.force_registers=64,fluid.force_threads=fluid"), each benchmarked at the peer's settings in turn,
+# after the kernels (issue 18's A/B switches).
 set -uo pipefail
 read -r -a extra <<< "${EJECTA_SETS:-}"
 peer=$(cd "$1" && pwd); bin=$2; out=$3; sizes=${4:-"01M 04M"}
@@ -36,6 +39,15 @@ for s in $sizes; do
       --set particles.h_over_dp=2 --set boundary.wall_layers=4 --set fluid.c0="$c0_peer" "${extra[@]}" "${kset[@]}" \
       > "$out/ejecta-peer-settings-$s-$k.jsonl" 2>> "$out/side-by-side.txt"
     echo "Ejecta $s at the peer's settings, force kernel $k: $(tail -1 "$out/ejecta-peer-settings-$s-$k.jsonl")" \
+      >> "$out/side-by-side.txt"
+  done
+  for v in ${EJECTA_VARIANTS:-}; do
+    vset=(); [ "$v" = default ] || for kv in ${v//,/ }; do vset+=(--set "$kv"); done
+    tag=${v//[^A-Za-z0-9=._-]/_}
+    run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json \
+      --set particles.h_over_dp=2 --set boundary.wall_layers=4 --set fluid.c0="$c0_peer" "${extra[@]}" "${vset[@]}" \
+      > "$out/ejecta-peer-settings-$s-$tag.jsonl" 2>> "$out/side-by-side.txt"
+    echo "Ejecta $s at the peer's settings, $v: $(tail -1 "$out/ejecta-peer-settings-$s-$tag.jsonl")" \
       >> "$out/side-by-side.txt"
   done
   run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json "${extra[@]}" \

@@ -19,7 +19,7 @@ namespace ejecta {
 namespace {
 
 template <int D>
-void compare(double h_ratio, bool clustered, unsigned seed, CellOrder order = CellOrder::Morton) {
+void compare(double h_ratio, bool clustered, unsigned seed, CellOrder order = CellOrder::Morton, int band = 0) {
   const std::size_t n = D == 3 ? 1500 : 2000;
   auto cloud = test::wide_h_cloud<D>(n, h_ratio, clustered, seed, 50);  // the far ones fold into the table
   std::vector<Vec<double, D>>& x = cloud.x;
@@ -28,7 +28,8 @@ void compare(double h_ratio, bool clustered, unsigned seed, CellOrder order = Ce
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   CpuExec exec;
   std::size_t bytes = 0;
-  const auto grid = make_level_grid<double, D>(lo, hi, h0, h_ratio * h0, n);
+  auto grid = make_level_grid<double, D>(lo, hi, h0, h_ratio * h0, n);
+  grid.band = band;
   LevelIndex<double, D, CpuExec> index(exec, grid, n, &bytes, order);
   index.build(x.data(), h.data());
   const uint32_t* perm = index.permutation();
@@ -67,6 +68,10 @@ TEST(LevelGrid, BruteForce3D_Ratio10Clustered) { compare<3>(10, true, 4); }
 TEST(LevelGrid, BruteForce3D_Ratio100) { compare<3>(100, false, 5); }
 TEST(LevelGrid, BruteForce2D_Ratio100ClusteredRowMajor) { compare<2>(100, true, 3, CellOrder::RowMajor); }
 TEST(LevelGrid, BruteForce3D_Ratio10RowMajor) { compare<3>(10, false, 6, CellOrder::RowMajor); }
+// The banded order (bucket_order.h), the same band height in every level (a level's rows in y fewer
+// than B: row-major there).
+TEST(LevelGrid, BruteForce3D_Ratio10Banded) { compare<3>(10, false, 6, CellOrder::RowMajor, 3); }
+TEST(LevelGrid, BruteForce3D_Ratio100ClusteredBanded) { compare<3>(100, true, 7, CellOrder::RowMajor, 2); }
 
 TEST(LevelGrid, LevelsDoubleFromTheSmallestH) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};

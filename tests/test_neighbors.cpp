@@ -40,13 +40,14 @@ std::vector<Vec<double, D>> make_points(Layout layout, std::size_t n, unsigned s
 
 template <int D>
 std::size_t compare_with_brute_force(Layout layout, std::size_t n, double radius, CellOrder order = CellOrder::Morton,
-                                     int reach = 1) {
+                                     int reach = 1, int band = 0) {
   auto pts = make_points<D>(layout, n, 42u + unsigned(layout));
   // The grid covers the bulk only (as the solver's does at start); outliers fold into its buckets.
   double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   CpuExec exec;
   std::size_t bytes = 0;
   auto grid = make_cell_grid<double, D>(lo, hi, radius, n, reach);
+  grid.band = band;
   CellIndex<double, D, CpuExec> index(exec, grid, n, &bytes, order);
   index.build(pts.data());
   const uint32_t* perm = index.permutation();
@@ -77,6 +78,14 @@ std::size_t compare_with_brute_force(Layout layout, std::size_t n, double radius
   }
   EXPECT_GT(pairs, n) << "the test set must have real neighbours";
   return candidates;
+}
+
+// The banded order (bucket_order.h): the same sets, bands of 1, 3 and 4 rows, with both reaches, the
+// outliers folded into the table.
+TEST(NeighborSearch, BandedOrder3D) {
+  compare_with_brute_force<3>(Layout::Outliers, 3000, 0.1, CellOrder::RowMajor, 1, 3);
+  compare_with_brute_force<3>(Layout::Clustered, 3000, 0.05, CellOrder::RowMajor, 2, 4);
+  compare_with_brute_force<3>(Layout::Uniform, 3000, 0.1, CellOrder::RowMajor, 2, 1);
 }
 
 TEST(NeighborSearch, Uniform1D) { compare_with_brute_force<1>(Layout::Uniform, 2000, 0.003); }

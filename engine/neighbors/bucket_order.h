@@ -4,6 +4,7 @@
 // neighbouring cells close in memory in every direction; row-major keeps only the
 // x-neighbours close (a z-neighbour is a whole plane of the table away), which costs cache misses
 // once a plane's particles outgrow the caches (the GPU's L2 at millions of particles).
+#include "core/hd.h"
 #include "core/types.h"
 
 #include <cstdint>
@@ -23,6 +24,33 @@ enum class CellOrder { Morton, RowMajor };
 //   table and scans a row as one range (cell_grid.h, level_grid.h). Morton stays available
 //   (CellOrder::Morton, tested) for the octree and domain keys to come.
 constexpr CellOrder default_cell_order(Backend) { return CellOrder::RowMajor; }
+
+// The banded order (issue 18; `neighbours.band_rows`): the row-major order's rows along x, each still
+// one contiguous run of buckets, but the rows (by, bz) taken in bands of B rows in y: band k = by / B
+// first, then bz, then by mod B. Row-major (z, y, x) walks whole y-z planes, so a sweep over the sorted
+// particles keeps (2 reach + 2) planes of neighbour rows live (every particle reads the rows at
+// z - reach .. z + reach); banded, it keeps (2 reach + 2) slabs of B + 2 reach rows, B / My of that,
+// at the price of re-reading the 2 reach rows on either side of a band once more per band (2 reach /
+// B). band <= 0 is row-major. The row's place in memory (the bucket key over Mx): a bijection of
+// [0, My) x [0, Mz) onto [0, My Mz); the last band is shorter where B does not divide My. In 2D and 1D
+// (Mz = 1) it is by itself.
+EJ_INLINE uint32_t banded_row(uint32_t by, uint32_t bz, int my, int mz, int band) {
+  if (band <= 0) return by + static_cast<uint32_t>(my) * bz;
+  const uint32_t b = static_cast<uint32_t>(band), k = by / b, yl = by - k * b;
+  const uint32_t rest = static_cast<uint32_t>(my) - k * b, height = rest < b ? rest : b;
+  return k * b * static_cast<uint32_t>(mz) + bz * height + yl;
+}
+
+// The band height for a sweep's working set to fit a cache of `cache_bytes`: the (2 reach + 2) slabs of
+// B + 2 reach rows of `row_bytes` each (the bytes a neighbour scan reads of one row of buckets: its
+// particles times the bytes read per neighbour). At least 2 reach + 1 rows (fewer re-reads a band than
+// rows), 0 (row-major) when whole planes fit already.
+inline int band_rows_for_cache(double cache_bytes, double row_bytes, int reach, int my) {
+  const double slabs = 2.0 * reach + 2;
+  const double b = cache_bytes / (slabs * row_bytes) - 2.0 * reach;
+  if (b >= my) return 0;
+  return b < 2 * reach + 1 ? 2 * reach + 1 : static_cast<int>(b);
+}
 
 // rank[b] for every bucket of a table of dims[0] x dims[1] x dims[2] buckets (unused axes 1, each
 // axis below 2^20): a permutation of [0, Mx My Mz). Host code, O(M) radix passes.

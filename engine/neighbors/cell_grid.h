@@ -17,7 +17,9 @@
 // sorted particle of the bucket of rank r, offset[M] = n; no per-particle neighbour lists, no
 // fixed-size arrays. A search visits the 3^D cells around a particle, merging the ranges of a row's
 // cells that are adjacent in memory (two ranges per row in Morton order, one in row-major order).
-// Reach 2 needs the row-major order (make_cell_grid's caller refuses Morton with it).
+// Reach 2 needs the row-major order (make_cell_grid's caller refuses Morton with it). The banded order
+// (band > 0, bucket_order.h: the rows in bands of B rows in y) keeps every row one range, so it works
+// with either reach; only the row's place in the table changes (row_of).
 #include "core/hd.h"
 #include "core/vec.h"
 #include "exec/device_ptr.h"
@@ -47,6 +49,9 @@ struct CellGrid {
   // bucket id -> its place in the sort order (num_buckets entries); null for the row-major order,
   // where the place is the id itself and a row's three cells are one range (two where it wraps).
   const uint32_t* rank = nullptr;
+  // Rows per band of the banded order (bucket_order.h, neighbours.band_rows); 0 = row-major. Only
+  // without a rank table.
+  int band = 0;
   const uint32_t* offset = nullptr;  // num_buckets + 1 entries by rank, valid after build
   const uint8_t* marked = nullptr;   // optional per-bucket flag (buckets holding fluid), see mark()
   // With reach 2 the flags are dilated by the reach (CellIndex::mark, DilateMarks): a bucket's flag
@@ -72,6 +77,21 @@ struct CellGrid {
     }
     return b;
   }
+
+  // The first key of the row (by, bz) of buckets: its x buckets are this plus 0 .. dims[0] - 1 (row-major
+  // or banded; the rank table's order does not keep rows, see scan_row).
+  EJ_INLINE uint32_t row_of(uint32_t by, uint32_t bz) const {
+    return static_cast<uint32_t>(dims[0]) * banded_row(by, bz, dims[1], dims[2], band);
+  }
+  // Bucket id -> its sort key (the place of its range in the offset table).
+  EJ_INLINE uint32_t key_of_bucket(uint32_t b) const {
+    if (rank) return rank[b];
+    if (band <= 0 || D < 3) return b;
+    const uint32_t mx = static_cast<uint32_t>(dims[0]), my = static_cast<uint32_t>(dims[1]);
+    const uint32_t q = b / mx;
+    return row_of(q % my, q / my) + (b - q * mx);
+  }
+  EJ_INLINE uint32_t key_of(const Vec<T, D>& x) const { return key_of_bucket(bucket_of(x)); }
 
   // The rows along x of the cells around a point: (2 reach + 1)^(D-1) of them, at most kMaxRows.
   static constexpr int kMaxReach = 2;
@@ -169,9 +189,9 @@ struct CellGrid {
     const int w = 2 * reach + 1;
     const uint32_t by = D >= 2 ? static_cast<uint32_t>(wrap(a.cy + r % w - reach, dims[1])) : 0u;
     const uint32_t bz = D >= 3 ? static_cast<uint32_t>(wrap(a.cz + r / w - reach, dims[2])) : 0u;
-    const uint32_t row = static_cast<uint32_t>(dims[0]) * (by + static_cast<uint32_t>(dims[1]) * bz);
     uint32_t b0, e0, b1 = 0, e1 = 0, b2 = 0, e2 = 0;
-    if (!rank) {  // row-major: the row's cells are adjacent buckets
+    if (!rank) {  // row-major or banded: the row's cells are adjacent buckets
+      const uint32_t row = row_of(by, bz);
       if (a.x0 <= a.x2) {
         b0 = offset[row + a.x0], e0 = offset[row + a.x2 + 1];
       } else {
@@ -179,6 +199,7 @@ struct CellGrid {
         b1 = offset[row], e1 = offset[row + a.x2 + 1];
       }
     } else {  // by rank (reach 1 only): each cell's range, merged with the previous one where it starts at its end
+      const uint32_t row = static_cast<uint32_t>(dims[0]) * (by + static_cast<uint32_t>(dims[1]) * bz);
       const uint32_t k0 = rank[row + a.x0], k1 = rank[row + a.x1], k2 = rank[row + a.x2];
       b0 = offset[k0], e0 = offset[k0 + 1];
       const uint32_t c1 = offset[k1], d1 = offset[k1 + 1], c2 = offset[k2], d2 = offset[k2 + 1];
@@ -246,8 +267,7 @@ struct ComputeBucketKeys {
   uint32_t* keys;
   uint32_t* perm;
   EJ_INLINE void operator()(std::size_t i) const {
-    const uint32_t b = grid.bucket_of(pos[i]);
-    keys[i] = grid.rank ? grid.rank[b] : b;
+    keys[i] = grid.key_of(pos[i]);
     perm[i] = static_cast<uint32_t>(i);
   }
 };
@@ -295,15 +315,16 @@ struct DilateMarks {
 };
 
 // marked[b] = 1 when bucket b holds a particle of the given kind (after the data is reordered).
+template <class T, int D>
 struct MarkBuckets {
-  const uint32_t* rank;
-  const uint32_t* offset;
+  CellGrid<T, D> grid;  // its key order and offset table
   const uint8_t* kind;
   uint8_t wanted;
   uint8_t* marked;
   EJ_INLINE void operator()(std::size_t b) const {
     uint8_t any = 0;
-    const uint32_t r = rank ? rank[static_cast<uint32_t>(b)] : static_cast<uint32_t>(b);
+    const uint32_t* offset = grid.offset;
+    const uint32_t r = grid.key_of_bucket(static_cast<uint32_t>(b));
     for (uint32_t j = offset[r]; j < offset[r + 1] && !any; ++j) any = kind[j] == wanted;
     marked[b] = any;
   }

@@ -22,6 +22,8 @@ class CellIndex {
     // A row of 2 reach + 1 cells is one range in row-major order only (cell_grid.h).
     if (grid.reach > 1 && order != CellOrder::RowMajor)
       throw std::invalid_argument("cells of half the support (fluid.neighbour_cells = half) need the row-major bucket order");
+    if (grid.band > 0 && order != CellOrder::RowMajor)
+      throw std::invalid_argument("the banded bucket order (neighbours.band_rows > 0) bands the row-major order's rows, not Morton's");
     // Row-major needs no table (the rank is the bucket id; cell_grid.h).
     if (order != CellOrder::RowMajor) {
       const std::vector<uint32_t> rank = bucket_ranks(grid.dims, D, order);
@@ -69,7 +71,7 @@ class CellIndex {
       grid_.marked = marked_.data();
     }
     if (grid_.reach == 1) {
-      exec_.for_each(grid_.num_buckets, MarkBuckets{grid_.rank, offsets_.data(), kind, wanted, marked_.data()});
+      exec_.for_each(grid_.num_buckets, MarkBuckets<T, D>{grid_, kind, wanted, marked_.data()});
       return;
     }
     // Dilated by the reach, axis by axis, ping-pong between the flag array and a temporary: the sort
@@ -82,7 +84,7 @@ class CellIndex {
     }
     uint8_t* from = D % 2 ? temp : marked_.data();
     uint8_t* to = D % 2 ? marked_.data() : temp;
-    exec_.for_each(grid_.num_buckets, MarkBuckets{grid_.rank, offsets_.data(), kind, wanted, from});
+    exec_.for_each(grid_.num_buckets, MarkBuckets<T, D>{grid_, kind, wanted, from});
     for (int axis = 0; axis < D; ++axis) {
       exec_.for_each(grid_.num_buckets, DilateMarks{from, to, {grid_.dims[0], grid_.dims[1], grid_.dims[2]}, axis, grid_.reach});
       std::swap(from, to);

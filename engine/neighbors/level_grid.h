@@ -16,7 +16,9 @@
 //    level's bound since the sort, so the true maxima, not the bounds, make the search exact.
 // Within a level the buckets are keyed by their Morton rank (bucket_order.h): rank[base[l] + bucket] =
 // base[l] + the bucket's place in Z-order, so neighbouring cells sit close in memory; a row's cells
-// whose ranges are adjacent are scanned as one range.
+// whose ranges are adjacent are scanned as one range. Without a rank table the buckets are row-major
+// within a level, or banded (band > 0, bucket_order.h: rows along x in bands of B rows in y, each row
+// still one range), the band height the same in every level.
 #include "core/hd.h"
 #include "core/vec.h"
 #include "exec/device_ptr.h"
@@ -41,6 +43,7 @@ struct LevelGrid {
   // base[l] + bucket -> its sort key (base[levels] entries); null for the row-major order, where the
   // key is base[l] + bucket itself and a row's cells are one range (two where it wraps).
   const uint32_t* rank = nullptr;
+  int band = 0;  // rows per band of the banded order (bucket_order.h, neighbours.band_rows); 0 = row-major
   const uint32_t* offset = nullptr;  // base[levels] + 1 entries by key, valid after build
 
   EJ_INLINE static int wrap(long long c, int m) {
@@ -57,6 +60,10 @@ struct LevelGrid {
     while (l < levels - 1 && key >= base[l + 1]) ++l;
     return l;
   }
+  // The first key of the row (by, bz) of level l (row-major or banded; not with a rank table).
+  EJ_INLINE uint32_t row_of(int l, uint32_t by, uint32_t bz) const {
+    return base[l] + static_cast<uint32_t>(dims[l][0]) * banded_row(by, bz, dims[l][1], dims[l][2], band);
+  }
   EJ_INLINE long long cell_coord(T x, int l, int d) const {
     T c = floor((x - origin[l][d]) * inv_cell[l]);
     if (!(c > T(-1e15))) c = T(-1e15);  // non-finite: the blow-up check reports it
@@ -65,12 +72,11 @@ struct LevelGrid {
   }
   EJ_INLINE uint32_t key_of(const Vec<T, D>& x, T h) const {
     const int l = level_of(h);
-    uint32_t b = 0, stride = 1;
-    for (int d = 0; d < D; ++d) {
-      b += stride * static_cast<uint32_t>(wrap(cell_coord(x[d], l, d), dims[l][d]));
-      stride *= static_cast<uint32_t>(dims[l][d]);
-    }
-    return rank ? rank[base[l] + b] : base[l] + b;
+    uint32_t c[3] = {0, 0, 0};
+    for (int d = 0; d < D; ++d) c[d] = static_cast<uint32_t>(wrap(cell_coord(x[d], l, d), dims[l][d]));
+    const uint32_t mx = static_cast<uint32_t>(dims[l][0]);
+    if (rank) return rank[base[l] + c[0] + mx * (c[1] + static_cast<uint32_t>(dims[l][1]) * c[2])];
+    return row_of(l, c[1], c[2]) + c[0];
   }
 
   // f(j, x_i - x_j, r^2) for every sorted particle j with r < reach (gather) or r < max(reach,
@@ -105,8 +111,8 @@ struct LevelGrid {
         const uint32_t bz = D >= 3 ? static_cast<uint32_t>(wrap(cz, dims[l][2])) : 0u;
         for (long long cy = lo[1]; cy <= hi[1]; ++cy) {
           const uint32_t by = D >= 2 ? static_cast<uint32_t>(wrap(cy, my)) : 0u;
-          const uint32_t row = b0 + static_cast<uint32_t>(mx) * (by + static_cast<uint32_t>(my) * bz);
-          if (!rank) {  // row-major: the row's cells are adjacent buckets
+          if (!rank) {  // row-major or banded: the row's cells are adjacent buckets
+            const uint32_t row = row_of(l, by, bz);
             const int x0 = wrap(lo[0], mx), x1 = wrap(hi[0], mx);
             if (full[0] || x0 <= x1) {
               scan(offset[row + (full[0] ? 0 : x0)], offset[row + (full[0] ? mx - 1 : x1) + 1], xi, x, R2, f);
@@ -116,6 +122,7 @@ struct LevelGrid {
             }
             continue;
           }
+          const uint32_t row = b0 + static_cast<uint32_t>(mx) * (by + static_cast<uint32_t>(my) * bz);
           uint32_t begin = 0, end = 0;  // the pending range; a cell that starts where it ends joins it
           for (long long cx = lo[0]; cx <= hi[0]; ++cx) {
             const uint32_t key = rank[row + static_cast<uint32_t>(wrap(cx, mx))];

@@ -20,6 +20,8 @@ class LevelIndex {
       : exec_(exec), grid_(grid), n_(n) {
     // Each level's buckets in the chosen order, within the level's key range.
     // Row-major needs no table (the key is base[l] + bucket; level_grid.h).
+    if (grid.band > 0 && order != CellOrder::RowMajor)
+      throw std::invalid_argument("the banded bucket order (neighbours.band_rows > 0) bands the row-major order's rows, not Morton's");
     if (order != CellOrder::RowMajor) {
       std::vector<uint32_t> rank;
       rank.reserve(grid.base[grid.levels]);

@@ -945,6 +945,35 @@ ParamRegistry make_builtin() {
                               "row-major bucket order (else the particle pass runs)."),
                         {"particles", "cell_blocks"})));
 
+  // Speed (issue 18, helper speed7): A/B variants of the particle pass, and the bucket order's bands.
+  t.add(rebuild(choices(param("fluid.force_threads", T::Choice, "all", "", "Force pass threads",
+                              "Which particles the fused force pass launches a thread for (fluid.force_kernel "
+                              "= particles, the arrays record, no shifting): all = every particle, a wall "
+                              "returning at once (the default); fluid = the fluid's sorted indices only, "
+                              "listed each pass (a flag, a scan and a scatter), so no lane of a warp idles on "
+                              "a wall where walls and fluid share buckets. The same results bit for bit."),
+                        {"all", "fluid"})));
+  t.add(rebuild(choices(param("fluid.force_registers", T::Choice, "72", "", "Force pass registers",
+                              "The CUDA launch bound of the fused force pass in float (fluid.force_kernel = "
+                              "particles, the arrays record, no shifting): 72 = 7 blocks of 128 threads a "
+                              "SM, at most 72 registers (the default); 64 = 8 blocks, at most 64 registers "
+                              "(more spills, more warps). The same results; no effect on the CPU or in "
+                              "double."),
+                        {"72", "64"})));
+  // Speed (issue 18, helper speed7): the bucket order's bands, for the L2 at millions of particles.
+  t.group = "Neighbours";
+  t.add(only(rebuild(range(param("neighbours.band_rows", T::Int, "0", "", "Bucket order bands",
+                                 "The order of the neighbour grid's buckets in memory (and so of the "
+                                 "sorted particles): 0 = row-major, rows along x, then y, then z (the "
+                                 "default); B > 0 = the same rows in bands of B rows in y, key (y / B, z, "
+                                 "y mod B, x), so that a sweep's neighbour rows (about 2 reach + 2 slabs of "
+                                 "B + 2 reach rows) stay in the GPU's L2 where whole y-z planes do not "
+                                 "(engine/neighbors/bucket_order.h). Every row stays one range; the same "
+                                 "neighbours, sums in another order (round-off). A B of the grid's rows in "
+                                 "y or more is row-major."),
+                           0, 1 << 20)),
+             {"wcsph", "solid", "gas", "mixed"}));
+
   // Keys that were replaced (issue 14: one viscosity description instead of three alphas and betas).
   const std::string one = "one artificial viscosity for every model";
   const std::string solid_note = one + "; viscosity.solid.alpha/beta where a mixed scene's solid bodies need their own";

@@ -145,4 +145,41 @@ struct Forces_WCSPH_Monaghan1992 {
   }
 };
 
+// fluid.force_threads = fluid (issue 18): the pass launched over the fluid's sorted indices only, so
+// that no lane of a warp idles on a wall particle (a wall returns at once from the particle pass, but
+// where walls and fluid share buckets, at the floor and the tank's ends, they share warps). The list is
+// rebuilt each pass after the sort (flag, exclusive scan, scatter: list[pos[i]] = i for the fluid's i,
+// in sorted order, so consecutive lanes still read neighbouring cells); its length stays on the device
+// (count), so the launch covers n lanes and those past the count return. MinBlocks: the CUDA launch
+// bound (fluid.force_registers = 64 asks 8 blocks of 128 a SM, at most 64 registers, in float).
+struct FlagKind {
+  const uint8_t* kind;
+  uint8_t wanted;
+  uint32_t* flag;
+  EJ_INLINE void operator()(std::size_t i) const { flag[i] = kind[i] == wanted ? 1u : 0u; }
+};
+struct ScatterFlagged {
+  const uint32_t* flag;
+  const uint32_t* pos;  // exclusive scan of flag
+  uint32_t* list;
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (flag[i]) list[pos[i]] = static_cast<uint32_t>(i);
+  }
+};
+template <class F, int MinBlocks = F::kCudaMinBlocks>
+struct ForcesOverList {
+  static constexpr int kCudaMinBlocks = MinBlocks;
+  F f;
+  const uint32_t* list;   // null: lane k is particle k
+  const uint32_t* count;  // the list's length (device memory)
+  EJ_INLINE void operator()(std::size_t k) const {
+    if (!list) {
+      f(k);
+      return;
+    }
+    if (k >= *count) return;
+    f(list[k]);
+  }
+};
+
 }  // namespace ejecta

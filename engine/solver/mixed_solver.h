@@ -200,6 +200,7 @@ class MixedSolver final : public StagedStoreSolver<MixedSolver<T, D, Exec>, T, D
       hmax = std::max(hmax, init.h[i]);
     }
     grid_ = make_level_grid<T, D>(lo, hi, hmin, hmax, n_);
+    grid_.band = int(params.integer("neighbours.band_rows"));  // bucket_order.h (issue 18)
   }
 
   // Liquid options of the wcsph solver that the liquid recipe here does not have yet: refused with

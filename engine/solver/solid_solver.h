@@ -217,6 +217,7 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
       hmax = std::max(hmax, init.h[i]);
     }
     grid_ = make_level_grid<T, D>(lo, hi, hmin, hmax, n_);
+    grid_.band = int(params.integer("neighbours.band_rows"));  // bucket_order.h (issue 18)
   }
 
   void configure_live(const ParamSet& params) {

@@ -258,9 +258,14 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     // 42% fewer candidates; cell_grid.h).
     const int reach = params.text("fluid.neighbour_cells") == "half" ? 2 : 1;
     grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.liquid.h, n_, reach);
+    grid_.band = int(params.integer("neighbours.band_rows"));  // rows in bands of B in y (bucket_order.h)
     // fluid.force_kernel: the particle pass, or blocks of sorted particles with their candidates staged
     // in shared memory (forces_wcsph_cells.h; the arrays' values, so with the arrays record only).
     force_kernel_ = params.text("fluid.force_kernel") == "cell_blocks" ? 1 : 0;
+    // The particle pass's A/B variants (issue 18; Term_Forces_Monaghan1992_UniformH::variant): over the
+    // fluid's list (bit 2), at most 64 registers in float (bit 4).
+    if (params.text("fluid.force_threads") == "fluid") force_kernel_ |= 2;
+    if (params.text("fluid.force_registers") == "64") force_kernel_ |= 4;
   }
 
   // The neighbour record of the force pass (physics/forces_wcsph_neighbours.h, fluid.neighbour_record):
@@ -426,7 +431,7 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
   DeviceArray<uint32_t, Exec> pair_real_, pair_cand_;
   T m_wall_ = T(0);
   int packed_ = 0;  // 0 the arrays, 1 packed, 2 packed with the EOS in the loop
-  int force_kernel_ = 0;  // 0 the particle pass, 1 cell blocks (fluid.force_kernel)
+  int force_kernel_ = 0;  // bits: 1 cell blocks (fluid.force_kernel), 2 fluid list, 4 64 registers
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};

@@ -132,7 +132,7 @@ struct Term_Forces_Monaghan1992_UniformH {
             {"acceleration", "density_rate"},
             {"viscosity.alpha", "viscosity.beta", "viscosity.wall_factor", "fluid.delta_sph", "fluid.density_diffusion",
              "fluid.pressure_term", "fluid.xsph", "fluid.shifting", "fluid.neighbour_record", "fluid.neighbour_cells",
-             "fluid.force_kernel", "physics.gravity"},
+             "fluid.force_kernel", "fluid.force_threads", "fluid.force_registers", "physics.gravity"},
             {"xsph_velocity"}};
   }
   template <class C>
@@ -142,7 +142,7 @@ struct Term_Forces_Monaghan1992_UniformH {
     return [&c] {
       // fluid.force_kernel = cell_blocks (forces_wcsph_cells.h): the row-major grid's blocks of sorted
       // particles with their candidates staged in shared memory; it reads the arrays.
-      if (c.force_kernel == 1 && !c.grid.rank) {
+      if ((c.force_kernel & kForceCellBlocks) && !c.grid.rank && c.grid.band <= 0) {
         cell_blocks(c);
         return;
       }
@@ -159,8 +159,40 @@ struct Term_Forces_Monaghan1992_UniformH {
           return;
         }
       }
+      if ((c.force_kernel & (kForceFluidList | kForceRegisters64)) && c.model.shift <= T(0)) {
+        variant(c);
+        return;
+      }
       pass(c, WcsphArrays<T, D>{});
     };
+  }
+  // The force pass's A/B variants (fluid.force_threads, fluid.force_registers; bits of force_kernel, set
+  // by the solver), with the arrays record and without shifting only: over the fluid's list (its
+  // flags, scan and list in the sort block, dead from the reorder to the next sort, 3 n + 1 words of
+  // its 4 n), and/or bounded to 64 registers (float).
+  static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4;
+  template <class C>
+  static void variant(C& c) {
+    using T = typename C::T;
+    using F = Forces_WCSPH_Monaghan1992<T, C::D, false, WcsphArrays<T, C::D>>;
+    const F f{c.model, c.grid, c.pv, c.count_pairs, WcsphArrays<T, C::D>{}};
+    const uint32_t *list = nullptr, *count = nullptr;
+    if (c.force_kernel & kForceFluidList) {
+      uint32_t* flag = static_cast<uint32_t*>(c.cells->scratch(sizeof(uint32_t) * (3 * c.n + 1)));
+      uint32_t* pos = flag + c.n;  // n + 1 words, the count last
+      uint32_t* out = pos + c.n + 1;
+      c.exec.for_each(c.n, FlagKind{c.pv.kind.get(), kFluid, flag});
+      c.exec.exclusive_scan(flag, pos, c.n);
+      c.exec.for_each(c.n, ScatterFlagged{flag, pos, out});
+      list = out, count = pos + c.n;
+    }
+    if constexpr (sizeof(T) == 4) {
+      if (c.force_kernel & kForceRegisters64) {
+        c.exec.for_each_balanced(c.n, ForcesOverList<F, 8>{f, list, count});
+        return;
+      }
+    }
+    c.exec.for_each_balanced(c.n, ForcesOverList<F>{f, list, count});
   }
   template <class C>
   static void cell_blocks(C& c) {
