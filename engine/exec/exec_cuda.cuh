@@ -107,17 +107,10 @@ class CudaExec {
   void for_each_balanced(std::size_t n, const F& f) const {
     if (rows_) {  // a row selection (select_rows): f over the listed rows instead of [0, n)
       ++rows_runs_;
-      const std::size_t m = rows_count_;
-      rows_ = nullptr;  // the launch below runs the wrapper over [0, m)
-      for_each_balanced(m, SelectedRows<F>{f, rows_save_});
-      rows_ = rows_save_;
+      launch_balanced(rows_count_, SelectedRows<F>{f, rows_});
       return;
     }
-    if (n == 0) return;
-    const unsigned block = 128;  // must match the __launch_bounds__ of the kernel
-    const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
-    ejecta_for_each_balanced_kernel<<<grid, block, 0, stream_>>>(n, f);
-    after_launch(typeid(F), n);
+    launch_balanced(n, f);
   }
 
   void sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt, uint32_t*& values_alt,
@@ -164,14 +157,22 @@ class CudaExec {
 
   // The contract of CpuExec::select_rows (rows in device memory).
   void select_rows(const uint32_t* rows, std::size_t count) {
-    rows_ = rows_save_ = rows;
+    rows_ = rows;
     rows_count_ = count;
     rows_runs_ = 0;
   }
-  void clear_rows() { rows_ = rows_save_ = nullptr; }
+  void clear_rows() { rows_ = nullptr; }
   long selected_runs() const { return rows_runs_; }
 
  private:
+  template <class F>
+  void launch_balanced(std::size_t n, const F& f) const {
+    if (n == 0) return;
+    const unsigned block = 128;  // must match the __launch_bounds__ of the kernel
+    const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
+    ejecta_for_each_balanced_kernel<<<grid, block, 0, stream_>>>(n, f);
+    after_launch(typeid(F), n);
+  }
   // Checks a kernel launch (always) and, in debug mode, its completion; errors name the functor.
   void after_launch(const std::type_info& functor, std::size_t n) const;
   void after_library_call(const char* what) const;
@@ -188,8 +189,7 @@ class CudaExec {
   std::size_t scratch_bytes_ = 0;
   void* result_ = nullptr;
   std::size_t result_bytes_ = 0;
-  mutable const uint32_t* rows_ = nullptr;  // select_rows
-  const uint32_t* rows_save_ = nullptr;
+  const uint32_t* rows_ = nullptr;  // select_rows
   std::size_t rows_count_ = 0;
   mutable long rows_runs_ = 0;
 };
