@@ -107,9 +107,11 @@ void expect_only_the_walls_act(const ById& a, const ById& b, const std::vector<s
 
 // The 3D dam break at dp = 0.04 with a wall model (`model`: a boundary.model value), 200 steps in float
 // on the CPU and on CUDA: positions within 1e-3 dp, the walls' pressures within 1e-3 of their largest.
-void expect_cpu_and_cuda_agree(const std::string& model) {
+void expect_cpu_and_cuda_agree(const std::string& model, const std::string& extra = "") {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
-  const ParamSet p = test::shipped_scene("dambreak3d.ini", {"particles.dp=0.04", "boundary.model=" + model});
+  std::vector<std::string> overrides{"particles.dp=0.04", "boundary.model=" + model};
+  if (!extra.empty()) overrides.push_back(extra);
+  const ParamSet p = test::shipped_scene("dambreak3d.ini", overrides);
   const double dp = p.real("particles.dp");
   auto sa = make_simulation(p, Backend::Cpu);
   auto sb = make_simulation(p, Backend::Cuda);
@@ -126,8 +128,8 @@ void expect_cpu_and_cuda_agree(const std::string& model) {
       p_scale = std::max(p_scale, std::fabs(a.p[i]));
     }
   }
-  std::printf("  3D float %s, 200 steps: max |dx| %.3g m (%.3g dp); walls' pressure: max |dp| %.3g Pa of %.3g Pa\n",
-              model.c_str(), dx, dx / dp, dp_wall, p_scale);
+  std::printf("  3D float %s %s, 200 steps: max |dx| %.3g m (%.3g dp); walls' pressure: max |dp| %.3g Pa of %.3g Pa\n",
+              model.c_str(), extra.c_str(), dx, dx / dp, dp_wall, p_scale);
   EXPECT_LT(dx, 1e-3 * dp);
   EXPECT_LT(dp_wall, 1e-3 * p_scale + 1.0);
   EXPECT_GT(p_scale, 0.0);
@@ -213,6 +215,11 @@ TEST(BoundaryModel, DbcWallsCompressUnderTheImpact) {
 }
 
 TEST(BoundaryModel, CpuAndCudaAgreeOnDbcDamBreak3D_Float) { expect_cpu_and_cuda_agree("dbc_crespo2007"); }
+// The wall-normal Riemann pressure (fluid.pressure_term = zhang2017_wall_normal, physics/pressure_zhang2017.h)
+// on mDBC's walls: the walls' normals from the scene's boxes on the device as on the host.
+TEST(BoundaryModel, CpuAndCudaAgreeOnZhang2017WallNormalDamBreak3D_Float) {
+  expect_cpu_and_cuda_agree("mdbc_english2022", "fluid.pressure_term=zhang2017_wall_normal");
+}
 
 TEST(BoundaryModel, MdbcGhostsMirrorAcrossTheWalls) {
   const ParamSet p = test::shipped_scene("dambreak3d.ini", {"particles.dp=0.04", "boundary.model=mdbc_english2022"});
