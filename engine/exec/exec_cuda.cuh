@@ -108,9 +108,10 @@ class CudaExec {
     if (rows_) {  // a row selection (select_rows): f over the listed rows instead of [0, n)
       ++rows_runs_;
       const std::size_t m = rows_count_;
-      rows_ = nullptr;  // the launch below runs the wrapper over [0, m)
-      for_each_balanced(m, SelectedRows<F>{f, rows_save_});
-      rows_ = rows_save_;
+      if (m == 0) return;
+      const unsigned grid = static_cast<unsigned>((m + 127) / 128);
+      ejecta_for_each_balanced_kernel<<<grid, 128, 0, stream_>>>(m, SelectedRows<F>{f, rows_});
+      after_launch(typeid(F), m);
       return;
     }
     if (n == 0) return;
@@ -164,11 +165,11 @@ class CudaExec {
 
   // The contract of CpuExec::select_rows (rows in device memory).
   void select_rows(const uint32_t* rows, std::size_t count) {
-    rows_ = rows_save_ = rows;
+    rows_ = rows;
     rows_count_ = count;
     rows_runs_ = 0;
   }
-  void clear_rows() { rows_ = rows_save_ = nullptr; }
+  void clear_rows() { rows_ = nullptr; }
   long selected_runs() const { return rows_runs_; }
 
  private:
@@ -188,8 +189,7 @@ class CudaExec {
   std::size_t scratch_bytes_ = 0;
   void* result_ = nullptr;
   std::size_t result_bytes_ = 0;
-  mutable const uint32_t* rows_ = nullptr;  // select_rows
-  const uint32_t* rows_save_ = nullptr;
+  const uint32_t* rows_ = nullptr;  // select_rows
   std::size_t rows_count_ = 0;
   mutable long rows_runs_ = 0;
 };
