@@ -12,6 +12,7 @@
 // on the CUDA backend.
 #include "solver/term_registry.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,6 +29,8 @@ class RowSplit {
                           std::size_t& n_second) = 0;
   virtual void after_first() = 0;
   virtual void after_second() = 0;
+  // Between the second part's pieces (kSplitPieces of them): e.g. let MPI move the messages on.
+  virtual void progress() {}
 
  protected:
   ~RowSplit() = default;
@@ -44,6 +47,9 @@ RowSplit* row_split_of(const Halo& halo) {
 // first and the split's hooks follow with empty parts (no overlap, the same exchange). A pass whose
 // loop takes no row selection (e.g. the liquid's cell-block kernel) runs whole in the first part and
 // is not run again.
+// The second part runs in at most kSplitPieces pieces of at least kSplitPieceRows rows.
+constexpr std::size_t kSplitPieces = 8, kSplitPieceRows = 256;
+
 template <class Exec>
 bool run_terms_split(Exec& exec, const std::vector<Term>& terms, RowSplit* split, const char* pass) {
   if (!split || !split->active()) return false;
@@ -66,9 +72,15 @@ bool run_terms_split(Exec& exec, const std::vector<Term>& terms, RowSplit* split
   }
   split->after_first();
   if (k < terms.size() && !whole) {
-    exec.select_rows(second, n_second);
-    terms[k].run();
-    exec.clear_rows();
+    // In pieces, with progress() between them (MPI moves a large message only inside its calls).
+    const std::size_t pieces = std::min(kSplitPieces, std::max<std::size_t>(1, n_second / kSplitPieceRows));
+    for (std::size_t p = 0; p < pieces; ++p) {
+      const std::size_t lo = n_second * p / pieces, hi = n_second * (p + 1) / pieces;
+      exec.select_rows(second + lo, hi - lo);
+      terms[k].run();
+      exec.clear_rows();
+      split->progress();
+    }
   }
   split->after_second();
   for (std::size_t j = k + 1; j < terms.size(); ++j) terms[j].run();
