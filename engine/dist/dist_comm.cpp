@@ -164,6 +164,13 @@ void PendingExchange::wait() {
   if (!req.empty()) check(MPI_Waitall(int(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
+void PendingExchange::progress() {
+  if (req_->req.empty()) return;
+  int done = 0;  // MPI_Testall completes nothing partially: the requests stay for wait()
+  check(MPI_Testall(int(req_->req.size()), req_->req.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+  if (done) req_->req.clear();
+}
+
 void exchange(const unsigned char* send, const std::vector<std::size_t>& send_off, unsigned char* recv,
               const std::vector<std::size_t>& recv_off) {
   PendingExchange x;

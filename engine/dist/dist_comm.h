@@ -62,6 +62,9 @@ class PendingExchange {
   void post(const unsigned char* send, const std::vector<std::size_t>& send_off, unsigned char* recv,
             const std::vector<std::size_t>& recv_off);
   void wait();
+  // Lets MPI move the messages on (MPI_Testall) between pieces of work: without it a large message
+  // (rendezvous) waits for both sides to reach wait().
+  void progress();
 
  private:
   struct Requests;

@@ -164,6 +164,7 @@ class DistributedSimulation final : public Simulation {
                     std::size_t& n_second) override;
     void after_first() override;
     void after_second() override;
+    void progress() override { s_.pending_->progress(); }
     bool armed = false;       // during DistributedSimulation::step only
     bool plant_early = false;  // EJECTA_DIST_PLANT=early_pack (tests): the boundary rows sent before their pass
 

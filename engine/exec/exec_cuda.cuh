@@ -107,10 +107,18 @@ class CudaExec {
   void for_each_balanced(std::size_t n, const F& f) const {
     if (rows_) {  // a row selection (select_rows): f over the listed rows instead of [0, n)
       ++rows_runs_;
-      launch_balanced(rows_count_, SelectedRows<F>{f, rows_});
+      const std::size_t m = rows_count_;
+      if (m == 0) return;
+      const unsigned grid = static_cast<unsigned>((m + 127) / 128);
+      ejecta_for_each_balanced_kernel<<<grid, 128, 0, stream_>>>(m, SelectedRows<F>{f, rows_});
+      after_launch(typeid(F), m);
       return;
     }
-    launch_balanced(n, f);
+    if (n == 0) return;
+    const unsigned block = 128;  // must match the __launch_bounds__ of the kernel
+    const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
+    ejecta_for_each_balanced_kernel<<<grid, block, 0, stream_>>>(n, f);
+    after_launch(typeid(F), n);
   }
 
   void sort_pairs(uint32_t*& keys, uint32_t*& values, uint32_t*& keys_alt, uint32_t*& values_alt,
@@ -165,14 +173,6 @@ class CudaExec {
   long selected_runs() const { return rows_runs_; }
 
  private:
-  template <class F>
-  void launch_balanced(std::size_t n, const F& f) const {
-    if (n == 0) return;
-    const unsigned block = 128;  // must match the __launch_bounds__ of the kernel
-    const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
-    ejecta_for_each_balanced_kernel<<<grid, block, 0, stream_>>>(n, f);
-    after_launch(typeid(F), n);
-  }
   // Checks a kernel launch (always) and, in debug mode, its completion; errors name the functor.
   void after_launch(const std::type_info& functor, std::size_t n) const;
   void after_library_call(const char* what) const;

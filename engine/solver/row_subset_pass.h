@@ -12,8 +12,10 @@
 // on the CUDA backend.
 #include "solver/term_registry.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 namespace ejecta {
@@ -28,6 +30,8 @@ class RowSplit {
                           std::size_t& n_second) = 0;
   virtual void after_first() = 0;
   virtual void after_second() = 0;
+  // Between the second part's pieces (split_pieces() at most): e.g. let MPI move the messages on.
+  virtual void progress() {}
 
  protected:
   ~RowSplit() = default;
@@ -44,6 +48,18 @@ RowSplit* row_split_of(const Halo& halo) {
 // first and the split's hooks follow with empty parts (no overlap, the same exchange). A pass whose
 // loop takes no row selection (e.g. the liquid's cell-block kernel) runs whole in the first part and
 // is not run again.
+// The second part runs in at most kSplitPieces pieces of at least kSplitPieceRows rows
+// (EJECTA_SPLIT_PIECES=1..64 overrides the 8, to measure).
+constexpr std::size_t kSplitPieces = 8, kSplitPieceRows = 256;
+inline std::size_t split_pieces() {
+  static const std::size_t p = [] {
+    const char* e = std::getenv("EJECTA_SPLIT_PIECES");
+    const long v = e ? std::atol(e) : long(kSplitPieces);
+    return std::size_t(v < 1 ? 1 : v > 64 ? 64 : v);
+  }();
+  return p;
+}
+
 template <class Exec>
 bool run_terms_split(Exec& exec, const std::vector<Term>& terms, RowSplit* split, const char* pass) {
   if (!split || !split->active()) return false;
@@ -66,9 +82,15 @@ bool run_terms_split(Exec& exec, const std::vector<Term>& terms, RowSplit* split
   }
   split->after_first();
   if (k < terms.size() && !whole) {
-    exec.select_rows(second, n_second);
-    terms[k].run();
-    exec.clear_rows();
+    // In pieces, with progress() between them (MPI moves a large message only inside its calls).
+    const std::size_t pieces = std::min(split_pieces(), std::max<std::size_t>(1, n_second / kSplitPieceRows));
+    for (std::size_t p = 0; p < pieces; ++p) {
+      const std::size_t lo = n_second * p / pieces, hi = n_second * (p + 1) / pieces;
+      exec.select_rows(second + lo, hi - lo);
+      terms[k].run();
+      exec.clear_rows();
+      split->progress();
+    }
   }
   split->after_second();
   for (std::size_t j = k + 1; j < terms.size(); ++j) terms[j].run();
