@@ -60,6 +60,16 @@ inline std::vector<ModelRecipe> solid_model_recipes(bool correction, bool self_g
   return r;
 }
 
+// The general store's recipes (solver/store_solver.h), by the models its materials belong to: a gas
+// alone (`gas`), solids alone, or several models (`phased`: liquid, walls, solids, grains, coupled);
+// self-gravity for a gas or solids alone.
+inline std::vector<ModelRecipe> store_model_recipes(bool gas, bool phased, bool correction, bool grains,
+                                                    bool hertz_mindlin, bool self_gravity) {
+  if (gas) return gas_model_recipes(self_gravity);
+  if (!phased) return solid_model_recipes(correction, self_gravity);
+  return mixed_model_recipes(correction, grains, hertz_mindlin);
+}
+
 // The solid's integrator hooks as terms (stages after_stage and after_step, run by run_hooks): the
 // porosity's return (a porous material), the yield limit (a material with strength), damage (flaws).
 inline std::vector<ModelRecipe> solid_hook_recipes(bool porous, bool yield, bool damage) {
