@@ -1,7 +1,7 @@
 #pragma once
 // Each model is a recipe of registered terms (solver/term_list.h, solver/terms/*.h; docs/terms.md):
-// the recipes every solver runs, by the scene's options. The mixed solver merges several (liquid,
-// solid, dem, coupling); the gas and solid solvers run one, with self-gravity's when gravity.self = on;
+// the recipes every solver runs, by the scene's options. The general store merges several (liquid,
+// solid, dem, coupling) or runs one (a gas, solids alone), with self-gravity's when gravity.self = on;
 // the liquid alone runs the liquid's uniform-h variants.
 #include "solver/term_list.h"
 
@@ -87,7 +87,7 @@ inline std::vector<TermInfo> recipe_terms(const std::vector<ModelRecipe>& recipe
   return out;
 }
 
-// What the mixed solver runs.
+// What the general store runs for a mixed scene.
 inline std::vector<TermInfo> mixed_recipe(bool correction, bool grains = false, bool hertz_mindlin = false) {
   return recipe_terms(mixed_model_recipes(correction, grains, hertz_mindlin));
 }

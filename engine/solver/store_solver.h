@@ -109,11 +109,12 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
     update_invariants();
   }
 
-  // The step's plastic strain is measured from its start (SolidYieldLimit); damage is advanced once
-  // per accepted step, after the integrator (solid_damage.h), so rejected RK23 tries never touch it.
-  // A store of several models keeps plastic_strain_step_start at zero (as the mixed solver did).
+  // The step's plastic strain is measured from its start (SolidYieldLimit), in every store with solids
+  // (the mixed solver never copied it, so a mixed scene's plastic_strain was the last step's increment
+  // alone); damage is advanced once per accepted step, after the integrator (solid_damage.h), so
+  // rejected RK23 tries never touch it.
   void before_step() {
-    if (!n_gas_ && !phased_) exec_.for_each(n_, CopyFlat<T>{pv_.s.eps_p_step.get(), pv_.s.eps_p.get()});
+    if (!n_gas_) exec_.for_each(n_, CopyFlat<T>{pv_.s.eps_p_step.get(), pv_.s.eps_p.get()});
   }
   void after_step(const StepReport& r) {
     dt_taken_ = T(r.dt_taken);

@@ -1,10 +1,10 @@
 #pragma once
 // The solid's terms (model solid; the solid model's own functors of physics/solid_model.h), in the
-// solid solver (physics.model = solid, porous materials included) and in a mixed store. In a mixed store
-// (the context's `phased`) they are masked to the solid particles by OnPhase and their pair sums skip
-// the other phases; in the solid solver they run over every particle, the functors compiled without
-// the phase test (Phased = false). Porosity (physics/porous_model.h) and damage enter the same
-// passes through the view's optional fields. Registered by register_solid_terms. The integrator's
+// general store (solver/store_solver.h: solids alone, porous materials included, or a store of several
+// models). In a store of several models (the context's `phased`) they are masked to the solid
+// particles by OnPhase and their pair sums skip the other phases; with solids alone they run over
+// every particle, the functors compiled without the phase test (Phased = false). Porosity
+// (physics/porous_model.h) and damage enter the same passes through the view's optional fields. Registered by register_solid_terms. The integrator's
 // hooks are terms too, of stages after_stage (the porosity's return to alpha >= 1, the yield limit)
 // and after_step (damage), in the solvers' hook recipes (solid_hook_recipes), run by run_hooks.
 #include "physics/coupling_adami2012.h"
