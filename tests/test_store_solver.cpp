@@ -3,13 +3,18 @@
 // SolidSolver, still built for the benchmark's comparison, EJECTA_SOLVER=classes): the same fields with
 // the same descriptions, bit for bit after N steps (the same functors in the same order); and a gas with
 // another model in one store is refused, naming the section.
+#include "exec/exec_cpu.h"
 #include "scene/scene_particles.h"
 #include "sim_test_util.h"
+#include "solver/gas_solver.h"
+#include "solver/solid_solver.h"
 #include "solver/solver_factory.h"
+#include "solver/store_solver.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -107,6 +112,21 @@ TEST(StoreSolver, MixedScenePlasticStrainAccumulates) {
   }
   EXPECT_GT(most, 0.0) << "no particle yielded: the test sees nothing";
   EXPECT_EQ(drops, 0) << "plastic strain fell for some particle between steps";
+}
+
+// The benchmark's comparison: EJECTA_SOLVER=classes builds the former classes, else the store.
+TEST(StoreSolver, FormerClassesAreSelectableForTheBenchmark) {
+  using Store2 = StoreSolver<double, 2, CpuExec>;
+  using Store1 = StoreSolver<double, 1, CpuExec>;
+  using Solid2 = SolidSolver<double, 2, CpuExec>;
+  using Gas1 = GasSolver<double, 1, CpuExec>;
+  const ParamSet bar = test::shipped_scene("bar2d.ini"), sod = test::shipped_scene("sod1d.ini");
+  EXPECT_NE(dynamic_cast<Store2*>(make_simulation(bar, Backend::Cpu).get()), nullptr);
+  EXPECT_NE(dynamic_cast<Store1*>(make_simulation(sod, Backend::Cpu).get()), nullptr);
+  setenv("EJECTA_SOLVER", "classes", 1);
+  EXPECT_NE(dynamic_cast<Solid2*>(make_simulation(bar, Backend::Cpu).get()), nullptr);
+  EXPECT_NE(dynamic_cast<Gas1*>(make_simulation(sod, Backend::Cpu).get()), nullptr);
+  unsetenv("EJECTA_SOLVER");
 }
 
 // A gas with another model in one store: refused by the scene's section, and by the store itself for
