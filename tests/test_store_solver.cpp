@@ -70,6 +70,8 @@ TEST(StoreSolver, SolidScenesRunAsTheSolidClassDid) {
   expect_same_run("bar2d.ini", {"solid.gradient_correction=true"}, 40);
   expect_same_run("crater2d.ini", {}, 10);          // yield limit and Weibull damage
   expect_same_run("porous_planar1d.ini", {}, 30);  // eps-alpha porosity
+  // self-gravity and its derived `bound` field (1/2 |v - v_cm|^2 + phi < 0) of two colliding bodies
+  expect_same_run("rubble_pile_disruption3d.ini", {"solid_block.1.dp=100", "solid_block.2.dp=100"}, 3);
 }
 
 // A mixed scene's plastic strain is accumulated (Wilkins 1964 radial return, measured from the step's

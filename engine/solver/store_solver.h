@@ -740,7 +740,9 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
     gravity_->hint_sorted(tree_search_);  // the gas's tree search leaves the store in the gravity's key order
   }
   void refresh_bound(bool needed) {
-    if (gravity_ && needed) mark_gravity_bound(exec_, n_, gv_.x.get(), gv_.m.get(), phi_, bound_);
+    if (!gravity_ || !needed) return;
+    const Vec<T, D>* v = n_gas_ ? gas_view_.v.get() : pv_.s.v.get();  // bound: 1/2 |v - v_cm|^2 + phi < 0
+    mark_gravity_bound(exec_, n_, v, gv_.m.get(), phi_, bound_);
   }
 
   // The Hertz contact time of the lightest grain at the larger of the fastest particle's speed and the
