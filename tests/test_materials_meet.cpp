@@ -1,4 +1,4 @@
-// Liquid and solid in one store (physics.model = mixed, engine/solver/mixed_solver.h): buoyancy of a
+// Liquid and solid in one store (physics.model = mixed, engine/solver/store_solver.h): buoyancy of a
 // floating and a sinking block against Archimedes, momentum and energy of a body dropped into a
 // liquid, bit-exact restart of a mixed scene, the shipped mixed scenes running, the per-material key
 // check and bad input, and CPU/CUDA agreement.

@@ -15,8 +15,8 @@
 #include "sim_test_util.h"
 #include "simulation.h"
 #include "solver/gas_solver.h"
-#include "solver/mixed_solver.h"
 #include "solver/solid_solver.h"
+#include "solver/store_solver.h"
 #include "solver/model_recipes.h"
 #include "solver/term_catalog.h"
 #include "solver/wcsph_solver.h"
@@ -87,11 +87,11 @@ TEST(TermRegistry, StepIsTheRecipesMergedByStage) {
                                          "reaction_adami2012"}));
 }
 
-// The mixed solver runs what the registry gives for its scene's recipes: the shipped grain column
+// The general store runs what the registry gives for its scene's recipes: the shipped grain column
 // (Hertz-Mindlin grains) and the ocean impact (liquid, basalt, gradient correction on).
 TEST(TermRegistry, MixedSolverRunsTheRegisteredRecipe) {
   auto grains = make_simulation(test::shipped_scene("grains_column2d.ini"), Backend::Cpu);
-  const auto* g = dynamic_cast<const MixedSolver<float, 2, CpuExec>*>(grains.get());
+  const auto* g = dynamic_cast<const StoreSolver<float, 2, CpuExec>*>(grains.get());
   ASSERT_NE(g, nullptr);
   std::vector<TermInfo> run;
   for (const Term& t : g->terms()) {
@@ -101,7 +101,7 @@ TEST(TermRegistry, MixedSolverRunsTheRegisteredRecipe) {
   EXPECT_EQ(names(run), names(mixed_recipe(false, true, true)));
   auto ocean = make_simulation(test::shipped_scene("ocean_impact2d.ini", {"solid.gradient_correction=true"}),
                                Backend::Cpu);
-  const auto* o = dynamic_cast<const MixedSolver<double, 2, CpuExec>*>(ocean.get());
+  const auto* o = dynamic_cast<const StoreSolver<double, 2, CpuExec>*>(ocean.get());
   ASSERT_NE(o, nullptr);
   run.clear();
   for (const Term& t : o->terms()) run.push_back(t.info);
@@ -117,31 +117,34 @@ std::vector<std::string> names(const std::vector<Term>& list) {
   return n;
 }
 
-// The gas and solid solvers run their recipes from the registry too (issue 14: one step structure for
-// every model): Sod's tube, a self-gravitating gas, the bar with gradient correction, a porous slab
-// (p-alpha: the solid's terms with the porosity's fields) and the rubble pile with self-gravity.
+// Gas and solid scenes run their recipes from the registry in the same general store (issue 14: one
+// store for every scene but the liquid alone): Sod's tube, a self-gravitating gas, the bar with
+// gradient correction, a porous slab (p-alpha: the solid's terms with the porosity's fields) and the
+// rubble pile with self-gravity; solids alone unmasked (not phased), their terms compiled without the
+// phase test.
 TEST(TermRegistry, GasAndSolidSolversRunTheirRecipes) {
   auto sod = make_simulation(test::shipped_scene("sod1d.ini"), Backend::Cpu);
-  const auto* g = dynamic_cast<const GasSolver<double, 1, CpuExec>*>(sod.get());
+  const auto* g = dynamic_cast<const StoreSolver<double, 1, CpuExec>*>(sod.get());
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(names(g->terms()), (std::vector<std::string>{"density_gradh_price2012", "forces_gas_gradh_price2012"}));
   auto cold = make_simulation(test::shipped_scene("cold_collapse3d.ini", {"gas_block.1.dp=0.2"}), Backend::Cpu);
-  const auto* c = dynamic_cast<const GasSolver<double, 3, CpuExec>*>(cold.get());
+  const auto* c = dynamic_cast<const StoreSolver<double, 3, CpuExec>*>(cold.get());
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(names(c->terms()), (std::vector<std::string>{"density_gradh_price2012", "forces_gas_gradh_price2012",
                                                           "self_gravity_barnes_hut1986"}));
   auto bar = make_simulation(test::shipped_scene("bar2d.ini", {"solid.gradient_correction=true"}), Backend::Cpu);
-  const auto* b = dynamic_cast<const SolidSolver<double, 2, CpuExec>*>(bar.get());
+  const auto* b = dynamic_cast<const StoreSolver<double, 2, CpuExec>*>(bar.get());
   ASSERT_NE(b, nullptr);
+  EXPECT_FALSE(b->phased());
   EXPECT_EQ(names(b->terms()), (std::vector<std::string>{"eos_solid_benz_asphaug1994", "correction_randles_libersky1996",
                                                           "forces_solid_gray2001"}));
   auto porous = make_simulation(test::shipped_scene("porous_planar1d.ini"), Backend::Cpu);
-  const auto* p = dynamic_cast<const SolidSolver<double, 1, CpuExec>*>(porous.get());
+  const auto* p = dynamic_cast<const StoreSolver<double, 1, CpuExec>*>(porous.get());
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(names(p->terms()), (std::vector<std::string>{"eos_solid_benz_asphaug1994", "forces_solid_gray2001"}));
   auto rubble = make_simulation(
       test::shipped_scene("rubble_pile_disruption3d.ini", {"solid_block.1.dp=100", "solid_block.2.dp=100"}), Backend::Cpu);
-  const auto* r = dynamic_cast<const SolidSolver<double, 3, CpuExec>*>(rubble.get());
+  const auto* r = dynamic_cast<const StoreSolver<double, 3, CpuExec>*>(rubble.get());
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(names(r->terms()), (std::vector<std::string>{"eos_solid_benz_asphaug1994", "forces_solid_gray2001",
                                                           "self_gravity_barnes_hut1986"}));
@@ -180,19 +183,19 @@ TEST(TermRegistry, LiquidSolverRunsItsRecipe) {
                                                           "forces_monaghan1992_uniform_h", "collider_monaghan1994"}));
 }
 
-// A term is bound only where its solver's context offers what it needs: the solid's terms in the solid
-// and mixed solvers, the mixed liquid's and the grains' in the mixed one only, the liquid's uniform-h
-// variants in the liquid solver only, the gas's in the gas solver.
+// A term is bound only where its solver's context offers what it needs: every model's in the general
+// store (and the former gas and solid classes' own), the liquid's uniform-h variants in the liquid
+// solver only.
 TEST(TermRegistry, TermsBindOnlyWhereTheirContextOffersWhatTheyNeed) {
   const auto gas = term_registry<GasTermContext<double, 2, CpuExec>>();
   const auto solid = term_registry<SolidTermContext<double, 2, CpuExec>>();
-  const auto mixed = term_registry<MixedTermContext<double, 2, CpuExec>>();
+  const auto store = term_registry<StoreTermContext<double, 2, CpuExec>>();
   const auto liquid = term_registry<WcsphTermContext<double, 2, CpuExec>>();
   EXPECT_TRUE(bool(liquid.at("forces_monaghan1992_uniform_h").bind));
   EXPECT_TRUE(bool(liquid.at("wall_pressure_adami2012").bind));
   EXPECT_FALSE(bool(liquid.at("forces_monaghan1992").bind));
   EXPECT_FALSE(bool(liquid.at("boundary_adami2012").bind));
-  EXPECT_FALSE(bool(mixed.at("forces_monaghan1992_uniform_h").bind));
+  EXPECT_FALSE(bool(store.at("forces_monaghan1992_uniform_h").bind));
   EXPECT_TRUE(bool(gas.at("density_gradh_price2012").bind));
   EXPECT_TRUE(bool(gas.at("self_gravity_barnes_hut1986").bind));
   EXPECT_FALSE(bool(gas.at("forces_solid_gray2001").bind));
@@ -201,10 +204,9 @@ TEST(TermRegistry, TermsBindOnlyWhereTheirContextOffersWhatTheyNeed) {
   EXPECT_TRUE(bool(solid.at("self_gravity_barnes_hut1986").bind));
   EXPECT_FALSE(bool(solid.at("boundary_adami2012").bind));
   EXPECT_FALSE(bool(solid.at("density_gradh_price2012").bind));
-  EXPECT_TRUE(bool(mixed.at("forces_solid_gray2001").bind));
-  EXPECT_TRUE(bool(mixed.at("contact_linear_green2010").bind));
-  EXPECT_FALSE(bool(mixed.at("self_gravity_barnes_hut1986").bind));
-  EXPECT_FALSE(bool(mixed.at("forces_gas_gradh_price2012").bind));
+  for (const char* t : {"forces_solid_gray2001", "contact_linear_green2010", "self_gravity_barnes_hut1986",
+                        "forces_gas_gradh_price2012", "forces_monaghan1992", "damage_benz_asphaug1994"})
+    EXPECT_TRUE(bool(store.at(t).bind)) << t;
   for (const auto& e : term_catalog().entries()) EXPECT_FALSE(bool(e.bind)) << e.info.name;
 }
 
@@ -219,12 +221,10 @@ struct Term_Dummy {
 // flaws, no yield limit) damage only; the basalt crater (von Mises, flaws) the yield and damage; the
 // ocean impact (basalt, mixed) the yield only.
 std::vector<std::string> hook_names(const Simulation& s) {
-  if (auto* a = dynamic_cast<const SolidSolver<double, 1, CpuExec>*>(&s)) return names(a->hooks());
-  if (auto* a = dynamic_cast<const SolidSolver<double, 2, CpuExec>*>(&s)) return names(a->hooks());
-  if (auto* a = dynamic_cast<const SolidSolver<float, 2, CpuExec>*>(&s)) return names(a->hooks());
-  if (auto* a = dynamic_cast<const MixedSolver<double, 2, CpuExec>*>(&s)) return names(a->hooks());
-  if (auto* a = dynamic_cast<const MixedSolver<float, 2, CpuExec>*>(&s)) return names(a->hooks());
-  ADD_FAILURE() << "not a 1D/2D solid or mixed solver";
+  if (auto* a = dynamic_cast<const StoreSolver<double, 1, CpuExec>*>(&s)) return names(a->hooks());
+  if (auto* a = dynamic_cast<const StoreSolver<double, 2, CpuExec>*>(&s)) return names(a->hooks());
+  if (auto* a = dynamic_cast<const StoreSolver<float, 2, CpuExec>*>(&s)) return names(a->hooks());
+  ADD_FAILURE() << "not a 1D/2D store solver";
   return {};
 }
 
@@ -242,8 +242,6 @@ TEST(TermRegistry, IntegratorHooksAreRegisteredTerms) {
   for (const char* t : {"distention_return_wuennemann2006", "yield_limit_collins2004"})
     EXPECT_EQ(term_catalog().at(t).info.stage, TermStage::AfterStage) << t;
   EXPECT_EQ(term_catalog().at("damage_benz_asphaug1994").info.stage, TermStage::AfterStep);
-  // Damage needs the solid solver's flaws: not bound in a mixed store.
-  EXPECT_FALSE(bool(term_registry<MixedTermContext<double, 2, CpuExec>>().at("damage_benz_asphaug1994").bind));
   EXPECT_TRUE(bool(term_registry<SolidTermContext<double, 2, CpuExec>>().at("damage_benz_asphaug1994").bind));
 }
 

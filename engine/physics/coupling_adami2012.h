@@ -1,5 +1,5 @@
 #pragma once
-// The terms of a mixed scene (solver/mixed_solver.h) that are not the solid's own: the liquid's
+// The terms of a mixed scene (solver/store_solver.h) that are not the solid's own: the liquid's
 // recipe on a variable-h store (Tait EOS, momentum, continuity, delta-SPH) and its coupling to the
 // other particles of the store, tank walls and solid bodies alike, as moving walls:
 //  - boundary state, Adami, Hu & Adams (2012), J. Comput. Phys. 231, 7057, eq. (27)-(28): a wall or

@@ -1,5 +1,5 @@
 #pragma once
-// DEM grains as a material of the mixed engine (solver/mixed_solver.h, phase kPhaseGrain): every grain
+// DEM grains as a material of the mixed engine (solver/store_solver.h, phase kPhaseGrain): every grain
 // is one particle of the store, a sphere (a disc in 2D) of radius `grain_radius`, and the term
 // contact_linear_green2010 sums on it, in one gather pass over the step's grid,
 //  - the linear contact law of the cuda-samples `particles` demo with every other grain it overlaps

@@ -163,14 +163,14 @@ struct SolidView {  // device memory only (DevicePtr, exec/device_ptr.h)
   DevicePtr<T> eps_p;        // accumulated equivalent plastic strain
   DevicePtr<T> eps_p_step;   // its value at the start of the current step
   PorousView<T> por;  // the porosity term's fields (all nullptr without a porous material)
-  // Mixed scenes (solver/mixed_solver.h): the model of each particle (kPhaseSolid for solids); the
+  // Mixed scenes (solver/store_solver.h): the model of each particle (kPhaseSolid for solids); the
   // pair sums of SolidCorrection and SolidForces with Phased = true skip every other neighbour (the
   // coupling terms handle those pairs). nullptr in the solid solver, whose functors (Phased = false)
   // compile exactly as before.
   DevicePtr<const uint8_t> phase = nullptr;
 };
 
-// The model of a particle in a mixed scene's one store (MixedSolver's `phase` field): ParticlePhase,
+// The model of a particle in a mixed scene's one store (the general store's `phase` field): ParticlePhase,
 // core/particle_phase.h.
 
 // The weakening of a damaged particle (Benz & Asphaug 1994, Icarus 107, 98, sec. 3.2): the stress

@@ -124,6 +124,8 @@ std::vector<std::pair<std::string, std::string>> mixed_scene_models(const ParamS
     m.push_back({"solid", "[solid_block." + std::to_string(ps.indices("solid_block").front()) + "]"});
   if (!ps.indices("grains").empty())
     m.push_back({"dem", "[grains." + std::to_string(ps.indices("grains").front()) + "]"});
+  if (!ps.indices("gas_block").empty())
+    m.push_back({"gas", "[gas_block." + std::to_string(ps.indices("gas_block").front()) + "]"});
   return m;
 }
 
@@ -138,6 +140,14 @@ SceneParticles build_mixed_scene(const ParamSet& ps, const SizeCheck& check) {
   const bool liquid = !ps.indices("block").empty() || !ps.indices("tank").empty();
   const bool solid = !ps.indices("solid_block").empty();
   const bool grains = !ps.indices("grains").empty();
+  // A gas shares a store with no other model yet: no term couples it to a liquid, solid or grains
+  // (the gas's grad-h density and forces would take their particles for gas). Refused by its section.
+  if (!ps.indices("gas_block").empty())
+    throw ParamError(ps.where("gas_block." + std::to_string(ps.indices("gas_block")[0]) + ".min") + ": [gas_block." +
+                     std::to_string(ps.indices("gas_block")[0]) + "] in a mixed scene: a gas shares a store with no other material yet (no term "
+                     "couples a gas to a liquid, solid or grains; its grad-h density and forces would take their "
+                     "particles for gas); remove the [gas_block.N] sections, or run the gas alone with "
+                     "physics.model = gas");
   if (!liquid && !solid && !grains)
     throw ParamError(ps.where("physics.model") +
                      ": physics.model = mixed but the scene has no bodies: add [block.N] (liquid, inside a "

@@ -1,7 +1,7 @@
 #pragma once
 // Each model is a recipe of registered terms (solver/term_list.h, solver/terms/*.h; docs/terms.md):
-// the recipes every solver runs, by the scene's options. The mixed solver merges several (liquid,
-// solid, dem, coupling); the gas and solid solvers run one, with self-gravity's when gravity.self = on;
+// the recipes every solver runs, by the scene's options. The general store merges several (liquid,
+// solid, dem, coupling) or runs one (a gas, solids alone), with self-gravity's when gravity.self = on;
 // the liquid alone runs the liquid's uniform-h variants.
 #include "solver/term_list.h"
 
@@ -60,6 +60,16 @@ inline std::vector<ModelRecipe> solid_model_recipes(bool correction, bool self_g
   return r;
 }
 
+// The general store's recipes (solver/store_solver.h), by the models its materials belong to: a gas
+// alone (`gas`), solids alone, or several models (`phased`: liquid, walls, solids, grains, coupled);
+// self-gravity for a gas or solids alone.
+inline std::vector<ModelRecipe> store_model_recipes(bool gas, bool phased, bool correction, bool grains,
+                                                    bool hertz_mindlin, bool self_gravity) {
+  if (gas) return gas_model_recipes(self_gravity);
+  if (!phased) return solid_model_recipes(correction, self_gravity);
+  return mixed_model_recipes(correction, grains, hertz_mindlin);
+}
+
 // The solid's integrator hooks as terms (stages after_stage and after_step, run by run_hooks): the
 // porosity's return (a porous material), the yield limit (a material with strength), damage (flaws).
 inline std::vector<ModelRecipe> solid_hook_recipes(bool porous, bool yield, bool damage) {
@@ -77,7 +87,7 @@ inline std::vector<TermInfo> recipe_terms(const std::vector<ModelRecipe>& recipe
   return out;
 }
 
-// What the mixed solver runs.
+// What the general store runs for a mixed scene.
 inline std::vector<TermInfo> mixed_recipe(bool correction, bool grains = false, bool hertz_mindlin = false) {
   return recipe_terms(mixed_model_recipes(correction, grains, hertz_mindlin));
 }

@@ -11,9 +11,12 @@
 
 namespace ejecta {
 
-// The solver of `scene.recipe` ("wcsph": the liquid's uniform-h WcsphSolver; "gas": GasSolver; "solid":
-// SolidSolver; "mixed": MixedSolver, several models' materials in one store) over the scene's
-// particles: what make_simulation, the viewer's drops and resets and a restart from a frame build.
+// The solver of `scene.recipe` over the scene's particles: "wcsph", the liquid's uniform-h WcsphSolver;
+// "gas", "solid" and "mixed", the general store (StoreSolver, solver/store_solver.h), whose materials
+// may be of every model. What make_simulation, the viewer's drops and resets and a restart from a frame
+// build. EJECTA_SOLVER=classes in the environment builds the gas and solid scenes' former classes
+// (GasSolver, SolidSolver) instead, for measuring them against the store (ejecta --benchmark) until
+// they are retired.
 // The wcsph recipe runs with leapfrog only (a ParamError for time.integrator otherwise).
 // The solver settings a recipe refuses (the liquid's integrator is leapfrog only), checked before the
 // scene's particles are laid out, so that this error comes first (ParamError with file:line).
@@ -29,7 +32,7 @@ std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const Sc
                                                 Precision precision);
 std::unique_ptr<Simulation> make_cpu_solid_solver(const ParamSet& params, const SceneParticles& init,
                                                   Precision precision);
-std::unique_ptr<Simulation> make_cpu_mixed_solver(const ParamSet& params, const SceneParticles& init,
+std::unique_ptr<Simulation> make_cpu_store_solver(const ParamSet& params, const SceneParticles& init,
                                                   Precision precision);
 #ifdef EJECTA_WITH_CUDA
 std::unique_ptr<Simulation> make_cuda_solver_float(const ParamSet& params, const SceneParticles& init);
@@ -38,8 +41,8 @@ std::unique_ptr<Simulation> make_cuda_gas_solver_float(const ParamSet& params, c
 std::unique_ptr<Simulation> make_cuda_gas_solver_double(const ParamSet& params, const SceneParticles& init);
 std::unique_ptr<Simulation> make_cuda_solid_solver_float(const ParamSet& params, const SceneParticles& init);
 std::unique_ptr<Simulation> make_cuda_solid_solver_double(const ParamSet& params, const SceneParticles& init);
-std::unique_ptr<Simulation> make_cuda_mixed_solver_float(const ParamSet& params, const SceneParticles& init);
-std::unique_ptr<Simulation> make_cuda_mixed_solver_double(const ParamSet& params, const SceneParticles& init);
+std::unique_ptr<Simulation> make_cuda_store_solver_float(const ParamSet& params, const SceneParticles& init);
+std::unique_ptr<Simulation> make_cuda_store_solver_double(const ParamSet& params, const SceneParticles& init);
 // "" when a device is usable, else why not.
 std::string cuda_device_problem();
 // Device memory free now (bytes).

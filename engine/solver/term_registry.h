@@ -55,7 +55,7 @@ struct TermInfo {
 
 // What a solver's term context offers (Ctx::offers, a mask) and a term needs (Term::needs): the
 // registry binds a term's evaluate only to contexts that offer all it needs. A term may run in several
-// contexts (the solid's terms in the solid solver and in a mixed store, masked to their phase there).
+// contexts (the solid's terms in the general store and the former solid class; masked to their phase in a store of several models).
 enum TermNeeds : unsigned {
   kTermNeedsMixedLiquid = 1u << 0,  // the mixed store's liquid (LiquidModel, MixedView)
   kTermNeedsSolid = 1u << 1,        // SolidModel and a SolidView `sv` on a level grid
@@ -63,7 +63,7 @@ enum TermNeeds : unsigned {
   kTermNeedsGas = 1u << 3,          // GasModel, GasView, the level index
   kTermNeedsSelfGravity = 1u << 4,  // the octree (gravity/self_gravity.h) over a view `gv` with x, m, h, a
   kTermNeedsUniformLiquid = 1u << 5,  // the liquid alone: WcsphModel, ParticleView, the uniform CellGrid
-  kTermNeedsDamage = 1u << 6,  // the solid solver's flaws (ids, offsets, strains) and the step taken
+  kTermNeedsDamage = 1u << 6,  // the solids' flaws (ids, offsets, strains) and the step taken
 };
 
 // A term bound to a solver's context: what the step runs.

@@ -31,12 +31,12 @@ struct Term_DensityGradH_Price2012 {
     return [&c] {
       if (c.tree) {  // gas.neighbour_search = tree (neighbors/tree_index.h)
         const auto search = c.tree->tree();
-        c.exec.for_each_balanced(c.n, DensityGradH_Price2012<T, D, std::decay_t<decltype(search)>>{c.model, search, c.pv});
-        c.tree->refit(c.pv.x.get(), c.pv.h.get());  // h moved: the symmetric search needs each node's largest h
+        c.exec.for_each_balanced(c.n, DensityGradH_Price2012<T, D, std::decay_t<decltype(search)>>{c.gas, search, c.gas_view});
+        c.tree->refit(c.gas_view.x.get(), c.gas_view.h.get());  // h moved: the symmetric search needs each node's largest h
         return;
       }
-      c.exec.for_each_balanced(c.n, DensityGradH_Price2012<T, D>{c.model, c.grid, c.pv});
-      c.cells->set_level_hmax(c.pv.h.get());  // h moved: the symmetric search needs each level's true maximum
+      c.exec.for_each_balanced(c.n, DensityGradH_Price2012<T, D>{c.gas, c.grid, c.gas_view});
+      c.cells->set_level_hmax(c.gas_view.h.get());  // h moved: the symmetric search needs each level's true maximum
       c.grid = c.cells->grid();
     };
   }
@@ -65,9 +65,9 @@ struct Term_ForcesGas_GradH_Price2012 {
     return [&c] {
       if (c.tree) {
         const auto search = c.tree->tree();
-        c.exec.for_each_balanced(c.n, Forces_Gas_GradH<T, D, std::decay_t<decltype(search)>>{c.model, search, c.pv});
+        c.exec.for_each_balanced(c.n, Forces_Gas_GradH<T, D, std::decay_t<decltype(search)>>{c.gas, search, c.gas_view});
       } else {
-        c.exec.for_each_balanced(c.n, Forces_Gas_GradH<T, D>{c.model, c.grid, c.pv});
+        c.exec.for_each_balanced(c.n, Forces_Gas_GradH<T, D>{c.gas, c.grid, c.gas_view});
       }
     };
   }

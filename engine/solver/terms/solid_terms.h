@@ -1,10 +1,10 @@
 #pragma once
 // The solid's terms (model solid; the solid model's own functors of physics/solid_model.h), in the
-// solid solver (physics.model = solid, porous materials included) and in a mixed store. In a mixed store
-// (the context's `phased`) they are masked to the solid particles by OnPhase and their pair sums skip
-// the other phases; in the solid solver they run over every particle, the functors compiled without
-// the phase test (Phased = false). Porosity (physics/porous_model.h) and damage enter the same
-// passes through the view's optional fields. Registered by register_solid_terms. The integrator's
+// general store (solver/store_solver.h: solids alone, porous materials included, or a store of several
+// models). In a store of several models (the context's `phased`) they are masked to the solid
+// particles by OnPhase and their pair sums skip the other phases; with solids alone they run over
+// every particle, the functors compiled without the phase test (Phased = false). Porosity
+// (physics/porous_model.h) and damage enter the same passes through the view's optional fields. Registered by register_solid_terms. The integrator's
 // hooks are terms too, of stages after_stage (the porosity's return to alpha >= 1, the yield limit)
 // and after_step (damage), in the solvers' hook recipes (solid_hook_recipes), run by run_hooks.
 #include "physics/coupling_adami2012.h"
@@ -20,17 +20,17 @@ inline std::vector<std::string> solid_optional_fields() {
           "compaction_strain_rate", "compaction_damage", "porosity", "damage"};
 }
 
-// A solid neighbour pass F<T, D, Phased> over the solid particles, load-balanced: in a mixed store
-// only the particles of phase solid (OnPhase), else every particle.
+// A solid neighbour pass F<T, D, Phased> over the solid particles, load-balanced: in a store of several
+// models (the context's `phased`, known when the term is bound) only the particles of phase solid
+// (OnPhase), else every particle.
 template <template <class, int, bool> class F, class C>
 std::function<void()> bind_solid_pass(C& c) {
   using T = typename C::T;
-  if constexpr (C::phased)
+  if (c.phased)
     return [&c] {
       c.exec.for_each_balanced(c.n, OnPhase<F<T, C::D, true>>{{c.solid, c.grid, c.sv}, c.sv.phase, kPhaseSolid});
     };
-  else
-    return [&c] { c.exec.for_each_balanced(c.n, F<T, C::D, false>{c.solid, c.grid, c.sv}); };
+  return [&c] { c.exec.for_each_balanced(c.n, F<T, C::D, false>{c.solid, c.grid, c.sv}); };
 }
 
 // The material's EOS (Tillotson 1962 or Murnaghan; with pores at the matrix density alpha rho), the
@@ -49,12 +49,11 @@ struct Term_EosSolid_BenzAsphaug1994 {
   template <class C>
   static std::function<void()> bind(C& c) {
     using T = typename C::T;
-    if constexpr (C::phased)
+    if (c.phased)
       return [&c] {
         c.exec.for_each(c.n, OnPhase<SolidEosPass<T, C::D>>{{c.solid, c.sv}, c.sv.phase, kPhaseSolid});
       };
-    else
-      return [&c] { c.exec.for_each(c.n, SolidEosPass<T, C::D>{c.solid, c.sv}); };
+    return [&c] { c.exec.for_each(c.n, SolidEosPass<T, C::D>{c.solid, c.sv}); };
   }
 };
 
@@ -105,12 +104,11 @@ struct Term_DistentionReturn_Wuennemann2006 {
   template <class C>
   static std::function<void()> bind(C& c) {
     using T = typename C::T;
-    if constexpr (C::phased)
+    if (c.phased)
       return [&c] {
         c.exec.for_each(c.n, OnPhase<SolidPorousAfterStage<T, C::D>>{{c.solid, c.sv}, c.sv.phase, kPhaseSolid});
       };
-    else
-      return [&c] { c.exec.for_each(c.n, SolidPorousAfterStage<T, C::D>{c.solid, c.sv}); };
+    return [&c] { c.exec.for_each(c.n, SolidPorousAfterStage<T, C::D>{c.solid, c.sv}); };
   }
 };
 
@@ -130,12 +128,11 @@ struct Term_YieldLimit_Collins2004 {
   template <class C>
   static std::function<void()> bind(C& c) {
     using T = typename C::T;
-    if constexpr (C::phased)
+    if (c.phased)
       return [&c] {
         c.exec.for_each(c.n, OnPhase<SolidYieldLimit<T, C::D>>{{c.solid, c.sv}, c.sv.phase, kPhaseSolid});
       };
-    else
-      return [&c] { c.exec.for_each(c.n, SolidYieldLimit<T, C::D>{c.solid, c.sv}); };
+    return [&c] { c.exec.for_each(c.n, SolidYieldLimit<T, C::D>{c.solid, c.sv}); };
   }
 };
 

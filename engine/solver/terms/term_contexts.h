@@ -2,8 +2,8 @@
 // What the terms of a solver's step work on (solver/term_list.h): references to the solver's execution
 // layer, models, grid and views, read when a term runs (the grid changes every sort, dt every step).
 // The terms (solver/terms/*.h) bind their evaluate to a context; `offers` says which terms can
-// (TermNeeds), `phased` whether the store holds several models (a mixed store: the solid's terms are
-// masked to its phase).
+// (TermNeeds), `phased` whether the store holds several models (the solid's terms are then masked to
+// its phase).
 #include "exec/device_array.h"
 #include "gravity/self_gravity.h"
 #include "neighbors/cell_index.h"
@@ -26,17 +26,32 @@
 
 namespace ejecta {
 
-// The mixed solver (solver/mixed_solver.h): one store of liquid, walls, solids and grains.
+// What self-gravity reads (x, m, h) and adds to (a), from whichever model's fields the store holds.
+template <class T, int D>
+struct GravityView {
+  DevicePtr<Vec<T, D>> x;
+  DevicePtr<const T> m, h;
+  DevicePtr<Vec<T, D>> a;
+};
+
+// The general store (solver/store_solver.h): one store whose materials may be of every model (liquid,
+// tank walls, solids, grains; a gas alone). `phased`: the store holds more than the solid model, so
+// the solid's terms are masked to its phase (known when the terms are bound).
 template <class T_, int D_, class Exec_>
-struct MixedTermContext {
+struct StoreTermContext {
   using T = T_;
   using Exec = Exec_;
   static constexpr int D = D_;
-  static constexpr unsigned offers = kTermNeedsMixedLiquid | kTermNeedsSolid | kTermNeedsGrains;
-  static constexpr bool phased = true;
+  static constexpr unsigned offers = kTermNeedsMixedLiquid | kTermNeedsSolid | kTermNeedsGrains | kTermNeedsGas |
+                                     kTermNeedsSelfGravity | kTermNeedsDamage;
   Exec& exec;
   const std::size_t& n;
-  const LevelGrid<T, D>& grid;
+  const bool& phased;
+  // the neighbour search: the level index and its grid (the gas's density term refreshes them), or the tree
+  const std::unique_ptr<LevelIndex<T, D, Exec>>& cells;
+  const std::unique_ptr<TreeIndex<T, D, Exec>>& tree;
+  LevelGrid<T, D>& grid;
+  // liquid, walls, solids and grains
   const MixedView<T, D>& pv;
   const SolidView<T, D>& sv;  // pv.s
   const LiquidModel<T, D>& liquid;
@@ -47,9 +62,24 @@ struct MixedTermContext {
   const DemHertzMindlinPair<T>& hm;
   const T& rolling;
   const T& dt;
+  // the gas
+  const GasView<T, D>& gas_view;
+  const GasModel<T, D>& gas;
+  // self-gravity: the fields it reads and adds to, the octree (null when off), the potential field
+  const GravityView<T, D>& gv;
+  const std::unique_ptr<SelfGravity<T, D, Exec>>& gravity;
+  T* const& phi;
+  PhaseTimes& times;
+  const bool& phase_timing;
+  // damage (the after_step hook): the flaws by initial id, the active-flaw counts, the step taken
+  const DevicePtr<uint32_t>& id;
+  const DeviceArray<std::int64_t, Exec>& flaw_offset;
+  const DeviceArray<T, Exec>& flaw_strain;
+  const DevicePtr<uint32_t>& active_flaws;
+  const T& dt_taken;
 };
 
-// The gas solver (solver/gas_solver.h); its density term refreshes the level grid (cells, grid).
+// The former gas class (solver/gas_solver.h, EJECTA_SOLVER=classes); its density term refreshes the level grid (cells, grid).
 template <class T_, int D_, class Exec_>
 struct GasTermContext {
   using T = T_;
@@ -62,8 +92,8 @@ struct GasTermContext {
   const std::unique_ptr<LevelIndex<T, D, Exec>>& cells;
   const std::unique_ptr<TreeIndex<T, D, Exec>>& tree;  // gas.neighbour_search = tree: the search, else the grid
   LevelGrid<T, D>& grid;
-  const GasView<T, D>& pv;
-  const GasModel<T, D>& model;
+  const GasView<T, D>& gas_view;
+  const GasModel<T, D>& gas;
   // self-gravity: the view it reads and adds to, the octree (null when off), the potential field
   const GasView<T, D>& gv;
   const std::unique_ptr<SelfGravity<T, D, Exec>>& gravity;
@@ -72,7 +102,7 @@ struct GasTermContext {
   const bool& phase_timing;
 };
 
-// The solid solver (solver/solid_solver.h), porous materials and damage included.
+// The former solid class (solver/solid_solver.h, EJECTA_SOLVER=classes), porous materials and damage included.
 template <class T_, int D_, class Exec_>
 struct SolidTermContext {
   using T = T_;
