@@ -53,6 +53,15 @@ TEST(BandedOrder, BandFromTheCacheSize) {
   EXPECT_EQ(band_rows_for_cache(50e6, 270e3, 1, 81), 44);
   EXPECT_EQ(band_rows_for_cache(50e6, 270e3, 1, 40), 0) << "whole planes fit: row-major";
   EXPECT_EQ(band_rows_for_cache(1e6, 270e3, 2, 81), 5) << "at least 2 reach + 1 rows";
+  // neighbours.band_rows: B itself, or -1 from the cache: the impact at 4M in double (3,984,877 particles,
+  // 81 x 81 x 62 buckets, 186 bytes a neighbour) on 50 MiB of L2: rows 77 x 58, 892 particles a row of
+  // 166 kB, half the L2 over 4 slabs: B = 37. Row-major without a cache (the CPU) and in 2D.
+  const int dims[3] = {81, 81, 62};
+  EXPECT_EQ(band_rows_setting(16, 52428800.0, 3984877, dims, 3, 1, 186), 16);
+  EXPECT_EQ(band_rows_setting(0, 52428800.0, 3984877, dims, 3, 1, 186), 0);
+  EXPECT_EQ(band_rows_setting(-1, 52428800.0, 3984877, dims, 3, 1, 186), 37);
+  EXPECT_EQ(band_rows_setting(-1, 0.0, 3984877, dims, 3, 1, 186), 0);
+  EXPECT_EQ(band_rows_setting(-1, 52428800.0, 3984877, dims, 2, 1, 186), 0);
 }
 
 std::unique_ptr<Simulation> run(const char* scene, std::vector<std::string> o, int band, Backend backend, long steps) {

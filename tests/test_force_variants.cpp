@@ -31,7 +31,8 @@ void expect_same_pairs(const Simulation& a, const Simulation& b) {
 
 // 40 steps of the 3D dam break at dp = 0.06 (the column starts to fall), float, half cells (the default).
 TEST(ForceVariants, FluidListSameStateAsEveryThread_DamBreak3D_Float) {
-  const auto a = run({"particles.dp=0.06"}, Backend::Cpu, 40);
+  // Every thread and 72 registers (the former defaults) against the fluid list and 64 (the defaults now).
+  const auto a = run({"particles.dp=0.06", "fluid.force_threads=all", "fluid.force_registers=72"}, Backend::Cpu, 40);
   const auto b = run({"particles.dp=0.06", "fluid.force_threads=fluid", "fluid.force_registers=64"}, Backend::Cpu, 40);
   test::expect_same_state(*a, *b);
   expect_same_pairs(*a, *b);
@@ -42,21 +43,23 @@ TEST(ForceVariants, FluidListSameStateAsEveryThread_DamBreak3D_Float) {
 TEST(ForceVariants, FluidListSameStateAsEveryThread_Double) {
   const std::vector<std::string> o = {"particles.dp=0.06", "scene.precision=double", "fluid.pressure_term=zhang2017",
                                       "boundary.slip=no_slip", "fluid.xsph=0.1", "fluid.neighbour_cells=support"};
-  std::vector<std::string> v = o;
+  std::vector<std::string> u = o, v = o;
+  u.push_back("fluid.force_threads=all");
   v.push_back("fluid.force_threads=fluid");
-  const auto a = run(o, Backend::Cpu, 40), b = run(v, Backend::Cpu, 40);
+  const auto a = run(u, Backend::Cpu, 40), b = run(v, Backend::Cpu, 40);
   test::expect_same_state(*a, *b);
   expect_same_pairs(*a, *b);
 }
 
-// On the GPU, each variant against the default kernel over 200 steps at dp = 0.04, float.
+// On the GPU, each variant against the every-thread, 72-register kernel (the former default) over 200 steps
+// at dp = 0.04, float.
 TEST(ForceVariants, CudaVariantsAgreeWithTheDefaultPass_Float) {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
-  const auto base = run({"particles.dp=0.04"}, Backend::Cuda, 200);
+  const auto base = run({"particles.dp=0.04", "fluid.force_threads=all", "fluid.force_registers=72"}, Backend::Cuda, 200);
   for (const char* v : {"fluid.force_threads=fluid", "fluid.force_registers=64"}) {
     const auto s = run({"particles.dp=0.04", v}, Backend::Cuda, 200);
     const test::ParticleDifference d = test::max_difference_by_id(base->download(), s->download());
-    std::printf("  %s against the default, GPU, 200 steps: |dx| %.3g m, |dv| %.3g m/s, |drho| %.3g\n", v, d.position,
+    std::printf("  %s against every thread and 72 registers, GPU, 200 steps: |dx| %.3g m, |dv| %.3g m/s, |drho| %.3g\n", v, d.position,
                 d.velocity, d.density);
     EXPECT_LT(d.position, 1e-3 * 0.04) << v;
   }

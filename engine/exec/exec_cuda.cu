@@ -158,6 +158,13 @@ void CudaExec::sort_pairs64(uint64_t*& keys, uint32_t*& values, uint64_t*& keys_
 
 void CudaExec::synchronize() const { cuda_check(cudaStreamSynchronize(stream_), "synchronize"); }
 
+std::size_t CudaExec::cache_bytes() const {
+  int dev = 0, bytes = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev);
+  return bytes > 0 ? std::size_t(bytes) : 0;
+}
+
 std::string CudaExec::device_name() const {
   int dev = 0;
   cudaGetDevice(&dev);

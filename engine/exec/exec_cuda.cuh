@@ -159,6 +159,8 @@ class CudaExec {
   // reported at the launch that caused it rather than at a later copy.
   bool debug_sync() const { return debug_sync_; }
   std::string device_name() const;
+  // The device's L2 in bytes (neighbours.band_rows = -1 sizes the banded bucket order for it).
+  std::size_t cache_bytes() const;
   std::size_t workspace_bytes() const { return scratch_bytes_ + result_bytes_; }
   cudaStream_t stream() const { return stream_; }
   void* stream_handle() const { return stream_; }  // Simulation::device_stream

@@ -7,7 +7,10 @@
 #include "core/hd.h"
 #include "core/types.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ejecta {
@@ -50,6 +53,35 @@ inline int band_rows_for_cache(double cache_bytes, double row_bytes, int reach, 
   const double b = cache_bytes / (slabs * row_bytes) - 2.0 * reach;
   if (b >= my) return 0;
   return b < 2 * reach + 1 ? 2 * reach + 1 : static_cast<int>(b);
+}
+
+// neighbours.band_rows as a solver uses it: B > 0 itself, 0 row-major, -1 (auto) from the backend's cache
+// (Exec::cache_bytes(); 0 on the CPU: row-major): half of it for the sweep's slabs (the rest for the
+// other traffic), a row's bytes estimated as the mean particles per row of the table's interior (dims
+// less the two margin cells on each side, make_cell_grid) times the bytes a neighbour read takes
+// (`neighbour_bytes`, the solver's: about 37 in the float liquid, 186 in the double solid). 2D and 1D:
+// row-major.
+inline int band_rows_setting(long key, double cache_bytes, std::size_t n, const int dims[3], int D, int reach,
+                             double neighbour_bytes) {
+  if (key >= 0) return static_cast<int>(key);
+  if (D < 3 || cache_bytes <= 0 || n == 0) return 0;
+  const double rows = static_cast<double>(dims[1] > 5 ? dims[1] - 4 : 1) * static_cast<double>(dims[2] > 5 ? dims[2] - 4 : 1);
+  return band_rows_for_cache(0.5 * cache_bytes, static_cast<double>(n) / rows * neighbour_bytes, reach, dims[1]);
+}
+
+// The backend's last-level cache for band_rows_setting: CudaExec::cache_bytes() (the device's L2); 0 for
+// a backend without it (the CPU, where the banded order is not measured).
+template <class Exec, class = void>
+struct ExecCacheBytes {
+  static double of(const Exec&) { return 0; }
+};
+template <class Exec>
+struct ExecCacheBytes<Exec, std::void_t<decltype(std::declval<const Exec&>().cache_bytes())>> {
+  static double of(const Exec& e) { return static_cast<double>(e.cache_bytes()); }
+};
+template <class Exec>
+double exec_cache_bytes(const Exec& e) {
+  return ExecCacheBytes<Exec>::of(e);
 }
 
 // rank[b] for every bucket of a table of dims[0] x dims[1] x dims[2] buckets (unused axes 1, each

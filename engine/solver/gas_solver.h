@@ -147,7 +147,8 @@ class GasSolver final : public StagedStoreSolver<GasSolver<T, D, Exec>, T, D, Ex
         hi[d] = std::max(hi[d], init.position[i * D + d]);
       }
     grid_ = make_level_grid<T, D>(lo, hi, hmin0, double(model_.h_max), n_);
-    grid_.band = int(params.integer("neighbours.band_rows"));  // bucket_order.h (issue 18)
+    grid_.band = band_rows_setting(params.integer("neighbours.band_rows"), exec_cache_bytes(exec_), n_, grid_.dims[0], D, 1,
+                                   (2.0 * D + 7) * sizeof(T));  // bucket_order.h (issue 18)
   }
 
   // The keys that act on the rates and the step size only, so they may change between steps (the

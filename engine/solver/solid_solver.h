@@ -217,7 +217,8 @@ class SolidSolver final : public StagedStoreSolver<SolidSolver<T, D, Exec>, T, D
       hmax = std::max(hmax, init.h[i]);
     }
     grid_ = make_level_grid<T, D>(lo, hi, hmin, hmax, n_);
-    grid_.band = int(params.integer("neighbours.band_rows"));  // bucket_order.h (issue 18)
+    grid_.band = band_rows_setting(params.integer("neighbours.band_rows"), exec_cache_bytes(exec_), n_, grid_.dims[0], D, 1,
+                                   (2.0 * D + 5 + D * (D + 1)) * sizeof(T) + 2);  // bucket_order.h (issue 18)
   }
 
   void configure_live(const ParamSet& params) {

@@ -43,6 +43,7 @@
 #include "scene/mixed_scene.h"
 #include "scene/solid_scene.h"
 #include "solver/model_recipes.h"
+#include "solver/row_subset_pass.h"
 #include "solver/solid_material_table.h"
 #include "solver/staged_store_solver.h"
 #include "solver/terms/term_contexts.h"
@@ -141,7 +142,8 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
       update_invariants();  // non-persistent: again after the sort
     }
     times_.sort += this->seconds(t0, this->phase_mark());
-    this->run_terms(terms_);
+    // A distributed run of solids: the pair pass split around its halo exchange (dist.overlap = interior).
+    if (!run_terms_split(exec_, terms_, row_split_of(halo_), "forces_solid_gray2001")) this->run_terms(terms_);
     const auto t1 = std::chrono::steady_clock::now();
     const double dt = n_gas_ ? gas_step_limit() : phased_ ? mixed_step_limit() : solid_step_limit();
     times_.forces += this->seconds(t1, std::chrono::steady_clock::now());
@@ -694,7 +696,9 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
         hi[d] = std::max(hi[d], init.position[i * D + d]);
       }
     LevelGrid<T, D> grid = make_level_grid<T, D>(lo, hi, hmin, hmax, n_);
-    grid.band = int(params_.integer("neighbours.band_rows"));  // bucket_order.h (issue 18)
+    // The bytes a neighbour read takes: the solid's (the gas's is smaller; only the automatic band uses it).
+    grid.band = band_rows_setting(params_.integer("neighbours.band_rows"), exec_cache_bytes(exec_), n_, grid.dims[0], D, 1,
+                                  (n_gas_ ? 2.0 * D + 7 : 2.0 * D + 5 + D * (D + 1)) * sizeof(T) + (n_gas_ ? 0 : 2));  // bucket_order.h (issue 18)
     return grid;
   }
 

@@ -258,7 +258,10 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     // 42% fewer candidates; cell_grid.h).
     const int reach = params.text("fluid.neighbour_cells") == "half" ? 2 : 1;
     grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.liquid.h, n_, reach);
-    grid_.band = int(params.integer("neighbours.band_rows"));  // rows in bands of B in y (bucket_order.h)
+    // Rows in bands of B in y (bucket_order.h); auto sizes B for the L2 with the bytes a neighbour read
+    // takes (position, velocity, density, pressure, mass, kind).
+    grid_.band = band_rows_setting(params.integer("neighbours.band_rows"), exec_cache_bytes(exec_), n_, grid_.dims, D,
+                                   reach, (2.0 * D + 3) * sizeof(T) + 1);
     // fluid.force_kernel: the particle pass, or blocks of sorted particles with their candidates staged
     // in shared memory (forces_wcsph_cells.h; the arrays' values, so with the arrays record only).
     force_kernel_ = params.text("fluid.force_kernel") == "cell_blocks" ? 1 : 0;
