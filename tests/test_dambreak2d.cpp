@@ -218,16 +218,14 @@ TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_MdbcEnglish2022) {
 }
 
 // The Riemann pair pressure with the wall-normal Riemann problem against walls (fluid.pressure_term =
-// zhang2017_wall_normal, Zhang, Hu & Adams 2017, sec. 3.3), on the default walls and on mDBC's, with
+// zhang2017_wall_normal, Zhang, Hu & Adams 2017, sec. 3.3), measured on the default walls and on mDBC's, with
 // the defaults' criteria but one. Measured 2026-12-03 (docs/physics.md, ninth session): the front as
 // run leads by 0.19-0.26 a (the 0.3 a band is met), speed -1.1% (mDBC -1.3%), fitted delay T0 = 0.185,
 // column height within 1.9% for tau < 2; with the delay taken out Z(T - T0) is +5.3% at T = 1.19 (mDBC:
 // +5.4%; the defaults +4.9%), past the defaults' 5% there and within 4.2% at every later point. The
 // option therefore FAILS that one point of the defaults' criteria, as mDBC does; these tests hold it to
-// 6% there, a guard against getting worse, not a pass.
-TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_Zhang2017WallNormal) {
-  check_martin_moyce({"fluid.pressure_term=zhang2017_wall_normal"}, 0.3, 0.06);
-}
+// 6% there, a guard against getting worse, not a pass. Run on mDBC's walls only (the default walls' figures
+// above were measured once; Options2D.RiemannPressureZhang2017WallNormalDamBreak runs that pairing in CI).
 TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_Zhang2017WallNormalMdbc) {
   check_martin_moyce({"fluid.pressure_term=zhang2017_wall_normal", "boundary.model=mdbc_english2022"}, 0.3, 0.06);
 }
