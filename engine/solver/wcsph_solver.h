@@ -102,8 +102,13 @@ class WcsphSolver final : public StagedStoreSolver<WcsphSolver<T, D, Exec>, T, D
     const auto t0 = this->phase_mark();
     sort_and_reorder();
     times_.sort += this->seconds(t0, this->phase_mark());
-    // A distributed run's pair pass split around its halo exchange (dist.overlap = interior).
-    if (!run_terms_split(exec_, terms_, row_split_of(halo_), "forces_monaghan1992_uniform_h")) this->run_terms(terms_);
+    // A distributed run's pair pass split around its halo exchange (dist.overlap = interior). The split
+    // names the rows itself, so the pass's fluid list (fluid.force_threads = fluid) steps aside for it.
+    RowSplit* split = row_split_of(halo_);
+    const int kernel = force_kernel_;
+    if (split) force_kernel_ &= ~2;
+    if (!run_terms_split(exec_, terms_, split, "forces_monaghan1992_uniform_h")) this->run_terms(terms_);
+    force_kernel_ = kernel;
     if (count_pairs_) {
       const DevicePtr<const uint32_t> real = pair_real_.device(), cand = pair_cand_.device();
       const DevicePtr<const uint8_t> kind = pv_.kind;
