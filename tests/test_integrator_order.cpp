@@ -1,4 +1,4 @@
-// Convergence order of the time integrators through the real step path (GasSolver: sort, h
+// Convergence order of the time integrators through the real step path (the store's gas: sort, h
 // iteration, forces, the staged integrator), at fixed dt, on a smooth problem: a 1D slab of ideal
 // gas (rho = 1, u = 1, 100 particles) expanding freely into vacuum at both ends, without artificial
 // viscosity (whose switch-on at approach, v_ij.r_ij < 0, makes the rates only Lipschitz), h solved

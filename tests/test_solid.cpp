@@ -1,4 +1,4 @@
-// Solid model (physics.model = solid, engine/solver/solid_solver.h): the longitudinal wave speed of
+// Solid model (physics.model = solid, engine/solver/store_solver.h): the longitudinal wave speed of
 // the free bar of scenes/bar2d.ini against sqrt(E/rho0), momentum conservation of a free body, the
 // von Mises limit through the solver, restart N + N = 2N bit for bit, and a clear error for an unknown
 // material.

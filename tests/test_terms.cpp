@@ -14,8 +14,6 @@
 #include "params/param_registry.h"
 #include "sim_test_util.h"
 #include "simulation.h"
-#include "solver/gas_solver.h"
-#include "solver/solid_solver.h"
 #include "solver/store_solver.h"
 #include "solver/model_recipes.h"
 #include "solver/term_catalog.h"
@@ -184,11 +182,8 @@ TEST(TermRegistry, LiquidSolverRunsItsRecipe) {
 }
 
 // A term is bound only where its solver's context offers what it needs: every model's in the general
-// store (and the former gas and solid classes' own), the liquid's uniform-h variants in the liquid
-// solver only.
+// store, the liquid's uniform-h variants in the liquid solver only.
 TEST(TermRegistry, TermsBindOnlyWhereTheirContextOffersWhatTheyNeed) {
-  const auto gas = term_registry<GasTermContext<double, 2, CpuExec>>();
-  const auto solid = term_registry<SolidTermContext<double, 2, CpuExec>>();
   const auto store = term_registry<StoreTermContext<double, 2, CpuExec>>();
   const auto liquid = term_registry<WcsphTermContext<double, 2, CpuExec>>();
   EXPECT_TRUE(bool(liquid.at("forces_monaghan1992_uniform_h").bind));
@@ -196,14 +191,9 @@ TEST(TermRegistry, TermsBindOnlyWhereTheirContextOffersWhatTheyNeed) {
   EXPECT_FALSE(bool(liquid.at("forces_monaghan1992").bind));
   EXPECT_FALSE(bool(liquid.at("boundary_adami2012").bind));
   EXPECT_FALSE(bool(store.at("forces_monaghan1992_uniform_h").bind));
-  EXPECT_TRUE(bool(gas.at("density_gradh_price2012").bind));
-  EXPECT_TRUE(bool(gas.at("self_gravity_barnes_hut1986").bind));
-  EXPECT_FALSE(bool(gas.at("forces_solid_gray2001").bind));
-  EXPECT_FALSE(bool(gas.at("forces_monaghan1992").bind));
-  EXPECT_TRUE(bool(solid.at("forces_solid_gray2001").bind));
-  EXPECT_TRUE(bool(solid.at("self_gravity_barnes_hut1986").bind));
-  EXPECT_FALSE(bool(solid.at("boundary_adami2012").bind));
-  EXPECT_FALSE(bool(solid.at("density_gradh_price2012").bind));
+  EXPECT_FALSE(bool(liquid.at("density_gradh_price2012").bind));
+  EXPECT_FALSE(bool(liquid.at("forces_solid_gray2001").bind));
+  EXPECT_TRUE(bool(store.at("density_gradh_price2012").bind));
   for (const char* t : {"forces_solid_gray2001", "contact_linear_green2010", "self_gravity_barnes_hut1986",
                         "forces_gas_gradh_price2012", "forces_monaghan1992", "damage_benz_asphaug1994"})
     EXPECT_TRUE(bool(store.at(t).bind)) << t;
@@ -242,7 +232,7 @@ TEST(TermRegistry, IntegratorHooksAreRegisteredTerms) {
   for (const char* t : {"distention_return_wuennemann2006", "yield_limit_collins2004"})
     EXPECT_EQ(term_catalog().at(t).info.stage, TermStage::AfterStage) << t;
   EXPECT_EQ(term_catalog().at("damage_benz_asphaug1994").info.stage, TermStage::AfterStep);
-  EXPECT_TRUE(bool(term_registry<SolidTermContext<double, 2, CpuExec>>().at("damage_benz_asphaug1994").bind));
+  EXPECT_TRUE(bool(term_registry<StoreTermContext<double, 2, CpuExec>>().at("damage_benz_asphaug1994").bind));
 }
 
 TEST(TermRegistry, UnknownMisplacedAndDuplicateTermsAreRefused) {

@@ -522,7 +522,7 @@ void DistributedSimulation::exchange_halo(FrameData& f) {
 double DistributedSimulation::global_dt(const dist::HaloLimit& l, long step, double time) const {
   double dt = dt_fixed_;
   if (!(dt_fixed_ > 0) && model_ == Model::Solid) {
-    // SolidSolver::evaluate(): the CFL on v_sig (>= 2 c_l) and the force criterion, time.dt_max.
+    // StoreSolver::evaluate() (solids alone): the CFL on v_sig (>= 2 c_l) and the force criterion, time.dt_max.
     dt = cfl_ * l.min_h_vsig;
     dt = std::min(dt, force_factor_ * std::sqrt(l.min_h_a));
     dt = std::min(dt, dt_max_);

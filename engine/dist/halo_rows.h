@@ -80,7 +80,7 @@ class HaloRows {
 };
 
 // A solver whose store the distributed run can pack (the liquid: solver/wcsph_solver.h; the solid:
-// solver/solid_solver.h).
+// solver/store_solver.h).
 class HaloRowsProvider {
  public:
   virtual HaloRows& halo_rows() = 0;

@@ -1,7 +1,7 @@
 #pragma once
 // The solid's step-limit inputs for the packed halo of a distributed run (dist/store_halo_rows.h):
 // MeasureSolidExtremes (physics/solid_model.h) over every local row after the exchange, the same
-// reduction SolidSolver::evaluate() makes, so the minimum over the ranks gives the single-process dt
+// reduction StoreSolver::evaluate() makes for solids alone, so the minimum over the ranks gives the single-process dt
 // (its CFL on h / v_sig and force criterion on h / |a|; both fields are unchanged by the closing kick).
 // In namespace ejecta: found by argument-dependent lookup on SolidView.
 #include "dist/halo_functors.h"

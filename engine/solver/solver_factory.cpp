@@ -1,7 +1,6 @@
 // The one table of solvers (solver_factory.h): a scene's recipe -> its solver on each backend.
 #include "solver/solver_factory.h"
 
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -34,13 +33,6 @@ const SolverRow kSolvers[] = {
      false},
 };
 
-// The former one-model classes (EJECTA_SOLVER=classes), kept selectable for the benchmark's comparison.
-const SolverRow kClassSolvers[] = {
-    {"gas", make_cpu_gas_solver, EJECTA_CUDA_MAKERS(make_cuda_gas_solver_float, make_cuda_gas_solver_double), false},
-    {"solid", make_cpu_solid_solver, EJECTA_CUDA_MAKERS(make_cuda_solid_solver_float, make_cuda_solid_solver_double),
-     false},
-};
-
 }  // namespace
 
 void check_solver_settings(const ParamSet& params, const std::string& recipe) {
@@ -55,10 +47,6 @@ std::unique_ptr<Simulation> make_solver(const ParamSet& params, Backend backend,
   const SolverRow* row = nullptr;
   for (const SolverRow& r : kSolvers)
     if (scene.recipe == r.recipe) row = &r;
-  const char* pick = std::getenv("EJECTA_SOLVER");
-  if (pick && std::string(pick) == "classes")
-    for (const SolverRow& r : kClassSolvers)
-      if (scene.recipe == r.recipe) row = &r;
   if (!row) throw std::logic_error("make_solver: no solver for the recipe '" + scene.recipe + "'");
   check_solver_settings(params, scene.recipe);
   if (backend == Backend::Cpu) return row->cpu(params, scene, precision);

@@ -14,9 +14,8 @@ namespace ejecta {
 // The solver of `scene.recipe` over the scene's particles: "wcsph", the liquid's uniform-h WcsphSolver;
 // "gas", "solid" and "mixed", the general store (StoreSolver, solver/store_solver.h), whose materials
 // may be of every model. What make_simulation, the viewer's drops and resets and a restart from a frame
-// build. EJECTA_SOLVER=classes in the environment builds the gas and solid scenes' former classes
-// (GasSolver, SolidSolver) instead, for measuring them against the store (ejecta --benchmark) until
-// they are retired.
+// build. (The gas's and the solids' former classes, GasSolver and SolidSolver, were retired once the
+// store measured within 0.2% of them on the H200: docs/benchmarks.md.)
 // The wcsph recipe runs with leapfrog only (a ParamError for time.integrator otherwise).
 // The solver settings a recipe refuses (the liquid's integrator is leapfrog only), checked before the
 // scene's particles are laid out, so that this error comes first (ParamError with file:line).
@@ -28,19 +27,11 @@ std::unique_ptr<Simulation> make_solver(const ParamSet& params, Backend backend,
 // The backend entry points (one per solver; the recipe's table row in solver_factory.cpp).
 std::unique_ptr<Simulation> make_cpu_solver(const ParamSet& params, const SceneParticles& init,
                                             Precision precision);
-std::unique_ptr<Simulation> make_cpu_gas_solver(const ParamSet& params, const SceneParticles& init,
-                                                Precision precision);
-std::unique_ptr<Simulation> make_cpu_solid_solver(const ParamSet& params, const SceneParticles& init,
-                                                  Precision precision);
 std::unique_ptr<Simulation> make_cpu_store_solver(const ParamSet& params, const SceneParticles& init,
                                                   Precision precision);
 #ifdef EJECTA_WITH_CUDA
 std::unique_ptr<Simulation> make_cuda_solver_float(const ParamSet& params, const SceneParticles& init);
 std::unique_ptr<Simulation> make_cuda_solver_double(const ParamSet& params, const SceneParticles& init);
-std::unique_ptr<Simulation> make_cuda_gas_solver_float(const ParamSet& params, const SceneParticles& init);
-std::unique_ptr<Simulation> make_cuda_gas_solver_double(const ParamSet& params, const SceneParticles& init);
-std::unique_ptr<Simulation> make_cuda_solid_solver_float(const ParamSet& params, const SceneParticles& init);
-std::unique_ptr<Simulation> make_cuda_solid_solver_double(const ParamSet& params, const SceneParticles& init);
 std::unique_ptr<Simulation> make_cuda_store_solver_float(const ParamSet& params, const SceneParticles& init);
 std::unique_ptr<Simulation> make_cuda_store_solver_double(const ParamSet& params, const SceneParticles& init);
 // "" when a device is usable, else why not.

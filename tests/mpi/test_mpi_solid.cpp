@@ -246,7 +246,7 @@ void expect_impact_same_as_one_process(Backend backend) {
 
 TEST(DistImpact2D, SameAsOneProcess) { expect_impact_same_as_one_process(Backend::Cpu); }
 
-// The CUDA backend (label gpu): each rank's SolidSolver on its device, the halo packed by CUDA kernels;
+// The CUDA backend (label gpu): each rank's store of solids on its device, the halo packed by CUDA kernels;
 // against one CUDA process by the same rule (that backend's own reordering spread).
 TEST(DistCudaImpact2D, SameAsOneCudaProcess) {
   if (!cuda_available()) GTEST_SKIP() << "no usable CUDA device: " << cuda_unavailable_reason();

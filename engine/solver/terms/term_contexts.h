@@ -79,55 +79,6 @@ struct StoreTermContext {
   const T& dt_taken;
 };
 
-// The former gas class (solver/gas_solver.h, EJECTA_SOLVER=classes); its density term refreshes the level grid (cells, grid).
-template <class T_, int D_, class Exec_>
-struct GasTermContext {
-  using T = T_;
-  using Exec = Exec_;
-  static constexpr int D = D_;
-  static constexpr unsigned offers = kTermNeedsGas | kTermNeedsSelfGravity;
-  static constexpr bool phased = false;
-  Exec& exec;
-  const std::size_t& n;
-  const std::unique_ptr<LevelIndex<T, D, Exec>>& cells;
-  const std::unique_ptr<TreeIndex<T, D, Exec>>& tree;  // gas.neighbour_search = tree: the search, else the grid
-  LevelGrid<T, D>& grid;
-  const GasView<T, D>& gas_view;
-  const GasModel<T, D>& gas;
-  // self-gravity: the view it reads and adds to, the octree (null when off), the potential field
-  const GasView<T, D>& gv;
-  const std::unique_ptr<SelfGravity<T, D, Exec>>& gravity;
-  T* const& phi;
-  PhaseTimes& times;
-  const bool& phase_timing;
-};
-
-// The former solid class (solver/solid_solver.h, EJECTA_SOLVER=classes), porous materials and damage included.
-template <class T_, int D_, class Exec_>
-struct SolidTermContext {
-  using T = T_;
-  using Exec = Exec_;
-  static constexpr int D = D_;
-  static constexpr unsigned offers = kTermNeedsSolid | kTermNeedsSelfGravity | kTermNeedsDamage;
-  static constexpr bool phased = false;
-  Exec& exec;
-  const std::size_t& n;
-  const LevelGrid<T, D>& grid;
-  const SolidView<T, D>& sv;
-  const SolidModel<T, D>& solid;
-  const SolidView<T, D>& gv;
-  const std::unique_ptr<SelfGravity<T, D, Exec>>& gravity;
-  T* const& phi;
-  PhaseTimes& times;
-  const bool& phase_timing;
-  // damage (the after_step hook): the flaws by initial id, the active-flaw counts, the step taken
-  const DevicePtr<uint32_t>& id;
-  const DeviceArray<std::int64_t, Exec>& flaw_offset;
-  const DeviceArray<T, Exec>& flaw_strain;
-  const DevicePtr<uint32_t>& active_flaws;
-  const T& dt_taken;
-};
-
 // The liquid alone (solver/wcsph_solver.h): one smoothing length, the uniform cell grid, fixed walls;
 // the force term's neighbour record lives in the index's and the store's scratch (cells, store).
 template <class T_, int D_, class Exec_>
