@@ -79,6 +79,8 @@ SceneParticles stretched_sphere(double dp, double gamma, const std::function<dou
     g.energy.push_back(energy(rho));
     g.h.push_back(1.2 * std::cbrt(1.0 / (double(n) * rho)));
     g.kind.push_back(kFluid);
+    g.phase.push_back(kPhaseGas);  // the store reads each particle's model and material
+    g.material.push_back(0);
   }
   return g;
 }
@@ -108,7 +110,7 @@ void run_polytrope(double dp, double t_relax, double t_free, int zero_every, boo
   p.set("gas.gamma", "2", "test");
   if (viscosity_switch) p.set("viscosity.switch", "morris_monaghan", "test");
   const SceneParticles init = stretched_sphere(dp, 2.0, poly_mass, poly_density, [](double rho) { return kPolyK * rho; });
-  auto sim = make_cpu_gas_solver(p, init, Precision::Double);
+  auto sim = make_cpu_store_solver(p, init, Precision::Double);
   const std::size_t n = init.size();
   long k = 0;
   test::run_until(*sim, t_relax, [&](const Simulation& s) {
@@ -199,7 +201,7 @@ void run_evrard(double dp) {
   const SceneParticles init = stretched_sphere(
       dp, 5.0 / 3.0, [](double r) { return r * r; }, [](double r) { return 1 / (2 * M_PI * std::max(r, 1e-3)); },
       [](double) { return 0.05; });
-  auto sim = make_cpu_gas_solver(p, init, Precision::Double);
+  auto sim = make_cpu_store_solver(p, init, Precision::Double);
   const Diagnostics d0 = sim->diagnostics();
   double max_drift = 0, max_thermal = 0, t_thermal = 0, min_w = 0, max_kin = 0, t_kin = 0;
   long k = 0;

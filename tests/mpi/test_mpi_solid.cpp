@@ -146,9 +146,9 @@ struct SolidReference {
 
 // One process, its particles in the scene's order or shuffled (ids, and so the flaws, kept).
 std::unique_ptr<Simulation> one_process(const ParamSet& p, const SceneParticles& init, Backend backend) {
-  if (backend == Backend::Cpu) return make_cpu_solid_solver(p, init, Precision::Double);
+  if (backend == Backend::Cpu) return make_cpu_store_solver(p, init, Precision::Double);
 #ifdef EJECTA_WITH_CUDA
-  return make_cuda_solid_solver_double(p, init);
+  return make_cuda_store_solver_double(p, init);
 #else
   throw std::runtime_error("no CUDA backend in this build");
 #endif
