@@ -21,6 +21,15 @@ run() { if [ -x .gpu/run ]; then .gpu/run "$@"; else "$@"; fi; }
 declare -A tmax=([01M]=0.2 [04M]=0.1) target=([01M]=1.116e6 [04M]=4.36e6)
 # c0 = 20 sqrt(g H), H = 0.55 m: the peer's coefficient (Spheric2Dam_*.xml, coefsound 20).
 c0_peer=$(awk 'BEGIN { printf "%.4f", 20 * sqrt(9.81 * 0.55) }')
+# One Ejecta benchmark at the peer's settings: SIZE, file TAG, LABEL for the summary, extra --set words.
+peer_settings() {
+  local s=$1 tag=$2 label=$3; shift 3
+  run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json \
+    --set particles.h_over_dp=2 --set boundary.wall_layers=4 --set fluid.c0="$c0_peer" "${extra[@]}" "$@" \
+    > "$out/ejecta-peer-settings-$s-$tag.jsonl" 2>> "$out/side-by-side.txt"
+  echo "Ejecta $s at the peer's settings, $label: $(tail -1 "$out/ejecta-peer-settings-$s-$tag.jsonl")" \
+    >> "$out/side-by-side.txt"
+}
 {
   echo "# side by side, $(date -u +%Y-%m-%dT%H:%MZ)"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
@@ -35,20 +44,11 @@ for s in $sizes; do
   grep -E "CF-Forces|Particles" "$out/dsph-$s.txt" | head -4 >> "$out/side-by-side.txt"
   for k in ${EJECTA_KERNELS:-default}; do
     kset=(); [ "$k" = default ] || kset=(--set fluid.force_kernel="$k")
-    run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json \
-      --set particles.h_over_dp=2 --set boundary.wall_layers=4 --set fluid.c0="$c0_peer" "${extra[@]}" "${kset[@]}" \
-      > "$out/ejecta-peer-settings-$s-$k.jsonl" 2>> "$out/side-by-side.txt"
-    echo "Ejecta $s at the peer's settings, force kernel $k: $(tail -1 "$out/ejecta-peer-settings-$s-$k.jsonl")" \
-      >> "$out/side-by-side.txt"
+    peer_settings "$s" "$k" "force kernel $k" "${kset[@]}"
   done
   for v in ${EJECTA_VARIANTS:-}; do
     vset=(); [ "$v" = default ] || for kv in ${v//,/ }; do vset+=(--set "$kv"); done
-    tag=${v//[^A-Za-z0-9=._-]/_}
-    run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json \
-      --set particles.h_over_dp=2 --set boundary.wall_layers=4 --set fluid.c0="$c0_peer" "${extra[@]}" "${vset[@]}" \
-      > "$out/ejecta-peer-settings-$s-$tag.jsonl" 2>> "$out/side-by-side.txt"
-    echo "Ejecta $s at the peer's settings, $v: $(tail -1 "$out/ejecta-peer-settings-$s-$tag.jsonl")" \
-      >> "$out/side-by-side.txt"
+    peer_settings "$s" "${v//[^A-Za-z0-9=._-]/_}" "$v" "${vset[@]}"
   done
   run "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes "${target[$s]}" --json "${extra[@]}" \
     > "$out/ejecta-defaults-$s.jsonl" 2>> "$out/side-by-side.txt"
