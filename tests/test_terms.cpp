@@ -17,7 +17,6 @@
 #include "solver/store_solver.h"
 #include "solver/model_recipes.h"
 #include "solver/term_catalog.h"
-#include "solver/wcsph_solver.h"
 
 namespace ejecta {
 namespace {
@@ -154,12 +153,12 @@ TEST(TermRegistry, LiquidSolverRunsItsRecipe) {
   const std::vector<std::string> recipe{"eos_tait_monaghan1994_uniform_h", "wall_pressure_adami2012",
                                         "forces_monaghan1992_uniform_h", "collider_monaghan1994"};
   auto dam = make_simulation(test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01"}), Backend::Cpu);
-  const auto* d = dynamic_cast<const WcsphSolver<float, 2, CpuExec>*>(dam.get());
+  const auto* d = dynamic_cast<const StoreSolver<float, 2, CpuExec>*>(dam.get());
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(names(d->terms()), recipe);
   auto sum = make_simulation(test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01", "fluid.density=summation"}),
                              Backend::Cpu);
-  const auto* s = dynamic_cast<const WcsphSolver<float, 2, CpuExec>*>(sum.get());
+  const auto* s = dynamic_cast<const StoreSolver<float, 2, CpuExec>*>(sum.get());
   ASSERT_NE(s, nullptr);
   std::vector<std::string> with_sum{"density_summation_monaghan1992"};
   with_sum.insert(with_sum.end(), recipe.begin(), recipe.end());
@@ -168,21 +167,21 @@ TEST(TermRegistry, LiquidSolverRunsItsRecipe) {
     auto dam3 = make_simulation(
         test::shipped_scene("dambreak3d.ini", {"particles.dp=0.1", std::string("fluid.neighbour_record=") + record}),
         Backend::Cpu);
-    const auto* d3 = dynamic_cast<const WcsphSolver<float, 3, CpuExec>*>(dam3.get());
+    const auto* d3 = dynamic_cast<const StoreSolver<float, 3, CpuExec>*>(dam3.get());
     ASSERT_NE(d3, nullptr) << record;
     EXPECT_EQ(names(d3->terms()), recipe) << record;
   }
   // Dynamic boundary particles (boundary.model = dbc_crespo2007) take the walls' place in the recipe.
   auto dbc = make_simulation(
       test::shipped_scene("dambreak2d.ini", {"particles.dp=0.01", "boundary.model=dbc_crespo2007"}), Backend::Cpu);
-  const auto* b = dynamic_cast<const WcsphSolver<float, 2, CpuExec>*>(dbc.get());
+  const auto* b = dynamic_cast<const StoreSolver<float, 2, CpuExec>*>(dbc.get());
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(names(b->terms()), (std::vector<std::string>{"eos_tait_monaghan1994_uniform_h", "wall_density_crespo2007",
                                                           "forces_monaghan1992_uniform_h", "collider_monaghan1994"}));
 }
 
 // A term is bound only where its solver's context offers what it needs: every model's in the general
-// store, the liquid's uniform-h variants in the liquid solver only.
+// store, the liquid's uniform-h variants in the store's liquid-alone path only (solver/uniform_liquid.h).
 TEST(TermRegistry, TermsBindOnlyWhereTheirContextOffersWhatTheyNeed) {
   const auto store = term_registry<StoreTermContext<double, 2, CpuExec>>();
   const auto liquid = term_registry<WcsphTermContext<double, 2, CpuExec>>();

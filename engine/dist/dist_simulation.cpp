@@ -506,7 +506,7 @@ void DistributedSimulation::exchange_halo(FrameData& f) {
     for (std::size_t k = 0; k < ids.size(); ++k)
       dist::write_row(f, row_of(by_id, ids[k]), in[std::size_t(p)].data() + k * rb);
   }
-  // Every row is now its owner's end-of-step state: the solver's limit (WcsphSolver::limit: CFL with
+  // Every row is now its owner's end-of-step state: the solver's limit (StoreSolver::uniform_limit: CFL with
   // Monaghan 1992 eq. 4.12's allowance for artificial viscosity, the force criterion, time.dt_max)
   // over them, then the minimum over the ranks, is the single-process dt.
   dist::HaloLimit l;

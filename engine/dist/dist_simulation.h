@@ -1,6 +1,6 @@
 #pragma once
 // A distributed run (issue 19; docs/architecture.md, "Distributed runs") of the liquid or the solid: a
-// Simulation that wraps this rank's WcsphSolver (or StoreSolver of solids) over its own particles plus a halo of ghosts, so that THE step loop
+// Simulation that wraps this rank's StoreSolver (the liquid alone, or solids alone) over its own particles plus a halo of ghosts, so that THE step loop
 // (run/step_loop.h) drives it unchanged. After each local step the ghosts receive their owners'
 // end-of-step rows (all fields, rates included), the next dt is the minimum over the ranks of the
 // solver's limit measured over correct rows, and faults are agreed by every rank. Ownership and halos

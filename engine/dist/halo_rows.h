@@ -79,8 +79,8 @@ class HaloRows {
   virtual std::size_t interior_count() const = 0;
 };
 
-// A solver whose store the distributed run can pack (the liquid: solver/wcsph_solver.h; the solid:
-// solver/store_solver.h).
+// A solver whose store the distributed run can pack (the store solver, solver/store_solver.h: the liquid
+// alone, solver/uniform_liquid.h, or solids alone).
 class HaloRowsProvider {
  public:
   virtual HaloRows& halo_rows() = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // The packed halo over a liquid solver's particle store (dist/halo_rows.h), on either execution layer:
-// instantiated with the solver (solver/wcsph_solver.h), so that its functors (dist/halo_functors.h)
+// instantiated with the solver (solver/uniform_liquid.h, solver/store_solver.h), so that its functors (dist/halo_functors.h)
 // are compiled by nvcc for the CUDA backend and run as OpenMP loops on the CPU. It owns its buffers;
 // the work runs on the solver's stream (no global device state).
 #include "dist/halo_functors.h"

@@ -55,6 +55,7 @@ class CpuExec {
     rows_runs_ = 0;
   }
   void clear_rows() { rows_ = nullptr; }
+  bool rows_selected() const { return rows_ != nullptr; }  // a loop now would run over the selection
   long selected_runs() const { return rows_runs_; }
 
   // Stable sort of (key, value) pairs by key, keys < num_keys: a counting sort, O(n + num_keys), so the

@@ -172,6 +172,7 @@ class CudaExec {
     rows_runs_ = 0;
   }
   void clear_rows() { rows_ = nullptr; }
+  bool rows_selected() const { return rows_ != nullptr; }  // a loop now would run over the selection
   long selected_runs() const { return rows_runs_; }
 
  private:

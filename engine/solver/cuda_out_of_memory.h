@@ -1,8 +1,9 @@
 #pragma once
-// Turns a failed device allocation into a message that says how many particles would fit.
+// Turns a failed device allocation of the liquid alone (its uniform-h path, solver/uniform_liquid.h)
+// into a message that says how many particles would fit.
 #include "scene/scene_builder.h"
 #include "simulation.h"
-#include "solver/wcsph_solver.h"
+#include "solver/uniform_liquid.h"
 
 #include <cuda_runtime.h>
 
@@ -16,9 +17,9 @@ template <class T>
 double estimated_bytes(const SceneParticles& init) {
   const bool xsph = false;
   switch (init.dim) {
-    case 1: return WcsphSolver<T, 1, CudaExec>::estimated_bytes_per_particle(xsph);
-    case 2: return WcsphSolver<T, 2, CudaExec>::estimated_bytes_per_particle(xsph);
-    default: return WcsphSolver<T, 3, CudaExec>::estimated_bytes_per_particle(xsph);
+    case 1: return UniformLiquid<T, 1, CudaExec>::estimated_bytes_per_particle(xsph);
+    case 2: return UniformLiquid<T, 2, CudaExec>::estimated_bytes_per_particle(xsph);
+    default: return UniformLiquid<T, 3, CudaExec>::estimated_bytes_per_particle(xsph);
   }
 }
 

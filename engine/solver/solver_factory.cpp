@@ -15,7 +15,7 @@ struct SolverRow {
   const char* recipe;
   CpuMaker cpu;
   CudaMaker cuda_float, cuda_double;
-  bool leapfrog_only;  // the liquid's solver drives the predicted-field leapfrog alone
+  bool leapfrog_only;  // the liquid alone's fast path drives the predicted-field leapfrog alone
 };
 
 #ifdef EJECTA_WITH_CUDA
@@ -25,7 +25,8 @@ struct SolverRow {
 #endif
 
 const SolverRow kSolvers[] = {
-    {"wcsph", make_cpu_solver, EJECTA_CUDA_MAKERS(make_cuda_solver_float, make_cuda_solver_double), true},
+    {"wcsph", make_cpu_store_solver, EJECTA_CUDA_MAKERS(make_cuda_store_solver_float, make_cuda_store_solver_double),
+     true},
     {"gas", make_cpu_store_solver, EJECTA_CUDA_MAKERS(make_cuda_store_solver_float, make_cuda_store_solver_double), false},
     {"solid", make_cpu_store_solver, EJECTA_CUDA_MAKERS(make_cuda_store_solver_float, make_cuda_store_solver_double),
      false},

@@ -2,7 +2,7 @@
 // From one scene description to its solver (issue 14): `make_solver` looks the scene's recipe up in
 // one table of solvers (solver_factory.cpp) and builds it on the backend and precision asked. The
 // backend entry points below are each compiled in their own translation unit (g++ with OpenMP, or
-// nvcc), one per solver and backend (and precision on CUDA), so that nvcc compiles them in parallel.
+// nvcc), one per backend (and precision on CUDA), so that nvcc compiles them in parallel.
 #include "params/param_set.h"
 #include "scene/scene_particles.h"
 #include "simulation.h"
@@ -11,11 +11,11 @@
 
 namespace ejecta {
 
-// The solver of `scene.recipe` over the scene's particles: "wcsph", the liquid's uniform-h WcsphSolver;
-// "gas", "solid" and "mixed", the general store (StoreSolver, solver/store_solver.h), whose materials
-// may be of every model. What make_simulation, the viewer's drops and resets and a restart from a frame
-// build. (The gas's and the solids' former classes, GasSolver and SolidSolver, were retired once the
-// store measured within 0.2% of them on the H200: docs/benchmarks.md.)
+// The solver of `scene.recipe` over the scene's particles: the store (StoreSolver, solver/
+// store_solver.h), whose materials may be of every model; "wcsph", the liquid alone, runs its uniform-h
+// fast path in it (solver/uniform_liquid.h), "gas", "solid" and "mixed" the level grid. What
+// make_simulation, the viewer's drops and resets and a restart from a frame build. (The former classes,
+// GasSolver, SolidSolver and WcsphSolver, were retired into the store: docs/architecture.md.)
 // The wcsph recipe runs with leapfrog only (a ParamError for time.integrator otherwise).
 // The solver settings a recipe refuses (the liquid's integrator is leapfrog only), checked before the
 // scene's particles are laid out, so that this error comes first (ParamError with file:line).
@@ -24,14 +24,10 @@ void check_solver_settings(const ParamSet& params, const std::string& recipe);
 std::unique_ptr<Simulation> make_solver(const ParamSet& params, Backend backend, Precision precision,
                                         const SceneParticles& scene);
 
-// The backend entry points (one per solver; the recipe's table row in solver_factory.cpp).
-std::unique_ptr<Simulation> make_cpu_solver(const ParamSet& params, const SceneParticles& init,
-                                            Precision precision);
+// The backend entry points (the recipe's table row in solver_factory.cpp).
 std::unique_ptr<Simulation> make_cpu_store_solver(const ParamSet& params, const SceneParticles& init,
                                                   Precision precision);
 #ifdef EJECTA_WITH_CUDA
-std::unique_ptr<Simulation> make_cuda_solver_float(const ParamSet& params, const SceneParticles& init);
-std::unique_ptr<Simulation> make_cuda_solver_double(const ParamSet& params, const SceneParticles& init);
 std::unique_ptr<Simulation> make_cuda_store_solver_float(const ParamSet& params, const SceneParticles& init);
 std::unique_ptr<Simulation> make_cuda_store_solver_double(const ParamSet& params, const SceneParticles& init);
 // "" when a device is usable, else why not.

@@ -1,14 +1,15 @@
 #pragma once
-// What every solver shares (CRTP base; Derived is the solver): the particle store on one backend, the
-// neighbour index (Index: the level grid of the gas, solid and mixed models, the uniform CellIndex of
-// the liquid), the integrator family over the generic ODE state (staged_integrators.h), the step
+// What the store solver (solver/store_solver.h, the one solver class) has as its step driver (CRTP
+// base; Derived is the solver): the particle store on one backend, the level index of the gas, solid
+// and mixed models (the liquid alone's uniform CellIndex is its fast path's, solver/uniform_liquid.h),
+// the integrator family over the generic ODE state (staged_integrators.h), the step
 // driver (one step of the integrator, the clock, the next dt with its collapse check, the phase
 // times), the time-step keys that may change live, the blow-up report, and the facade accessors,
 // capture and restore.
 // Every model's evaluation has one structure: the sort (Derived's), the terms of its recipes
 // (solver/term_list.h, run by run_terms), one reduction for the next dt (Derived's).
-// Derived provides evaluate() and, where it needs one, after_stage() for the integrator, or the
-// kick_drift / evaluate_rates / kick_and_limit hooks of Scheme::LeapfrogPredicted (the liquid), and
+// Derived provides evaluate() and, where it needs one, after_stage() for the integrator, and the
+// kick_drift / evaluate_rates / kick_and_limit hooks of Scheme::LeapfrogPredicted (the liquid alone), and
 // may shadow before_step() / after_step(report) for work outside the integrator's stages.
 #include "exec/device_array.h"
 #include "exec/device_ptr.h"
@@ -30,7 +31,7 @@
 
 namespace ejecta {
 
-template <class Derived, class T, int D, class Exec, class Index = LevelIndex<T, D, Exec>>
+template <class Derived, class T, int D, class Exec>
 class StagedStoreSolver : public Simulation {
  public:
   std::vector<OdeVar<T>>& vars() { return vars_; }
@@ -258,7 +259,7 @@ class StagedStoreSolver : public Simulation {
   std::size_t n_;
   ParticleStore<Exec> store_;
   std::size_t array_bytes_ = 0;
-  std::unique_ptr<Index> cells_;
+  std::unique_ptr<LevelIndex<T, D, Exec>> cells_;
   std::unique_ptr<StagedIntegrator<T, Exec>> integ_;
   IntegratorSettings settings_;
   std::vector<OdeVar<T>> vars_;

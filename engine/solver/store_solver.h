@@ -1,7 +1,10 @@
 #pragma once
-// The general store (issue 14, "one particle engine"; docs/architecture.md, "Models"): one particle
-// store for every scene but the liquid alone, whose materials may be of every model: the liquid with
-// its tank walls, solids (porous materials and damage included), DEM grains, or a gas. Each particle has
+// The store solver (issue 14, "one particle engine"; docs/architecture.md, "Models"): one particle
+// store for every scene, whose materials may be of every model: the liquid with its tank walls, solids
+// (porous materials and damage included), DEM grains, or a gas. The liquid alone (scene recipe wcsph:
+// every particle has the liquid's one h) runs its uniform-h fast path, chosen at run time: the uniform
+// cell grid, its terms and the predicted-field kick-drift hooks of Scheme::LeapfrogPredicted
+// (solver/uniform_liquid.h, `uniform_`); every other scene the level grid and the terms below. Each particle has
 // a phase (the model of its material) and a material index; which fields the store holds follows the
 // models present (the solids' porosity and damage fields only with a porous material or flaws, the
 // coupling's boundary fields and the phase only where several models meet, the gas's grad-h fields
@@ -38,6 +41,7 @@
 #include "physics/solid_damage.h"
 #include "physics/solid_invariants.h"
 #include "physics/solid_model.h"
+#include "probes/probe_api.h"
 #include "render_data/fill_from_store.h"
 #include "scene/gas_scene.h"
 #include "scene/mixed_scene.h"
@@ -47,6 +51,7 @@
 #include "solver/solid_material_table.h"
 #include "solver/staged_store_solver.h"
 #include "solver/terms/term_contexts.h"
+#include "solver/uniform_liquid.h"
 
 #include <algorithm>
 #include <chrono>
@@ -61,16 +66,22 @@
 namespace ejecta {
 
 template <class T, int D, class Exec>
-class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D, Exec>, public dist::HaloRowsProvider {
+class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D, Exec>,
+                          public ProbeSampling,
+                          public dist::HaloRowsProvider {
   using Base = StagedStoreSolver<StoreSolver<T, D, Exec>, T, D, Exec>;
   friend Base;
   using Base::exec_, Base::n_, Base::store_, Base::array_bytes_, Base::cells_, Base::settings_, Base::dt_max_,
-      Base::cfl_, Base::force_factor_, Base::max_speed_, Base::times_, Base::phase_timing_;
+      Base::cfl_, Base::force_factor_, Base::max_speed_, Base::max_accel_, Base::times_, Base::phase_timing_;
 
  public:
   using Sym = SymTensor<T, D>;
 
   StoreSolver(const ParamSet& params, const SceneParticles& init) : Base(init.size()) {
+    if (init.recipe == "wcsph") {  // the liquid alone: its uniform-h fast path
+      start_uniform(params, init);
+      return;
+    }
     n_gas_ = init.count(kPhaseGas);
     n_grains_ = init.count(kPhaseGrain);
     n_moving_ = init.count(kPhaseLiquid) + init.count(kPhaseSolid) + n_grains_;
@@ -105,7 +116,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
 
   // The hooks of stage after_stage (the porosity's return before the yield's pressure, the yield).
   void after_stage() {
-    if (n_gas_) return;
+    if (n_gas_ || uniform_) return;
     this->run_hooks(hooks_, TermStage::AfterStage);
     update_invariants();
   }
@@ -115,16 +126,39 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   // alone); damage is advanced once per accepted step, after the integrator (solid_damage.h), so
   // rejected RK23 tries never touch it.
   void before_step() {
-    if (!n_gas_) exec_.for_each(n_, CopyFlat<T>{pv_.s.eps_p_step.get(), pv_.s.eps_p.get()});
+    if (!n_gas_ && !uniform_) exec_.for_each(n_, CopyFlat<T>{pv_.s.eps_p_step.get(), pv_.s.eps_p.get()});
   }
   void after_step(const StepReport& r) {
     dt_taken_ = T(r.dt_taken);
     this->run_hooks(hooks_, TermStage::AfterStep);  // damage
   }
 
+  // The hooks of Scheme::LeapfrogPredicted (staged_integrators.h), the liquid alone's integrator: kick
+  // and drift with the predicted velocity and density; the rates at the drifted state; the closing
+  // kick, then the limit at the step's end state (step steps_ + 1).
+  void kick_drift(double dt) { uniform_->kick_drift(dt); }
+  void evaluate_rates() {
+    const auto t0 = this->phase_mark();
+    uniform_->sort_and_reorder();
+    times_.sort += this->seconds(t0, this->phase_mark());
+    // A distributed run's pair pass split around its halo exchange (dist.overlap = interior): the
+    // rows are the execution layer's selection, which the force pass's variants ask for.
+    if (!run_terms_split(exec_, terms_, row_split_of(uniform_->halo()), "forces_monaghan1992_uniform_h"))
+      this->run_terms(terms_);
+    uniform_->count_pairs();
+  }
+  double kick_and_limit(double dt) {
+    uniform_->kick(dt);
+    return uniform_limit(this->steps_ + 1, this->time_ + dt);
+  }
+
   // Rates at the current state: the sort, the recipes' terms, one reduction; returns the step limit
   // there (reports blow-ups).
   double evaluate() {
+    if (uniform_) {
+      evaluate_rates();
+      return uniform_limit(this->steps_, this->time_);
+    }
     const auto t0 = this->phase_mark();
     if (tree_) {  // a gas with gas.neighbour_search = tree (neighbors/tree_index.h)
       tree_->sort(gas_view_.x.get());
@@ -151,9 +185,10 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   }
 
   // Particles that move: the free gas particles; every liquid, solid and grain particle (not tank walls).
-  std::size_t fluid_count() const override { return n_gas_ ? n_fluid_ : n_moving_; }
+  std::size_t fluid_count() const override { return uniform_ ? uniform_->fluid_count() : n_gas_ ? n_fluid_ : n_moving_; }
 
   Diagnostics diagnostics() const override {
+    if (uniform_) return uniform_->diagnostics(this->time_, this->steps_, double(this->dt_));
     if (n_gas_) return this->diagnostics_with(MeasureGasSums<T, D>{gas_view_, {0, 0, 0}, phi_}, gas_.gravity);
     if (!phased_) return this->diagnostics_with(MeasureSolidSums<T, D>{pv_.s, {0, 0, 0}, phi_}, solid_.gravity);
     MeasureMixedSums<T, D> m{pv_.s, {0, 0, 0}, double(liquid_.eos.rho0), double(liquid_.eos.gamma),
@@ -173,11 +208,13 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   }
 
   RenderRange fill_render_data(const RenderRequest& req, const RenderBuffers& out) override {
+    if (uniform_) return uniform_->fill_render_data(req, out);
     refresh_bound(needs_gravity_bound(req.field));
     return fill_render_data_from_store<T, D>(exec_, store_, gv_.x.get(), kind_.get(), n_, !n_gas_ || n_fluid_ > 0,
                                              req, out);
   }
   ColourHistogram colour_histogram(const RenderRequest& req, float lo, float hi) override {
+    if (uniform_) return uniform_->colour_histogram(req, lo, hi);
     refresh_bound(needs_gravity_bound(req.field));
     return colour_histogram_from_store(exec_, store_, kind_.get(), n_, !n_gas_ || n_fluid_ > 0, req, lo, hi);
   }
@@ -191,6 +228,16 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   }
 
   void apply_params(const ParamSet& params) override {
+    if (uniform_) {
+      uniform_->configure_live(params);
+      this->configure_time(params);
+      // XSPH or shifting switched on after construction: their field did not exist yet.
+      if (uniform_->add_drift_field(field_adder())) uniform_->zero_drift_field();
+      // A lower dt_max acts on the very next step, not one step late.
+      this->dt_ = T(std::min(double(this->dt_), dt_max_));
+      params_ = params;
+      return;
+    }
     if (n_gas_)
       configure_live_gas(params);
     else
@@ -198,9 +245,13 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
     params_ = params;
   }
 
-  // The collider sphere on the grains (collider.*; the viewer drags it between steps).
-  ColliderSphere collider() const override { return phased_ ? collider_host_ : Simulation::collider(); }
+  // The collider sphere (collider.*; the viewer drags it between steps): the liquid alone's, or on the
+  // grains of a mixed scene.
+  ColliderSphere collider() const override {
+    return uniform_ ? uniform_->collider() : phased_ ? collider_host_ : Simulation::collider();
+  }
   void set_collider(const ColliderSphere& c) override {
+    if (uniform_) return uniform_->set_collider(c);
     if (!phased_) return Simulation::set_collider(c);
     if (!n_grains_ || n_moving_ != n_grains_)
       throw std::invalid_argument("collider: in a mixed scene it pushes grains only, and this scene has other bodies");
@@ -212,6 +263,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   // Between steps, like apply_params; the EOS kind and the yield model may change too (a model
   // without a limit skips the yield pass until one with a limit is set).
   void set_material(std::size_t index, const Material& m) override {
+    if (uniform_) return Simulation::set_material(index, m);  // the liquid alone has no material table
     if (index >= materials_.size())
       throw std::invalid_argument("set_material: material index " + std::to_string(index) + " is out of range (" +
                                   std::to_string(materials_.size()) + " materials)");
@@ -231,20 +283,91 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   }
 
   void restore_frame(const FrameData& frame) override {
+    if (uniform_) return restore_uniform(frame);
     Base::restore_frame(frame);
     update_invariants();
   }
 
-  // The packed halo of a distributed run of solids (dist/store_halo_rows.h, dist/solid_halo_limit.h),
-  // made on first use.
+  // The benchmark's neighbour-pair counts (the liquid alone's force pass).
+  void set_count_pairs(bool on) override {
+    if (uniform_) uniform_->set_count_pairs(on);
+  }
+  PairCounts pair_counts() const override { return uniform_ ? uniform_->pair_counts() : PairCounts{}; }
+
+  // Probes and gauges: the liquid alone's (solver/uniform_liquid.h); no other store has any
+  // (make_simulation refuses their sections first).
+  void set_probes(const ProbeLayout& layout) override {
+    if (!uniform_) throw std::invalid_argument("probes: available for the liquid alone (physics.model = wcsph) only");
+    uniform_->set_probes(layout);
+  }
+  ProbeRing* probe_ring() const override { return uniform_ ? uniform_->probe_ring() : nullptr; }
+  void queue_probe_sample() const override {
+    if (!uniform_) throw std::logic_error("queue_probe_sample: no probes installed");
+    uniform_->queue_probe_sample();
+  }
+
+  // The packed halo of a distributed run of the liquid alone or of solids alone (dist/store_halo_rows.h,
+  // dist/solid_halo_limit.h), made on first use.
   dist::HaloRows& halo_rows() override {
+    if (uniform_) return uniform_->halo_rows();
     if (n_gas_ || phased_)
-      throw std::logic_error("halo_rows: a distributed run of this store's models is not available (solids alone only)");
+      throw std::logic_error("halo_rows: a distributed run of this store's models is not available (the liquid alone "
+                             "and solids alone only)");
     if (!halo_) halo_ = std::make_unique<dist::StoreHaloRows<T, D, Exec, SolidView<T, D>>>(exec_, store_, pv_.s, this->dt_);
     return *halo_;
   }
 
  private:
+  // ---- The liquid alone (its uniform-h fast path, solver/uniform_liquid.h) ----
+
+  // A typed store field of the solver (device_field), for the path's allocate(field).
+  auto field_adder() {
+    return [this](auto* tag, const char* name, const char* units, const char* what, bool persistent) {
+      return this->template device_field<std::remove_pointer_t<decltype(tag)>>(name, units, what, persistent);
+    };
+  }
+
+  void start_uniform(const ParamSet& params, const SceneParticles& init) {
+    params_ = params;
+    uniform_ = std::make_unique<UniformLiquid<T, D, Exec>>(exec_, store_, n_, array_bytes_, this->dt_, init.fluid_count());
+    uniform_->configure(params, init, settings_);
+    this->configure_time(params);  // time.dt_fixed and the rk23 keys are not liquid keys: their defaults
+    uniform_->allocate(field_adder());
+    uniform_->upload(init);
+    terms_ = uniform_->bind(params);
+    this->start();  // sort, densities, forces, extremes: the first dt
+  }
+
+  // The extremes of the state after `step` steps at `time`: a blow-up is reported there, else the next
+  // step's limit (UniformLiquid::limit and time.dt_max; the collapse check below time.dt_min is
+  // the base's choose_dt).
+  double uniform_limit(long step, double time) {
+    const StepExtremes<T> e = uniform_->extremes();
+    if (e.bad_index != 0xffffffffu) {
+      const bool fluid = store_.download("kind")[e.bad_index] == kFluid;
+      this->report_bad_particle(e.bad_index, e.bad_field, fluid ? "fluid" : "wall", uniform_->bad_advice(e, fluid), step,
+                                time);
+    }
+    const double vmax = std::sqrt(double(e.max_v2)), amax = std::sqrt(double(e.max_a2));
+    max_speed_ = vmax;
+    max_accel_ = amax;
+    return std::min(uniform_->limit(cfl_, force_factor_, vmax, amax), dt_max_);
+  }
+
+  // The state and the rates the next step starts from (the persistent fields, the acceleration and
+  // density rate of the last force evaluation, and the XSPH correction, which the frame must hold;
+  // derived fields it holds are restored too and then recomputed), so the continued run is the same as
+  // an uninterrupted one. The bucket table and the pressures follow from the restored positions and
+  // densities; the sort is stable, so re-sorting the recorded (already sorted) order leaves it unchanged.
+  void restore_uniform(const FrameData& frame) {
+    this->restore_frame_where(frame, [](const FieldInfo& info) {
+      return info.persistent || info.name == "acceleration" || info.name == "density_rate" ||
+             info.name == "xsph_velocity";
+    });
+    uniform_->sort_and_reorder();
+    this->run_terms(terms_, TermStage::Forces);  // the densities, pressures and walls
+  }
+
   // A gas in one store with another model: no coupling term exists between them yet.
   static void refuse_gas_with_others(const ParamSet& ps, const SceneParticles& init) {
     const std::size_t gas = init.count(kPhaseGas);
@@ -838,6 +961,9 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
                                     flaw_offset_, flaw_strain_, active_flaws_, dt_taken_};
   std::vector<Term> terms_, hooks_;
   std::unique_ptr<dist::StoreHaloRows<T, D, Exec, SolidView<T, D>>> halo_;  // a distributed run's, made on first use
+  // The liquid alone: its uniform-h fast path (null in every other scene); after exec_ and store_,
+  // which it references: released before them.
+  std::unique_ptr<UniformLiquid<T, D, Exec>> uniform_;
 };
 
 template <class T, class Exec>

@@ -1,4 +1,4 @@
-// CPU backend of the general store solver, every scene but the liquid alone (g++ with OpenMP).
+// CPU backend of the store solver, every scene (g++ with OpenMP).
 #include "exec/exec_cpu.h"
 #include "solver/store_solver.h"
 #include "solver/solver_factory.h"

@@ -457,8 +457,8 @@ OverlapComparison expect_overlap_same_bits(const ParamSet& on, const ParamSet& o
 
 // dist.overlap = interior (the pair pass split around the exchange: the rows peers hold as ghosts
 // first, then sent; the other owned rows while the messages travel; the ghosts unpacked before the
-// closing kick) against off: the same bits, dam break (2D, and 3D with its summation-free walls) and
-// impact (the solid: its correction pass whole, its force pass split), many rebuilds.
+// closing kick) against off: the same bits, dam break (2D, with the force pass over the fluid's list
+// too, and 3D with its summation-free walls) and impact (the solid: its correction pass whole, its force pass split), many rebuilds.
 std::vector<std::string> with(std::vector<std::string> v, const std::string& extra) {
   v.push_back(extra);
   return v;
@@ -469,6 +469,11 @@ void expect_interior_same_bits(Backend backend) {
                            std::min(kSteps, 150L), backend, "2D dam break");
   expect_overlap_same_bits(scene(k3D, with(thin, "dist.overlap=interior")), scene(k3D, with(thin, "dist.overlap=off")),
                            60, backend, "3D dam break", true, 2);
+  // The force pass over the fluid's list (fluid.force_threads = fluid): over a row selection the pass
+  // asks the execution layer and runs over the selected rows instead (liquid_uniform_terms.h).
+  const std::vector<std::string> list = with(thin, "fluid.force_threads=fluid");
+  expect_overlap_same_bits(scene(k2D, with(list, "dist.overlap=interior")), scene(k2D, with(list, "dist.overlap=off")),
+                           60, backend, "2D dam break, the fluid list's force pass");
   const std::vector<std::string> solid = {"dist.skin=0.25", "dist.rebalance_threshold=0"};
   expect_overlap_same_bits(test_mpi::impact_scene(with(solid, "dist.overlap=interior")),
                            test_mpi::impact_scene(with(solid, "dist.overlap=off")), 150, backend, "2D impact");

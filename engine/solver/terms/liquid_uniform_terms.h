@@ -159,25 +159,29 @@ struct Term_Forces_Monaghan1992_UniformH {
           return;
         }
       }
-      if ((c.force_kernel & (kForceFluidList | kForceRegisters64)) && c.model.shift <= T(0)) {
-        variant(c);
+      // Over a row selection (a distributed run's pass split around its halo exchange, solver/
+      // row_subset_pass.h) the loop's rows are the selection's: the fluid list, whose positions are not
+      // rows, steps aside for it (the execution layer says whether rows are selected).
+      const int kernel = c.exec.rows_selected() ? c.force_kernel & ~kForceFluidList : c.force_kernel;
+      if ((kernel & (kForceFluidList | kForceRegisters64)) && c.model.shift <= T(0)) {
+        variant(c, kernel);
         return;
       }
       pass(c, WcsphArrays<T, D>{});
     };
   }
-  // The force pass's A/B variants (fluid.force_threads, fluid.force_registers; bits of force_kernel, set
-  // by the solver), with the arrays record and without shifting only: over the fluid's list (its
-  // flags, scan and list in the sort block, dead from the reorder to the next sort, 3 n + 1 words of
-  // its 4 n), and/or bounded to 64 registers (float).
+  // The force pass's A/B variants (fluid.force_threads, fluid.force_registers; bits of `kernel`, the
+  // context's force_kernel less the fluid list over a row selection), with the arrays record and
+  // without shifting only: over the fluid's list (its flags, scan and list in the sort block, dead from
+  // the reorder to the next sort, 3 n + 1 words of its 4 n), and/or bounded to 64 registers (float).
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4;
   template <class C>
-  static void variant(C& c) {
+  static void variant(C& c, int kernel) {
     using T = typename C::T;
     using F = Forces_WCSPH_Monaghan1992<T, C::D, false, WcsphArrays<T, C::D>>;
     const F f{c.model, c.grid, c.pv, c.count_pairs, WcsphArrays<T, C::D>{}};
     const uint32_t *list = nullptr, *count = nullptr;
-    if (c.force_kernel & kForceFluidList) {
+    if (kernel & kForceFluidList) {
       uint32_t* flag = static_cast<uint32_t*>(c.cells->scratch(sizeof(uint32_t) * (3 * c.n + 1)));
       uint32_t* pos = flag + c.n;  // n + 1 words, the count last
       uint32_t* out = pos + c.n + 1;
@@ -187,7 +191,7 @@ struct Term_Forces_Monaghan1992_UniformH {
       list = out, count = pos + c.n;
     }
     if constexpr (sizeof(T) == 4) {
-      if (c.force_kernel & kForceRegisters64) {
+      if (kernel & kForceRegisters64) {
         c.exec.for_each_balanced(c.n, ForcesOverList<F, 8>{f, list, count});
         return;
       }

@@ -79,8 +79,9 @@ struct StoreTermContext {
   const T& dt_taken;
 };
 
-// The liquid alone (solver/wcsph_solver.h): one smoothing length, the uniform cell grid, fixed walls;
-// the force term's neighbour record lives in the index's and the store's scratch (cells, store).
+// The liquid alone (solver/uniform_liquid.h, the store solver's uniform-h path): one smoothing length,
+// the uniform cell grid, fixed walls; the force term's neighbour record lives in the index's and the
+// store's scratch (cells, store).
 template <class T_, int D_, class Exec_>
 struct WcsphTermContext {
   using T = T_;
