@@ -93,6 +93,7 @@ int run_benchmark_census(const BenchmarkOptions& opt, long steps) {
         .add("h_min", c.h_min)
         .add("h_max", c.h_max)
         .add("h_mean", c.h_mean)
+        .add("h_spread", (c.h_max - c.h_min) / c.h_min)  // 0: one h to the last bit
         .add("levels", c.levels)
         .add("dims", dims)
         .add("cell", cells)

@@ -8,8 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -108,6 +112,41 @@ TEST(LevelCensus, ImpactSpacingsOneUlpApartSearchAsEqualOnes) {
   EXPECT_EQ(apart.dims, equal.dims);
   EXPECT_NEAR(apart.candidates, equal.candidates, 0.01 * equal.candidates);
   EXPECT_DOUBLE_EQ(apart.neighbours, equal.neighbours);
+}
+
+// `--benchmark SCENE --benchmark-census STEPS` through the binary, at 4072 particles of the impact: a rung
+// at which the former scaling (0.05 dp / 0.05) put the projectile's h one ulp below the target's. Both
+// spacings stay equal to the last bit, one level; with 2 steps the force phase of each step.
+TEST(LevelCensus, BenchmarkRungKeepsEqualSpacingsEqual) {
+  const std::string bin = std::string(EJECTA_BINARY_DIR) + "/ejecta";
+  if (access(bin.c_str(), X_OK) != 0) GTEST_SKIP() << "needs the ejecta binary at " << bin;
+  const std::string cmd = "OMP_NUM_THREADS=1 '" + bin + "' --benchmark '" + test::source_dir() +
+                          "/scenes/impact3d.ini' --benchmark-sizes 4000 --precision double --backend cpu "
+                          "--benchmark-census 2 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::string out;
+  char buf[4096];
+  std::size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
+  const int status = pclose(f);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  auto text = [&](const std::string& key) {
+    const std::size_t at = out.find("\"" + key + "\": ");
+    EXPECT_NE(at, std::string::npos) << key << " missing in: " << out;
+    if (at == std::string::npos) return std::string();
+    const std::size_t from = at + key.size() + 4;
+    return out.substr(from, out.find_first_of(",}", from) - from);
+  };
+  EXPECT_EQ(text("particles"), "4072") << out;
+  EXPECT_EQ(text("h_spread"), "0") << out;  // (h_max - h_min) / h_min: one ulp would print 1e-16
+  EXPECT_EQ(text("levels"), "1") << out;
+  EXPECT_EQ(text("steps"), "2");
+  EXPECT_GT(std::atof(text("time").c_str()), 0);
+  const std::size_t forces = out.find("\"forces_ms\": [");
+  ASSERT_NE(forces, std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin() + forces, out.begin() + out.find(']', forces), ','), 1) << "two steps: " << out;
+  EXPECT_GT(std::atof(text("candidates").c_str()), std::atof(text("neighbours").c_str()));
 }
 
 }  // namespace
