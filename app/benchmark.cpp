@@ -107,7 +107,9 @@ ParamSet rung_scene(const BenchmarkOptions& opt, const BaseScene& base, double d
   ParamSet p = base.params;
   p.set("scene.precision", to_string(opt.precision), "--precision");
   for (std::size_t k = 0; k < base.dp_keys.size(); ++k)
-    p.set(base.dp_keys[k], number_text(k == 0 ? dp : base.dp0[k] * dp / base.dp0[0]), "benchmark");
+    // dp times the spacing's ratio to the first: equal spacings stay equal to the last bit (0.05 dp / 0.05
+    // is not always dp, and h one ulp apart made two levels of the impact's grid; level_grid.h).
+    p.set(base.dp_keys[k], number_text(k == 0 ? dp : dp * (base.dp0[k] / base.dp0[0])), "benchmark");
   return p;
 }
 

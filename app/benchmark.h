@@ -34,4 +34,9 @@ std::vector<long> default_ladder(Backend backend);
 // ParamError, BlowUpError and OutOfMemoryError propagate to main().
 int run_benchmark(const BenchmarkOptions& opt);
 
+// `--benchmark-census STEPS`: instead of timing, one JSON line per rung with the neighbour search's work
+// (neighbors/level_census.h) on the rung's scene as laid out (STEPS = 0) or after STEPS steps on the
+// backend (benchmark_census.cpp). Returns the exit code (0).
+int run_benchmark_census(const BenchmarkOptions& opt, long steps);
+
 }  // namespace ejecta::app

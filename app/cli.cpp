@@ -427,6 +427,13 @@ CliParse parse_cli(int argc, const char* const* argv) {
   auto* bench_record = app.add_flag("--benchmark-record", o.benchmark_record,
                                     "With --benchmark: also time each rung while recording, report the overhead")
                            ->group(bench_g);
+  auto* bench_census =
+      app.add_option("--benchmark-census", o.benchmark_census,
+                     "With --benchmark: instead of timing, count each rung's neighbour search work (candidates, "
+                     "neighbours, cells per particle) after STEPS steps (0: as laid out); JSON lines")
+          ->type_name("STEPS")
+          ->check(whole(0, 1000000000LL, "steps"))
+          ->group(bench_g);
   app.add_flag("--benchmark-render", o.benchmark_render,
                "Time offscreen drawing (FPS), the buffer fill and the viewer overhead of the 3D dam break, or of "
                "SCENE (as it is, or scaled to --benchmark-sizes); JSON lines")
@@ -545,6 +552,7 @@ CliParse parse_cli(int argc, const char* const* argv) {
   // The benchmark builds, times and discards its own scenes; recording or restarting them means
   // nothing (--benchmark-record measures the recorder's cost instead).
   if (bench_record->count() && !o.benchmark) return parse_error("--benchmark-record needs --benchmark");
+  if (bench_census->count() && !o.benchmark) return parse_error("--benchmark-census needs --benchmark");
   for (const auto* opt : {every, every_steps, fields, compression})
     if (opt->count() && !record->count()) return parse_error(opt->get_name() + " needs --record FILE.h5");
   if (every->count() && every_steps->count())

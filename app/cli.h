@@ -40,6 +40,7 @@ struct CliOptions {
   std::string restart_path;                // --restart FILE.h5[:FRAME]; "" = a fresh run
   std::optional<long> restart_frame;       // the FRAME part; none = the last complete frame
   bool benchmark_record = false;           // --benchmark-record
+  long benchmark_census = -1;              // --benchmark-census STEPS (-1: off)
   // Probes and gauges (headless runs of scenes with [probe.N]/[gauge.N]; docs/probes.md).
   std::string probes_path;  // --probes FILE.csv; "" = NAME_probes.csv beside the run
   bool no_probes = false;   // --no-probes: do not sample them

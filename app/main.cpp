@@ -183,6 +183,7 @@ int run(const CliOptions& o) {
     b.json = o.json;
     b.record = o.benchmark_record;
     b.scene_path = o.scene_path;
+    if (o.benchmark_census >= 0) return run_benchmark_census(b, o.benchmark_census);
     return run_benchmark(b);
   }
   if (o.benchmark_render) {

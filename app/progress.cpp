@@ -39,15 +39,23 @@ JsonObject& JsonObject::add(const std::string& k, const std::string& v) {
   return *this;
 }
 JsonObject& JsonObject::add(const std::string& k, const char* v) { return add(k, std::string(v ? v : "")); }
+// A number as JSON has it: non-finite as null; 10 digits, more than any timing here is worth.
+static std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
 JsonObject& JsonObject::add(const std::string& k, double v) {
   key(k);
-  if (!std::isfinite(v)) {
-    body_ += "null";
-  } else {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.10g", v);  // 10 digits: more than any timing here is worth
-    body_ += buf;
-  }
+  body_ += json_number(v);
+  return *this;
+}
+JsonObject& JsonObject::add(const std::string& k, const std::vector<double>& v) {
+  key(k);
+  body_ += "[";
+  for (std::size_t i = 0; i < v.size(); ++i) body_ += (i ? ", " : "") + json_number(v[i]);
+  body_ += "]";
   return *this;
 }
 JsonObject& JsonObject::add(const std::string& k, long v) { return add(k, static_cast<long long>(v)); }

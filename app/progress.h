@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace ejecta::app {
 
@@ -22,6 +23,7 @@ class JsonObject {
   JsonObject& add(const std::string& key, unsigned long long value);
   JsonObject& add(const std::string& key, int value) { return add(key, static_cast<long>(value)); }
   JsonObject& add(const std::string& key, bool value);
+  JsonObject& add(const std::string& key, const std::vector<double>& values);  // a JSON array
   std::string str() const { return "{" + body_ + "}"; }
 
  private:

@@ -105,6 +105,17 @@ TEST(Cli, BenchmarkRenderTakesAScene) {
   EXPECT_NE(q.err.find("times a fixed number of frames"), std::string::npos) << q.err;
 }
 
+// --benchmark-census STEPS (issue 18: the neighbour search's work per rung) goes with --benchmark only.
+TEST(Cli, BenchmarkCensusNeedsTheBenchmark) {
+  const Parsed p = parse({"scenes/impact3d.ini", "--benchmark", "--benchmark-census", "51"});
+  EXPECT_FALSE(p.parse.exit) << p.err;
+  EXPECT_EQ(p.parse.options.benchmark_census, 51);
+  EXPECT_EQ(parse({"--benchmark"}).parse.options.benchmark_census, -1);
+  const Parsed q = parse({"scenes/impact3d.ini", "--benchmark-census", "0"});
+  EXPECT_TRUE(q.parse.exit);
+  EXPECT_NE(q.err.find("--benchmark-census needs --benchmark"), std::string::npos) << q.err;
+}
+
 TEST(Cli, ListParamsModelFilter) {
   Parsed p = parse({"--list-params", "--model", "gas"});
   EXPECT_FALSE(p.parse.exit) << p.err;

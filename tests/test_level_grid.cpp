@@ -73,6 +73,22 @@ TEST(LevelGrid, BruteForce3D_Ratio10RowMajor) { compare<3>(10, false, 6, CellOrd
 TEST(LevelGrid, BruteForce3D_Ratio10Banded) { compare<3>(10, false, 6, CellOrder::RowMajor, 3); }
 TEST(LevelGrid, BruteForce3D_Ratio100ClusteredBanded) { compare<3>(100, true, 7, CellOrder::RowMajor, 2); }
 
+// h apart by round-off (or by less than kLevelSlack) share a level, whose top is the largest h; a
+// level is added only beyond that (issue 18: the impact's 4M rung, docs/benchmarks.md).
+TEST(LevelGrid, HAlmostEqualShareALevel) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1}, h = 0.026142220631225364;
+  const auto one = make_level_grid<double, 3>(lo, hi, std::nextafter(h, 0.0), h, 1000);
+  EXPECT_EQ(one.levels, 1);
+  EXPECT_EQ(one.h_top[0], h);
+  EXPECT_EQ(one.inv_cell[0], 1.0 / (2 * h));
+  EXPECT_EQ((make_level_grid<double, 3>(lo, hi, h, 1.0005 * h, 1000).levels), 1);
+  EXPECT_EQ((make_level_grid<double, 3>(lo, hi, h, 1.01 * h, 1000).levels), 2);
+  EXPECT_EQ((make_level_grid<double, 3>(lo, hi, h, 2.001 * h, 1000).levels), 2);
+  EXPECT_EQ((make_level_grid<double, 3>(lo, hi, h, 2.01 * h, 1000).levels), 3);
+  const auto f = make_level_grid<float, 3>(lo, hi, std::nextafter(h, 0.0), h, 1000);
+  EXPECT_EQ(f.levels, 1);
+}
+
 TEST(LevelGrid, LevelsDoubleFromTheSmallestH) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   const auto g = make_level_grid<double, 2>(lo, hi, 0.01, 1.0, 1000);

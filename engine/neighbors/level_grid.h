@@ -89,6 +89,15 @@ struct LevelGrid {
   }
   template <class F>
   EJ_INLINE void for_each_neighbor(const Vec<T, D>& xi, const Vec<T, D>* x, T reach, bool symmetric, F&& f) const {
+    for_each_range(xi, reach, symmetric,
+                   [&](uint32_t begin, uint32_t end, T R2) { scan(begin, end, xi, x, R2, f); });
+  }
+
+  // g(begin, end, R2) for every range of sorted particles that the search around xi scans, in the
+  // search's order, with the squared reach of the range's level (for_each_neighbor tests each j in it;
+  // the census of level_census.h counts them).
+  template <class G>
+  EJ_INLINE void for_each_range(const Vec<T, D>& xi, T reach, bool symmetric, G&& g) const {
     for (int l = 0; l < levels; ++l) {
       if (offset[base[l]] == offset[base[l + 1]]) continue;  // empty level
       T R = reach;
@@ -115,10 +124,10 @@ struct LevelGrid {
             const uint32_t row = row_of(l, by, bz);
             const int x0 = wrap(lo[0], mx), x1 = wrap(hi[0], mx);
             if (full[0] || x0 <= x1) {
-              scan(offset[row + (full[0] ? 0 : x0)], offset[row + (full[0] ? mx - 1 : x1) + 1], xi, x, R2, f);
+              g(offset[row + (full[0] ? 0 : x0)], offset[row + (full[0] ? mx - 1 : x1) + 1], R2);
             } else {  // the row wraps around the table edge
-              scan(offset[row + x0], offset[row + mx], xi, x, R2, f);
-              scan(offset[row], offset[row + x1 + 1], xi, x, R2, f);
+              g(offset[row + x0], offset[row + mx], R2);
+              g(offset[row], offset[row + x1 + 1], R2);
             }
             continue;
           }
@@ -128,12 +137,12 @@ struct LevelGrid {
             const uint32_t key = rank[row + static_cast<uint32_t>(wrap(cx, mx))];
             const uint32_t b = offset[key], e = offset[key + 1];
             if (b != end) {
-              scan(begin, end, xi, x, R2, f);
+              g(begin, end, R2);
               begin = b;
             }
             end = e;
           }
-          scan(begin, end, xi, x, R2, f);
+          g(begin, end, R2);
         }
       }
     }
@@ -153,11 +162,19 @@ struct LevelGrid {
 // Levels from h_min (the smallest first h) up to h_max (the cap), doubling; each level's table covers
 // the box [lo, hi] plus two cells, at least 3 buckets per axis, at most about 2 n + 64 buckets
 // (beyond that a table only costs memory; far particles fold into it). Host code, in double.
+// An h up to kLevelSlack above a level's top stays in that level (the last level's top is h_max): a
+// level of its own would give those particles cells twice as large (8 times the volume, 2.4 times the
+// candidates of the 27 cells of 2 h), where cells 0.1% larger cost 0.3%. Round-off alone made two
+// levels of the benchmark's impact at 4M particles (the projectile's dp scaled as 0.05 dp / 0.05, one
+// ulp below the target's: its 3.9M target particles in cells of 4 h, the force pass 1.8 times as
+// costly per particle; issue 18, docs/benchmarks.md "2026-12-04: the impact's 4M jump").
+constexpr double kLevelSlack = 1e-3;
 template <class T, int D>
 LevelGrid<T, D> make_level_grid(const double* lo, const double* hi, double h_min, double h_max, std::size_t n) {
   LevelGrid<T, D> g{};
   g.levels = 1;
-  while (g.levels < LevelGrid<T, D>::kMaxLevels && h_min * std::pow(2.0, g.levels - 1) < h_max) ++g.levels;
+  while (g.levels < LevelGrid<T, D>::kMaxLevels && h_min * std::pow(2.0, g.levels - 1) * (1 + kLevelSlack) < h_max)
+    ++g.levels;
   uint32_t key = 0;
   for (int l = 0; l < g.levels; ++l) {
     const double top = l == g.levels - 1 ? std::max(h_max, h_min * std::pow(2.0, l)) : h_min * std::pow(2.0, l);
