@@ -3,7 +3,8 @@
 // scatter each pass) instead of every particle; fluid.force_registers = 64 bounds the CUDA kernel to 64
 // registers (8 blocks of 128 a SM) in float. Each particle runs the same functor over the same
 // candidates in the same order, so on the CPU the runs end in the same state bit for bit; on the GPU
-// the variants are separately compiled kernels (FMA contraction may differ): round-off.
+// the variants are separately compiled kernels (FMA contraction may differ): round-off. The same for the
+// two-phase neighbour loop of fluid.neighbour_batch (NeighbourBatch.*, below).
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -51,12 +52,49 @@ TEST(ForceVariants, FluidListSameStateAsEveryThread_Double) {
   expect_same_pairs(*a, *b);
 }
 
+// fluid.neighbour_batch (physics/forces_wcsph_batch.h): per row of cells, the candidates within the
+// support queued first, their pair terms computed after. The same pair function over the same pairs in
+// the same order, so each variant ends in the state of the one loop bit for bit, for every option of the
+// pass; with cells of the support (up to ~130 neighbours a row) the queues fill several times a row, so
+// the resumed scan is exercised too.
+void expect_batches_same_state(std::vector<std::string> o, long steps) {
+  o.push_back("fluid.neighbour_batch=off");
+  const auto base = run(o, Backend::Cpu, steps);
+  for (const char* batch : {"fluid.neighbour_batch=row16", "fluid.neighbour_batch=row32", "fluid.neighbour_batch=rows2"}) {
+    SCOPED_TRACE(batch);
+    o.back() = batch;
+    const auto s = run(o, Backend::Cpu, steps);
+    test::expect_same_state(*base, *s);
+    expect_same_pairs(*base, *s);
+  }
+}
+
+// Float, the defaults (half cells, the fluid list, 64 registers, Adami's walls), the column starting to fall.
+TEST(NeighbourBatch, SameStateAsOneLoop_DamBreak3D_Float) { expect_batches_same_state({"particles.dp=0.06"}, 40); }
+
+// Double, cells of the support, Zhang's pair pressure, no-slip walls, XSPH, shifting, Molteni's diffusion.
+TEST(NeighbourBatch, SameStateAsOneLoop_EveryOption_Double) {
+  expect_batches_same_state({"particles.dp=0.06", "scene.precision=double", "fluid.neighbour_cells=support",
+                             "fluid.pressure_term=zhang2017", "boundary.slip=no_slip", "fluid.xsph=0.1",
+                             "fluid.shifting=0.2", "fluid.density_diffusion=molteni2009"},
+                            30);
+}
+
+// Dynamic and modified dynamic boundary particles (wall masses as stored), every thread, 72 registers.
+TEST(NeighbourBatch, SameStateAsOneLoop_DbcAndMdbc_Float) {
+  expect_batches_same_state({"particles.dp=0.06", "boundary.model=dbc_crespo2007", "fluid.force_threads=all",
+                             "fluid.force_registers=72"},
+                            20);
+  expect_batches_same_state({"particles.dp=0.06", "boundary.model=mdbc_english2022"}, 20);
+}
+
 // On the GPU, each variant against the every-thread, 72-register kernel (the former default) over 200 steps
 // at dp = 0.04, float.
 TEST(ForceVariants, CudaVariantsAgreeWithTheDefaultPass_Float) {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
   const auto base = run({"particles.dp=0.04", "fluid.force_threads=all", "fluid.force_registers=72"}, Backend::Cuda, 200);
-  for (const char* v : {"fluid.force_threads=fluid", "fluid.force_registers=64"}) {
+  for (const char* v : {"fluid.force_threads=fluid", "fluid.force_registers=64", "fluid.neighbour_batch=row16",
+                        "fluid.neighbour_batch=row32", "fluid.neighbour_batch=rows2"}) {
     const auto s = run({"particles.dp=0.04", v}, Backend::Cuda, 200);
     const test::ParticleDifference d = test::max_difference_by_id(base->download(), s->download());
     std::printf("  %s against every thread and 72 registers, GPU, 200 steps: |dx| %.3g m, |dv| %.3g m/s, |drho| %.3g\n", v, d.position,

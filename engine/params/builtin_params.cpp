@@ -961,6 +961,17 @@ ParamRegistry make_builtin() {
                               "more warps; the default, with fluid.force_threads = fluid 3-5% faster on the "
                               "H200). The same results; no effect on the CPU or in double."),
                         {"72", "64"})));
+  // Speed (issue 18, helper speed9): the force pass's neighbour loop in two phases, against warp divergence.
+  t.add(rebuild(choices(param("fluid.neighbour_batch", T::Choice, "off", "", "Neighbour batch",
+                              "The fused force pass's neighbour loop (3D, fluid.force_kernel = particles, "
+                              "the arrays record): off = each candidate tested and, within the support, "
+                              "its pair terms computed at once (on the GPU only the lanes with a neighbour "
+                              "at that step run them); row16, row32 = per row of cells, the candidates "
+                              "within the support first queued (16 or 32 a thread), then their pair terms "
+                              "computed with nearly every lane active (physics/forces_wcsph_batch.h); rows2 "
+                              "= a queue of 48 flushed every two rows. The same pairs in the same order: "
+                              "the same results bit for bit on the CPU."),
+                        {"off", "row16", "row32", "rows2"})));
   // Speed (issue 18, helper speed7): the bucket order's bands, for the L2 at millions of particles.
   t.group = "Neighbours";
   t.add(only(rebuild(range(param("neighbours.band_rows", T::Int, "0", "", "Bucket order bands",

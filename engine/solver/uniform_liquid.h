@@ -116,6 +116,9 @@ class UniformLiquid {
     // fluid's list (bit 2), at most 64 registers in float (bit 4).
     if (params.text("fluid.force_threads") == "fluid") force_kernel_ |= 2;
     if (params.text("fluid.force_registers") == "64") force_kernel_ |= 4;
+    // fluid.neighbour_batch (physics/forces_wcsph_batch.h): bits 8 and 16, 0 off, 1 row16, 2 row32, 3 rows2.
+    const std::string batch = params.text("fluid.neighbour_batch");
+    force_kernel_ |= 8 * (batch == "row16" ? 1 : batch == "row32" ? 2 : batch == "rows2" ? 3 : 0);
   }
 
   // The parameters that may change between steps (needs_rebuild = false), from construction and

@@ -9,6 +9,7 @@
 #include "physics/collider_sphere.h"
 #include "physics/density_summation.h"
 #include "physics/forces_wcsph.h"
+#include "physics/forces_wcsph_batch.h"
 #include "physics/forces_wcsph_cells.h"
 #include "physics/wall_pressure_adami2012.h"
 #include "solver/term_registry.h"
@@ -132,7 +133,8 @@ struct Term_Forces_Monaghan1992_UniformH {
             {"acceleration", "density_rate"},
             {"viscosity.alpha", "viscosity.beta", "viscosity.wall_factor", "fluid.delta_sph", "fluid.density_diffusion",
              "fluid.pressure_term", "fluid.xsph", "fluid.shifting", "fluid.neighbour_record", "fluid.neighbour_cells",
-             "fluid.force_kernel", "fluid.force_threads", "fluid.force_registers", "physics.gravity"},
+             "fluid.force_kernel", "fluid.force_threads", "fluid.force_registers", "fluid.neighbour_batch",
+             "physics.gravity"},
             {"xsph_velocity"}};
   }
   template <class C>
@@ -163,6 +165,12 @@ struct Term_Forces_Monaghan1992_UniformH {
       // row_subset_pass.h) the loop's rows are the selection's: the fluid list, whose positions are not
       // rows, steps aside for it (the execution layer says whether rows are selected).
       const int kernel = c.exec.rows_selected() ? c.force_kernel & ~kForceFluidList : c.force_kernel;
+      if constexpr (D == 3) {  // fluid.neighbour_batch (forces_wcsph_batch.h), with or without shifting
+        if (kernel & kForceBatch) {
+          if (c.model.shift > T(0)) variant<C, true>(c, kernel); else variant<C, false>(c, kernel);
+          return;
+        }
+      }
       if ((kernel & (kForceFluidList | kForceRegisters64)) && c.model.shift <= T(0)) {
         variant(c, kernel);
         return;
@@ -174,11 +182,13 @@ struct Term_Forces_Monaghan1992_UniformH {
   // context's force_kernel less the fluid list over a row selection), with the arrays record and
   // without shifting only: over the fluid's list (its flags, scan and list in the sort block, dead from
   // the reorder to the next sort, 3 n + 1 words of its 4 n), and/or bounded to 64 registers (float).
-  static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4;
-  template <class C>
+  // fluid.neighbour_batch (3D): the two-phase loop of forces_wcsph_batch.h, its queue and rows per flush
+  // by force_kernel's bits 8 and 16 (row16, row32, rows2), with shifting too (never 64 registers then).
+  static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16;
+  template <class C, bool Shifting = false>
   static void variant(C& c, int kernel) {
     using T = typename C::T;
-    using F = Forces_WCSPH_Monaghan1992<T, C::D, false, WcsphArrays<T, C::D>>;
+    using F = Forces_WCSPH_Monaghan1992<T, C::D, Shifting, WcsphArrays<T, C::D>>;
     const F f{c.model, c.grid, c.pv, c.count_pairs, WcsphArrays<T, C::D>{}};
     const uint32_t *list = nullptr, *count = nullptr;
     if (kernel & kForceFluidList) {
@@ -190,13 +200,23 @@ struct Term_Forces_Monaghan1992_UniformH {
       c.exec.for_each(c.n, ScatterFlagged{flag, pos, out});
       list = out, count = pos + c.n;
     }
-    if constexpr (sizeof(T) == 4) {
+    if constexpr (C::D == 3) {
+      const int batch = (kernel & kForceBatch) / 8;
+      if (batch == 1) return launch<Shifting>(c, kernel, ForcesBatched<F, 16, 1>{f}, list, count);
+      if (batch == 2) return launch<Shifting>(c, kernel, ForcesBatched<F, 32, 1>{f}, list, count);
+      if (batch == 3) return launch<Shifting>(c, kernel, ForcesBatched<F, 48, 2>{f}, list, count);
+    }
+    if constexpr (!Shifting) launch<Shifting>(c, kernel, f, list, count);
+  }
+  template <bool Shifting, class C, class G>
+  static void launch(C& c, int kernel, const G& g, const uint32_t* list, const uint32_t* count) {
+    if constexpr (sizeof(typename C::T) == 4 && !Shifting) {
       if (kernel & kForceRegisters64) {
-        c.exec.for_each_balanced(c.n, ForcesOverList<F, 8>{f, list, count});
+        c.exec.for_each_balanced(c.n, ForcesOverList<G, 8>{g, list, count});
         return;
       }
     }
-    c.exec.for_each_balanced(c.n, ForcesOverList<F>{f, list, count});
+    c.exec.for_each_balanced(c.n, ForcesOverList<G>{g, list, count});
   }
   template <class C>
   static void cell_blocks(C& c) {

@@ -1,0 +1,67 @@
+#pragma once
+// fluid.neighbour_batch (issue 18): the fused liquid force pass (forces_wcsph.h) in two phases per row
+// of cells, against the warp divergence Nsight Compute found in its neighbour loop (on the H200 at the
+// peer's settings, 16.9 of 32 threads active per warp on average: about one candidate in four is within
+// the support, and the pair terms ran with only the lanes whose candidate was).
+//  1. the row's candidates with the distance test only (x_j, r^2 < r2max, not self), the indices of
+//     those within the support appended to a per-thread queue of Cap entries;
+//  2. the queue through the pair terms (F::pair, the very function of the default pass: its distance
+//     test repeats, cheap), so that lanes with similar queue lengths run the heavy arithmetic together.
+// The queue is flushed every Rows rows (at a point where the warp has reconverged: the row loop is the
+// same for every lane), and when it fills: the row's scan then stops taking candidates, the queue is
+// flushed and the row is scanned again from the first candidate not taken. The pairs are visited in the
+// order of the default pass, so the sums are the same bit for bit on the CPU (tests/test_neighbour_batch.cpp).
+// On CUDA the queue is a local array (local memory, L1-cached), Cap x 4 bytes a thread.
+#include "physics/forces_wcsph.h"
+
+namespace ejecta {
+
+template <class F, int Cap, int Rows>
+struct ForcesBatched {
+  static_assert(Cap > 0 && Rows > 0, "ForcesBatched: a queue and rows per flush");
+  static constexpr int kCudaMinBlocks = F::kCudaMinBlocks;
+  F f;
+
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (f.pv.kind[i] != kFluid) return;
+    typename F::Sums s = f.begin(i);
+    uint32_t q[Cap];
+    int n = 0;
+    uint32_t cand = 0;
+    const int rows = f.grid.rows();
+    EJ_NO_UNROLL
+    for (int r = 0; r < rows; ++r) {
+      uint32_t done = 0;  // the row's candidates taken before the last flush
+      for (;;) {
+        uint32_t seen = 0;
+        bool full = false;
+        const uint32_t visited = f.grid.for_each_candidate_in_row(s.xi, r, [&](uint32_t j) {
+          if (full || seen++ < done) return;
+          if (!f.within(s, j == i, f.nb.position(f.pv, j).x)) return;
+          q[n++] = j;
+          if (n == Cap) full = true, done = seen;
+        });
+        if (full || (r + 1) % Rows == 0 || r + 1 == rows) {
+          flush(s, i, q, n);
+          n = 0;
+        }
+        if (!full) {
+          cand += visited;
+          break;
+        }
+      }
+    }
+    f.finish(i, s, cand);
+  }
+
+  EJ_INLINE void flush(typename F::Sums& s, std::size_t i, const uint32_t* q, int n) const {
+    EJ_NO_UNROLL
+    for (int k = 0; k < n; ++k) {
+      const uint32_t j = q[k];
+      const auto pos = f.nb.position(f.pv, j);
+      f.pair(s, j == i, pos.x, [&] { return f.nb.rest(f.pv, j, pos); });
+    }
+  }
+};
+
+}  // namespace ejecta

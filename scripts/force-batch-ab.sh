@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# On the GPU host (issue 18): the liquid force pass with and without its two-phase neighbour loop
+# (fluid.neighbour_batch, physics/forces_wcsph_batch.h), one binary, one moment. Runs `ejecta --benchmark`
+# (CUDA) at Ejecta's defaults (1e6, 4e6, float), at the peer's settings (1.116e6: h/dp 2, 4 wall layers,
+# c0 45.6393) and in double (1e6), each with fluid.neighbour_batch = off, row16, row32, rows2, and
+# row32 with fluid.force_registers = 72 (the 64-register bound off). About 3 minutes.
+# usage: scripts/force-batch-ab.sh [BIN_DIR] [OUTDIR]   (defaults build-gpu and $OUT)
+# Writes OUTDIR/batch-*.jsonl (one JSON line a size) and OUTDIR/force-batch-ab.txt (the summary: forces
+# ms and particle-steps/s a run).
+set -uo pipefail
+bin=${1:-build-gpu}; out=${2:-${OUT:?set OUT or pass OUTDIR}}
+mkdir -p "$out"
+runner=(); [ -x .gpu/run ] && runner=(.gpu/run)
+c0_peer=45.6393  # the peer's settings of the side-by-side runs and of the ncu profile (docs/benchmarks.md)
+sum="$out/force-batch-ab.txt"
+# One benchmark: file TAG, then the ejecta arguments after --json.
+bench() {
+  local tag=$1; shift
+  timeout 90 "${runner[@]}" "$bin/ejecta" --benchmark --backend cuda --json "$@" > "$out/batch-$tag.jsonl" 2>> "$out/stderr.txt"
+  echo "rc $? $tag" >> "$out/stderr.txt"
+  # name, particles, forces ms, particle-steps/s for each size
+  awk -v t="$tag" '{ p = f = s = ""; if (match($0, /"particles": *[0-9]+/)) p = substr($0, RSTART + 12, RLENGTH - 12);
+      if (match($0, /"ms_forces": *[0-9.e+-]+/)) f = substr($0, RSTART + 12, RLENGTH - 12);
+      if (match($0, /"particle_steps_per_s": *[0-9.e+-]+/)) s = substr($0, RSTART + 23, RLENGTH - 23);
+      gsub(/ /, "", p); gsub(/ /, "", f); gsub(/ /, "", s);
+      printf "%-28s %9s particles  forces %8s ms  %s particle-steps/s\n", t, p, f, s }' "$out/batch-$tag.jsonl" >> "$sum"
+}
+variants="off row16 row32 rows2"
+{
+  echo "# force-batch A/B, $(date -u +%Y-%m-%dT%H:%MZ)"
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+  "${runner[@]}" "$bin/ejecta" --version | head -1
+} > "$sum"
+echo "## Ejecta's defaults, float" >> "$sum"
+for v in $variants; do bench "defaults-$v" --benchmark-sizes 1e6,4e6 --set fluid.neighbour_batch="$v"; done
+bench "defaults-row32-reg72" --benchmark-sizes 1e6 --set fluid.neighbour_batch=row32 --set fluid.force_registers=72
+echo "## the peer's settings (h/dp 2, 4 layers, c0 $c0_peer), float" >> "$sum"
+peer=(--benchmark-sizes 1.116e6 --set particles.h_over_dp=2 --set boundary.wall_layers=4 --set fluid.c0="$c0_peer")
+for v in $variants; do bench "peer-$v" "${peer[@]}" --set fluid.neighbour_batch="$v"; done
+bench "peer-row32-reg72" "${peer[@]}" --set fluid.neighbour_batch=row32 --set fluid.force_registers=72
+bench "peer-off-again" "${peer[@]}" --set fluid.neighbour_batch=off  # the spread between runs
+echo "## double, Ejecta's defaults" >> "$sum"
+for v in off row32; do bench "double-$v" --precision double --benchmark-sizes 1e6 --set fluid.neighbour_batch="$v"; done
+cat "$sum"
