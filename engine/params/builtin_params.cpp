@@ -147,6 +147,11 @@ ParamRegistry make_builtin() {
                       "less the hydrostatic density difference between the two particles "
                       "(Fourtakas et al. 2019), so that it leaves a resting column's profile alone."),
                 {"molteni2009", "fourtakas2019"}));
+  t.add(param("fluid.wall_diffusion", T::Bool, "false", "", "Density diffusion against walls",
+              "The delta-SPH term (fluid.delta_sph, fluid.density_diffusion) between a fluid particle "
+              "and wall particles too, with the walls' density as the wall model gives it (mDBC's "
+              "ghost node, Adami's extrapolation): a fluid particle's density is drawn towards "
+              "the wall's as towards a fluid neighbour's (docs/physics.md, tenth session of issue 12)."));
   t.add(choices(param("fluid.pressure_term", T::Choice, "monaghan1992", "", "Pressure term",
                       "Pair pressure of the momentum equation: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan "
                       "1992), or the pressure of the acoustic Riemann problem between the two "

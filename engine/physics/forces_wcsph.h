@@ -17,7 +17,8 @@
 // Options (WcsphModel): the pair pressure P* of Zhang, Hu & Adams (2017) in place of Monaghan's,
 // dv_i/dt = -sum_j 2 m_j P*_ij / (rho_i rho_j) grad_i W_ij + g (physics/pressure_zhang2017.h: along
 // e_ij for every pair, or along the wall normal against walls);
-// the wall slip condition (WallSlip); the delta-SPH term with or without its hydrostatic part.
+// the wall slip condition (WallSlip); the delta-SPH term with or without its hydrostatic part, between
+// fluid particles or against walls too (fluid.wall_diffusion).
 // A wall particle keeps the volume V_w = m_w / rho0 it was built with (the lattice cell): its mass in
 // the sums is rho_w V_w with the density extrapolated from the fluid (Adami et al. 2012 write the
 // wall terms with volumes), so the wall pushes with its pressure, not a density-scaled one.
@@ -119,14 +120,14 @@ struct Forces_WCSPH_Monaghan1992 {
     if constexpr (Shifting) s.shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
     // Continuity uses the walls' true velocity (zero), not the no-slip mirror velocity.
     s.drho += mj * F * (fluid_j ? vx : dot(s.vi, xij));
-    if (fluid_j) {
-      if (diffusion > T(0)) {
-        const T rho_hydro = model.diffusion_hydrostatic ? dot(model.gravity, xij) * rho_h : T(0);
-        s.drho += diffusion * T(-2) * (rhoj - rhoi + rho_hydro) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
-      }
-      if (model.xsph > T(0))
-        s.xs += (n.v - s.vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
+    // The diffusion against walls too with fluid.wall_diffusion: V_j = m_j / rho_j of the wall particle
+    // and its density as the wall model gives it (mDBC's ghost node; hydrostatic at rest, so that the
+    // hydrostatic part below cancels it in a still tank).
+    if (diffusion > T(0) && (fluid_j || model.wall_diffusion)) {
+      const T rho_hydro = model.diffusion_hydrostatic ? dot(model.gravity, xij) * rho_h : T(0);
+      s.drho += diffusion * T(-2) * (rhoj - rhoi + rho_hydro) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
     }
+    if (fluid_j && model.xsph > T(0)) s.xs += (n.v - s.vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
   }
 
   EJ_INLINE void finish(std::size_t i, const Sums& s, uint32_t cand) const {

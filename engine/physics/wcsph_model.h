@@ -28,6 +28,7 @@ struct WcsphModel {
   int slip;        // WallSlip: how walls enter the viscous term
   int pressure;    // PressureTerm: the pair pressure of the momentum equation
   bool diffusion_hydrostatic;  // delta-SPH less its hydrostatic part (Fourtakas et al. 2019)
+  bool wall_diffusion = false;  // fluid.wall_diffusion: the delta-SPH term against wall particles too
   bool summation;  // summation density instead of the continuity equation
   // boundary.wall_pressure = fluid_acceleration: the wall pressure extrapolated with each fluid
   // particle's own (g - a_f) instead of g (physics/wall_pressure_adami2012.h)

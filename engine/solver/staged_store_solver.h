@@ -206,6 +206,9 @@ class StagedStoreSolver : public Simulation {
     msg << "at step " << step << ", t = " << time << " s: " << particle << " particle " << std::size_t(id[i])
         << " has " << fieldname << " = (";
     for (int c = 0; c < comps; ++c) msg << (c ? ", " : "") << values[i * comps + c];
+    const std::vector<double> x = store_.download("position");  // where it happened (issue 12)
+    msg << ") at x = (";
+    for (int c = 0; c < D; ++c) msg << (c ? ", " : "") << x[i * D + c];
     msg << ")" << advice;
     throw BlowUpError(msg.str());
   }

@@ -144,6 +144,7 @@ class UniformLiquid {
                       : pressure == "zhang2017_wall_normal" ? kPressureZhang2017WallNormal
                                                             : kPressureMonaghan1992;
     model_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
+    model_.wall_diffusion = params.flag("fluid.wall_diffusion");
     model_.wall_fluid_accel = params.text("boundary.wall_pressure") == "fluid_acceleration";
     const std::string wall_model = params.text("boundary.model");
     model_.boundary = wall_model == "dbc_crespo2007"     ? kBoundaryDbcCrespo2007

@@ -132,8 +132,9 @@ struct Term_Forces_Monaghan1992_UniformH {
             {"position", "velocity_predicted", "density_predicted", "pressure", "mass", "kind"},
             {"acceleration", "density_rate"},
             {"viscosity.alpha", "viscosity.beta", "viscosity.wall_factor", "fluid.delta_sph", "fluid.density_diffusion",
-             "fluid.pressure_term", "fluid.xsph", "fluid.shifting", "fluid.neighbour_record", "fluid.neighbour_cells",
-             "fluid.force_kernel", "fluid.force_threads", "fluid.force_registers", "fluid.neighbour_batch",
+             "fluid.wall_diffusion", "fluid.pressure_term", "fluid.xsph", "fluid.shifting", "fluid.neighbour_record",
+             "fluid.neighbour_cells", "fluid.force_kernel", "fluid.force_threads", "fluid.force_registers",
+             "fluid.neighbour_batch",
              "physics.gravity"},
             {"xsph_velocity"}};
   }
