@@ -33,6 +33,7 @@
 #include "render_data/fill_from_store.h"
 #include "scene/scene_builder.h"
 #include "solver/model_recipes.h"
+#include "solver/store_reports.h"
 #include "solver/term_list.h"
 #include "solver/terms/term_contexts.h"
 
