@@ -45,9 +45,9 @@ bench() {
       f = $0; sub(/.*"forces_ms": *\[/, "", f); sub(/\].*/, "", f)
       k = split(f, a, ", *"); s = 0; m = k > 20 ? 20 : k
       for (q = k - m + 1; q <= k; ++q) s += a[q]
-      printf "%-8s particles %9d  levels %s  h %s..%s  candidates %.1f  ranges %.2f  neighbours %.2f  warp trips %.1f, bodies %.1f  forces ms: step 1 %.2f, mean of the last %d %.2f\n",
-             l, val("particles"), val("levels"), val("h_min"), val("h_max"), val("candidates"), val("ranges"),
-             val("neighbours"), val("warp_trips"), val("warp_bodies"), a[1], m, s / m
+      printf "%-8s particles %9d  levels %s  h spread %s  candidates %.1f  ranges %.2f  neighbours %.2f  warp trips %.1f, bodies %.1f (half cells: candidates %.1f, bodies %.1f)  forces ms: step 1 %.2f, mean of the last %d %.2f\n",
+             l, val("particles"), val("levels"), val("h_spread"), val("candidates"), val("ranges"), val("neighbours"),
+             val("warp_trips"), val("warp_bodies"), val("half_cells_candidates"), val("half_cells_warp_bodies"), a[1], m, s / m
       next }
     /particle_steps_per_s/ {
       printf "%-8s particles %9d  %s  forces %8.3f ms (%.2f ns a particle)  sort %.3f ms  %.3e particle-steps/s  %.1f B/particle\n",

@@ -2,6 +2,7 @@
 // coarse spacing on the CPU: conservation, the peak shock pressure against the planar
 // impedance-match estimate on the Tillotson Hugoniot, and the onset of the crater; and (GPU only)
 // the same run on the CPU and CUDA backends in double.
+#include "command_output.h"
 #include "materials/material_library.h"
 #include "sim_test_util.h"
 
@@ -241,14 +242,9 @@ TEST(Impact3DBenchmark, SolidSceneBenchmarkRunsAndReports) {
   if (access(bin.c_str(), X_OK) != 0) GTEST_SKIP() << "needs the ejecta binary at " << bin;
   const std::string cmd = "OMP_NUM_THREADS=1 '" + bin + "' --benchmark '" + test::source_dir() +
                           "/scenes/impact3d.ini' --benchmark-sizes 3000 --precision double --backend cpu --json 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  ASSERT_NE(f, nullptr);
-  std::string out;
-  char buf[4096];
-  std::size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
-  const int status = pclose(f);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  const test::CommandOutput run = test::command_output(cmd);
+  const std::string& out = run.out;
+  ASSERT_TRUE(run.ok) << out;
   std::printf("%s", out.c_str());
   auto number = [&](const std::string& key) {
     const std::size_t at = out.find("\"" + key + "\": ");

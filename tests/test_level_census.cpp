@@ -2,6 +2,7 @@
 // force, and the impact's search work per particle flat in the particle count (the benchmark scales
 // every spacing of scenes/impact3d.ini by one factor; the cells, levels and candidates per particle must
 // follow, or the cost per particle grows with the size).
+#include "command_output.h"
 #include "neighbors/level_census.h"
 #include "scene/scene_particles.h"
 #include "sim_test_util.h"
@@ -66,6 +67,12 @@ TEST(LevelCensus, NeighboursAsBruteForce) {
   EXPECT_GE(c.warp_bodies, double(most));
   EXPECT_EQ(c.level_particles[0] + c.level_particles[1], n);
   EXPECT_GT(c.occupied, 0u);
+  // Cells of half the support: the same neighbours from fewer candidates.
+  const LevelCensus half = level_census(3, x.data(), h.data(), label.data(), n, 0, 2);
+  EXPECT_DOUBLE_EQ(half.neighbours, c.neighbours);
+  EXPECT_DOUBLE_EQ(half.label_gap, gap);
+  EXPECT_DOUBLE_EQ(half.cell[0], 0.5 * c.cell[0]);
+  EXPECT_LT(half.candidates, 0.8 * c.candidates);
 }
 
 std::string exact(double v) {
@@ -123,14 +130,9 @@ TEST(LevelCensus, BenchmarkRungKeepsEqualSpacingsEqual) {
   const std::string cmd = "OMP_NUM_THREADS=1 '" + bin + "' --benchmark '" + test::source_dir() +
                           "/scenes/impact3d.ini' --benchmark-sizes 4000 --precision double --backend cpu "
                           "--benchmark-census 2 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  ASSERT_NE(f, nullptr);
-  std::string out;
-  char buf[4096];
-  std::size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, got);
-  const int status = pclose(f);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  const test::CommandOutput run = test::command_output(cmd);
+  const std::string& out = run.out;
+  ASSERT_TRUE(run.ok) << out;
   auto text = [&](const std::string& key) {
     const std::size_t at = out.find("\"" + key + "\": ");
     EXPECT_NE(at, std::string::npos) << key << " missing in: " << out;

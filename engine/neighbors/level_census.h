@@ -28,7 +28,7 @@ struct LevelCensus {
   std::size_t particles = 0;
   int levels = 0;
   std::vector<std::array<int, 3>> dims;      // buckets per axis, per level
-  std::vector<double> cell;                  // cell size 2 h_top per level
+  std::vector<double> cell;                  // cell size per level (2 h_top over the split)
   std::vector<std::size_t> level_particles;  // particles per level
   std::size_t buckets = 0, occupied = 0, fullest = 0;  // buckets, non-empty ones, the fullest's particles
   double h_min = 0, h_max = 0, h_mean = 0;
@@ -41,7 +41,7 @@ struct LevelCensus {
 namespace census_detail {
 
 template <int D>
-LevelCensus count(const double* pos, const double* h, const uint8_t* label, std::size_t n, int band) {
+LevelCensus count(const double* pos, const double* h, const uint8_t* label, std::size_t n, int band, int split) {
   LevelCensus c;
   c.particles = n;
   if (n == 0) return c;
@@ -59,7 +59,7 @@ LevelCensus count(const double* pos, const double* h, const uint8_t* label, std:
     c.h_max = std::max(c.h_max, h[i]);
     c.h_mean += h[i] / double(n);
   }
-  LevelGrid<double, D> grid = make_level_grid<double, D>(lo, hi, c.h_min, c.h_max, n);
+  LevelGrid<double, D> grid = make_level_grid<double, D>(lo, hi, c.h_min, c.h_max, n, split);
   grid.band = band;
   CpuExec exec;
   std::size_t bytes = 0;
@@ -80,7 +80,7 @@ LevelCensus count(const double* pos, const double* h, const uint8_t* label, std:
   c.levels = g.levels;
   for (int l = 0; l < g.levels; ++l) {
     c.dims.push_back({g.dims[l][0], g.dims[l][1], g.dims[l][2]});
-    c.cell.push_back(2 * double(g.h_top[l]));
+    c.cell.push_back(1 / double(g.inv_cell[l]));
     c.level_particles.push_back(g.offset[g.base[l + 1]] - g.offset[g.base[l]]);
   }
   c.buckets = g.base[g.levels];
@@ -142,12 +142,12 @@ LevelCensus count(const double* pos, const double* h, const uint8_t* label, std:
 }  // namespace census_detail
 
 // The census of n particles in dim 1, 2 or 3: positions n * dim, h n, label n or null; band as
-// neighbours.band_rows (0: row-major).
+// neighbours.band_rows (0: row-major); split as make_level_grid's (2: cells of h, half the support).
 inline LevelCensus level_census(int dim, const double* pos, const double* h, const uint8_t* label, std::size_t n,
-                                int band = 0) {
-  if (dim == 1) return census_detail::count<1>(pos, h, label, n, band);
-  if (dim == 2) return census_detail::count<2>(pos, h, label, n, band);
-  return census_detail::count<3>(pos, h, label, n, band);
+                                int band = 0, int split = 1) {
+  if (dim == 1) return census_detail::count<1>(pos, h, label, n, band, split);
+  if (dim == 2) return census_detail::count<2>(pos, h, label, n, band, split);
+  return census_detail::count<3>(pos, h, label, n, band, split);
 }
 
 }  // namespace ejecta

@@ -36,7 +36,7 @@ struct LevelGrid {
   int levels;
   T h_top[kMaxLevels];     // level l holds h <= h_top[l] (the last level everything larger)
   T hmax[kMaxLevels];      // largest h in level l at the last set_level_hmax (symmetric reach)
-  T inv_cell[kMaxLevels];  // 1 / (2 h_top[l])
+  T inv_cell[kMaxLevels];  // 1 / (2 h_top[l]) (times the split of make_level_grid)
   T origin[kMaxLevels][3];
   int dims[kMaxLevels][3];
   uint32_t base[kMaxLevels + 1];     // first key of level l; base[levels] = all keys
@@ -168,9 +168,13 @@ struct LevelGrid {
 // levels of the benchmark's impact at 4M particles (the projectile's dp scaled as 0.05 dp / 0.05, one
 // ulp below the target's: its 3.9M target particles in cells of 4 h, the force pass 1.8 times as
 // costly per particle; issue 18, docs/benchmarks.md "2026-12-04: the impact's 4M jump").
+// `split` > 1 divides each level's cells (of the support 2 h_top) into split^D smaller ones: the search
+// then scans the cells the box [x - R, x + R] overlaps at that finer size (the liquid's half cells,
+// cell_grid.h; for the level grid measured by the census only, level_census.h).
 constexpr double kLevelSlack = 1e-3;
 template <class T, int D>
-LevelGrid<T, D> make_level_grid(const double* lo, const double* hi, double h_min, double h_max, std::size_t n) {
+LevelGrid<T, D> make_level_grid(const double* lo, const double* hi, double h_min, double h_max, std::size_t n,
+                                int split = 1) {
   LevelGrid<T, D> g{};
   g.levels = 1;
   while (g.levels < LevelGrid<T, D>::kMaxLevels && h_min * std::pow(2.0, g.levels - 1) * (1 + kLevelSlack) < h_max)
@@ -178,7 +182,7 @@ LevelGrid<T, D> make_level_grid(const double* lo, const double* hi, double h_min
   uint32_t key = 0;
   for (int l = 0; l < g.levels; ++l) {
     const double top = l == g.levels - 1 ? std::max(h_max, h_min * std::pow(2.0, l)) : h_min * std::pow(2.0, l);
-    const double cell = 2 * top;
+    const double cell = 2 * top / split;
     g.h_top[l] = T(top);
     g.hmax[l] = T(top);
     g.inv_cell[l] = T(1.0 / cell);

@@ -1,0 +1,27 @@
+#pragma once
+// A shell command's standard output (popen), and its exit status, for the tests that run the binary.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <string>
+
+namespace ejecta::test {
+
+struct CommandOutput {
+  std::string out;
+  bool ok = false;  // exited normally with status 0
+};
+
+inline CommandOutput command_output(const std::string& cmd) {
+  CommandOutput r;
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return r;
+  char buf[4096];
+  std::size_t got;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, got);
+  const int status = pclose(f);
+  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return r;
+}
+
+}  // namespace ejecta::test
