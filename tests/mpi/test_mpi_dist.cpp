@@ -473,7 +473,7 @@ void expect_interior_same_bits(Backend backend) {
   // asks the execution layer and runs over the selected rows instead (liquid_uniform_terms.h).
   const std::vector<std::string> list = with(thin, "fluid.force_threads=fluid");
   expect_overlap_same_bits(scene(k2D, with(list, "dist.overlap=interior")), scene(k2D, with(list, "dist.overlap=off")),
-                           60, backend, "2D dam break, the fluid list's force pass");
+                           60, backend, "2D dam break, the fluid list's force pass", true, 2);
   const std::vector<std::string> solid = {"dist.skin=0.25", "dist.rebalance_threshold=0"};
   expect_overlap_same_bits(test_mpi::impact_scene(with(solid, "dist.overlap=interior")),
                            test_mpi::impact_scene(with(solid, "dist.overlap=off")), 150, backend, "2D impact");
