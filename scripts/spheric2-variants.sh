@@ -9,8 +9,9 @@
 #
 # usage: scripts/spheric2-variants.sh EJECTA_BIN OUTDIR [NAME ...]
 #   Runs EJECTA_BIN through .gpu/run when that exists. NAMEs pick variants from the list below (default:
-#   wn-wall01 wn-free-wd wn-free-r2 wn-wall003, in that order; no variant starts after EJECTA_BUDGET_S,
-#   170 s, so that the whole stays near 4 minutes). EJECTA_BACKEND (cuda), EJECTA_DP (0.01) and
+#   wn-wall05 wn-wall03 wn-free wn-free-wd, in that order; no variant starts after EJECTA_BUDGET_S,
+#   170 s, so that the whole stays near 4 minutes; wn-free stops near 1.24 s, its log says where). The
+#   first GPU call of the tenth session had wn-wall01 wn-free-wd wn-free-r2 wn-wall003. EJECTA_BACKEND (cuda), EJECTA_DP (0.01) and
 #   EJECTA_UNTIL (1.535) change the backend, spacing and end (a CPU check: EJECTA_BACKEND=cpu
 #   EJECTA_DP=0.05 EJECTA_UNTIL=0.2). fluid.wall_diffusion (the *-wd variants) is this branch's key: a
 #   binary without it stops those variants at once with an unknown-key error.
@@ -36,6 +37,9 @@ variant() {
     # lead 2: the at-rest wall with its viscous term scaled down
     wn-wall01) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.1" ;;
     wn-wall003) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.03" ;;
+    # the wall factors that Martin & Moyce's 2D front may still allow (0.1 and free slip fail its 0.3 a band)
+    wn-wall03) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.3" ;;
+    wn-wall05) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.5" ;;
     # lead 1: free slip with the delta-SPH term against the walls too (fluid.wall_diffusion)
     wn-free-wd) echo "$wn;boundary.slip=free;fluid.wall_diffusion=true" ;;
     wn-wall01-wd) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.1;fluid.wall_diffusion=true" ;;
@@ -48,7 +52,7 @@ variant() {
   esac
 }
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(wn-wall01 wn-free-wd wn-free-r2 wn-wall003)
+[ ${#names[@]} -gt 0 ] || names=(wn-wall05 wn-wall03 wn-free wn-free-wd)
 
 specs=(); t0=$(date +%s)
 for name in "${names[@]}"; do

@@ -97,6 +97,20 @@ TEST(Hydrostatic2D, Zhang2017WallNormalMdbcKeepsTheTankAtRest) {
   check_hydrostatic({"fluid.pressure_term=zhang2017_wall_normal", "boundary.model=mdbc_english2022"}, 0.02, 0.005,
                     0.005);
 }
+// The delta-SPH term against the walls too (fluid.wall_diffusion), on mDBC's walls with the wall-normal
+// Riemann pressure (the tenth session's candidate, docs/physics.md): mDBC's walls are hydrostatic, so
+// with Fourtakas's hydrostatic part the term must leave the tank as it is; the defaults' bands.
+TEST(Hydrostatic2D, WallDiffusionMdbcKeepsTheTankAtRest) {
+  check_hydrostatic({"fluid.pressure_term=zhang2017_wall_normal", "boundary.model=mdbc_english2022",
+                     "fluid.wall_diffusion=true"},
+                    0.02, 0.005, 0.005);
+}
+// The same pair with the wall factor 0.5, the one that meets Martin & Moyce (test_dambreak2d.cpp).
+TEST(Hydrostatic2D, Zhang2017WallNormalMdbcWallFactor05KeepsTheTankAtRest) {
+  check_hydrostatic({"fluid.pressure_term=zhang2017_wall_normal", "boundary.model=mdbc_english2022",
+                     "viscosity.wall_factor=0.5"},
+                    0.02, 0.005, 0.005);
+}
 // Particle shifting (fluid.shifting, Sun et al. 2017) at its Mach-0.1 coefficient must leave the
 // hydrostatic state: on the lattice, against walls and (tangentially) under the free surface it does
 // not move a particle at its slot. The surface rows jiggle more than without it (measured
