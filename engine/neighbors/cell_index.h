@@ -48,7 +48,7 @@ class CellIndex {
   // The sort's four buffers (keys, permutation, their twins) are one block, dead from the caller's
   // reorder by permutation() until the next build(): the caller may use it in between, as at least
   // `bytes` (the block grows to that; its contents are lost at the next build). The liquid's packed
-  // neighbour record lives there (solver/wcsph_solver.h).
+  // neighbour record lives there (solver/uniform_liquid.h).
   void* scratch(std::size_t bytes) {
     if (bytes > sizeof(uint32_t) * sort_.size()) sort_.resize(exec_, (bytes + 3) / 4, tally_);
     return sort_.data();
@@ -57,7 +57,7 @@ class CellIndex {
   // After build(), until the caller's reorder is done: the sort block's words other than the
   // permutation's, 3 n contiguous words (the layout puts the two permutation buffers at the block's
   // ends, and the sort leaves its result in one of them), dead until the next build(). Null when
-  // `bytes` do not fit. The liquid reorders its fields through it (wcsph_solver.h) instead of a
+  // `bytes` do not fit. The liquid reorders its fields through it (solver/uniform_liquid.h) instead of a
   // scratch buffer of its own (12 bytes a particle in float 3D; issue 18's memory goal).
   void* spare_after_build(std::size_t bytes) {
     if (bytes > sizeof(uint32_t) * 3 * n_) return nullptr;

@@ -96,7 +96,7 @@ class ParticleStore {
   }
 
   // The reorder's scratch buffer, at least elem_bytes a particle (grown to that): free for the caller
-  // between reorders, which overwrite it (the liquid's packed neighbour record, wcsph_solver.h).
+  // between reorders, which overwrite it (the liquid's packed neighbour record, solver/uniform_liquid.h).
   void* scratch(std::size_t elem_bytes) {
     if (scratch_ && elem_bytes > scratch_elem_) {
       exec_.deallocate(scratch_);

@@ -112,7 +112,7 @@ struct Forces_WCSPH_Monaghan1992 {
     }
     T pij;
     if (model.pressure != kPressureMonaghan1992) {
-      pij = zhang2017_pair_pressure(model, s.vi, xj, !fluid_j, vx, r, rhoi, rhoj, s.p_i, n.p);
+      pij = zhang2017_pair_pressure(model, s.vi, xj, xij, !fluid_j, vx, r, rhoi, rhoj, s.p_i, n.p);
     } else {
       pij = s.pi_rho2 + n.p / (rhoj * rhoj);
     }

@@ -24,16 +24,23 @@
 namespace ejecta {
 
 // 2 P*_ij / (rho_i rho_j) for the pair i, j at distance r; vx = v_ij . x_ij (v_ij = v_i - v_j), vi the
-// fluid particle's velocity, xj the neighbour's position, wall_j whether it is a wall particle.
+// fluid particle's velocity, xj the neighbour's position, xij = x_i - x_j, wall_j whether it is a wall
+// particle.
+// The wall's normal problem holds only for a fluid particle in front of the wall particle's face
+// (n_w . x_ij > 0): beyond a convex edge (water running over the box's top past its front face's
+// particles) the face's normal would push the particle up and off the edge, where the SPHERIC 2 runs
+// lost a third of a particle's kernel sum and stopped on the density check (docs/physics.md, tenth
+// session); there the pair takes the pair-line problem, as zhang2017 does.
 template <class T, int D>
 EJ_INLINE T zhang2017_pair_pressure(const WcsphModel<T, D>& model, const Vec<T, D>& vi, const Vec<T, D>& xj,
-                                    bool wall_j, T vx, T r, T rhoi, T rhoj, T p_i, T p_j) {
+                                    const Vec<T, D>& xij, bool wall_j, T vx, T r, T rhoi, T rhoj, T p_i, T p_j) {
   // U_L - U_R = (v_i - v_j) . e_ij = -v_ij . x_ij / r (positive when approaching).
   T du = r > T(0) ? -vx / r : T(0);
   if (wall_j && model.pressure == kPressureZhang2017WallNormal) {
     const Vec<T, D> n = model.wall_geometry.ghost(xj) - xj;
     const T len = sqrt(norm2(n));
-    du = len > T(0) ? T(-2) * dot(vi, n) / len : T(0);
+    if (len <= T(0)) du = T(0);  // a wall particle no fluid reaches: no dissipation
+    else if (dot(n, xij) > T(0)) du = T(-2) * dot(vi, n) / len;
   }
   const T beta = fmin(T(3) * fmax(du, T(0)), model.eos.c0);
   const T pstar = (rhoj * p_i + rhoi * p_j + rhoi * rhoj * beta * du) / (rhoi + rhoj);

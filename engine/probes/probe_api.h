@@ -1,5 +1,5 @@
 #pragma once
-// The probe side of a solver: WcsphSolver implements it beside the Simulation facade, and
+// The probe side of a solver: StoreSolver implements it beside the Simulation facade, and
 // probe_sampling() finds it (nullptr for the gas and solid models, which have no probes).
 // make_simulation installs the scene's [probe.N]/[gauge.N] sections through it.
 //
