@@ -9,6 +9,7 @@ namespace ejecta::test {
 
 struct CommandOutput {
   std::string out;
+  int code = -1;    // exit status, or -1 when it did not exit normally (a signal) or could not start
   bool ok = false;  // exited normally with status 0
 };
 
@@ -20,7 +21,8 @@ inline CommandOutput command_output(const std::string& cmd) {
   std::size_t got;
   while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) r.out.append(buf, got);
   const int status = pclose(f);
-  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.ok = r.code == 0;
   return r;
 }
 

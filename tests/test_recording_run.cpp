@@ -4,6 +4,7 @@
 // options behave.
 #include "io/async_recorder.h"
 #include "io/h5_reader.h"
+#include "command_output.h"
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -256,14 +257,9 @@ struct Result {
 // Runs the binary through the shell with stderr folded into stdout.
 Result run_ejecta(const std::string& args) {
   Result r;
-  const std::string cmd = "OMP_NUM_THREADS=1 '" + binary() + "' " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, got);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const test::CommandOutput c = test::command_output("OMP_NUM_THREADS=1 '" + binary() + "' " + args + " 2>&1");
+  r.code = c.code;
+  r.out = c.out;
   return r;
 }
 

@@ -45,6 +45,7 @@
 #include "render_data/fill_from_store.h"
 #include "scene/gas_scene.h"
 #include "scene/mixed_scene.h"
+#include "scene/scene_host_state.h"
 #include "scene/solid_scene.h"
 #include "solver/model_recipes.h"
 #include "solver/row_subset_pass.h"
@@ -837,26 +838,14 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   // What every particle has: position, velocity, density, h, mass, kind, id (the scene's, else 0 .. n-1).
   void upload_common(const SceneParticles& init, DevicePtr<Vec<T, D>> xp, DevicePtr<Vec<T, D>> vp, DevicePtr<T> rhop,
                      DevicePtr<T> hp) {
-    std::vector<Vec<T, D>> x(n_), v(n_);
-    std::vector<T> rho(n_), m(n_), h(n_);
-    std::vector<uint32_t> id(n_);
-    for (std::size_t i = 0; i < n_; ++i) {
-      for (int d = 0; d < D; ++d) {
-        x[i][d] = T(init.position[i * D + d]);
-        v[i][d] = T(init.velocity[i * D + d]);
-      }
-      rho[i] = T(init.density[i]);
-      m[i] = T(init.mass[i]);
-      h[i] = T(init.h[i]);
-      id[i] = init.id.empty() ? uint32_t(i) : init.id[i];
-    }
-    ejecta::upload(exec_, xp, x.data(), n_);
-    ejecta::upload(exec_, vp, v.data(), n_);
-    ejecta::upload(exec_, rhop, rho.data(), n_);
-    ejecta::upload(exec_, hp, h.data(), n_);
-    ejecta::upload(exec_, init_.m, m.data(), n_);
+    const SceneHostState<T, D> s = scene_host_state<T, D>(init, n_, true, true);
+    ejecta::upload(exec_, xp, s.x.data(), n_);
+    ejecta::upload(exec_, vp, s.v.data(), n_);
+    ejecta::upload(exec_, rhop, s.rho.data(), n_);
+    ejecta::upload(exec_, hp, s.h.data(), n_);
+    ejecta::upload(exec_, init_.m, s.m.data(), n_);
     ejecta::upload(exec_, kind_, init.kind.data(), n_);
-    ejecta::upload(exec_, id_, id.data(), n_);
+    ejecta::upload(exec_, id_, s.id.data(), n_);
   }
 
   // Self-gravity (gravity.self = on; a gas or solids alone): the octree's arrays and the potential field.

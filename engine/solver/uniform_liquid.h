@@ -32,6 +32,7 @@
 #include "probes/probe_sampler.h"
 #include "render_data/fill_from_store.h"
 #include "scene/scene_builder.h"
+#include "scene/scene_host_state.h"
 #include "solver/model_recipes.h"
 #include "solver/store_reports.h"
 #include "solver/term_list.h"
@@ -204,32 +205,22 @@ class UniformLiquid {
   }
 
   void upload(const SceneParticles& init) {
-    std::vector<Vec<T, D>> x(n_), v(n_);
-    std::vector<T> rho(n_), m(n_), zero(n_, T(0));
+    const SceneHostState<T, D> s = scene_host_state<T, D>(init, n_, false, false);
+    std::vector<T> zero(n_, T(0));
     std::vector<uint8_t> kind(init.kind);
-    std::vector<uint32_t> id(n_);
-    for (std::size_t i = 0; i < n_; ++i) {
-      for (int d = 0; d < D; ++d) {
-        x[i][d] = T(init.position[i * D + d]);
-        v[i][d] = T(init.velocity[i * D + d]);
-      }
-      rho[i] = T(init.density[i]);
-      m[i] = T(init.mass[i]);
-      id[i] = uint32_t(i);
-    }
     std::vector<Vec<T, D>> zv(n_, Vec<T, D>::zero());
-    ejecta::upload(exec_, pv_.x, x.data(), n_);
-    ejecta::upload(exec_, pv_.v, v.data(), n_);
-    ejecta::upload(exec_, pv_.vp, v.data(), n_);
+    ejecta::upload(exec_, pv_.x, s.x.data(), n_);
+    ejecta::upload(exec_, pv_.v, s.v.data(), n_);
+    ejecta::upload(exec_, pv_.vp, s.v.data(), n_);
     ejecta::upload(exec_, pv_.a, zv.data(), n_);
     zero_drift_field();
-    ejecta::upload(exec_, pv_.rho, rho.data(), n_);
-    ejecta::upload(exec_, pv_.rhop, rho.data(), n_);
+    ejecta::upload(exec_, pv_.rho, s.rho.data(), n_);
+    ejecta::upload(exec_, pv_.rhop, s.rho.data(), n_);
     ejecta::upload(exec_, pv_.p, zero.data(), n_);
     ejecta::upload(exec_, pv_.drho, zero.data(), n_);
-    ejecta::upload(exec_, mass_, m.data(), n_);
+    ejecta::upload(exec_, mass_, s.m.data(), n_);
     ejecta::upload(exec_, kind_, kind.data(), n_);
-    ejecta::upload(exec_, id_, id.data(), n_);
+    ejecta::upload(exec_, id_, s.id.data(), n_);
   }
   void zero_drift_field() {
     if (!pv_.xsph) return;

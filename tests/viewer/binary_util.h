@@ -1,5 +1,7 @@
 #pragma once
 // Running the ejecta binary of this build from a test (EJECTA_BINARY overrides its path).
+#include "../command_output.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,14 +24,9 @@ struct RunResult {
 // `env` is prepended to the command (e.g. "DISPLAY= "), stderr folded into stdout.
 inline RunResult run_binary(const std::string& args, const std::string& env = "") {
   RunResult r;
-  const std::string cmd = env + " OMP_NUM_THREADS=1 '" + ejecta_binary() + "' " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, got);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const CommandOutput c = command_output(env + " OMP_NUM_THREADS=1 '" + ejecta_binary() + "' " + args + " 2>&1");
+  r.code = c.code;
+  r.out = c.out;
   return r;
 }
 
