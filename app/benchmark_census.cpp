@@ -8,12 +8,14 @@
 #include "benchmark.h"
 #include "neighbors/level_census.h"
 #include "progress.h"
+#include "run/step_loop.h"
 #include "scene/scene_particles.h"
 #include "simulation.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,12 +63,19 @@ int run_benchmark_census(const BenchmarkOptions& opt, long steps) {
     if (steps > 0) {
       std::unique_ptr<Simulation> sim = make_simulation(p, opt.backend);
       sim->set_phase_timing(true);
-      for (long s = 0; s < steps; ++s) {
-        sim->reset_phase_times();
-        sim->step();
-        sim->synchronize();
-        forces_ms.push_back(1e3 * sim->phase_times().forces);
-      }
+      // The steps go through the one step loop; the observer takes each step's force phase.
+      struct ForcePhase : StepObserver {
+        Simulation& sim;
+        std::vector<double>& ms;
+        ForcePhase(Simulation& s, std::vector<double>& m) : sim(s), ms(m) {}
+        void on_step(const Simulation&) override {
+          sim.synchronize();
+          ms.push_back(1e3 * sim.phase_times().forces);
+          sim.reset_phase_times();
+        }
+      } obs(*sim, forces_ms);
+      sim->reset_phase_times();
+      StepLoop(*sim, StopRule{std::numeric_limits<double>::infinity(), steps}).run(&obs);
       time = sim->time();
       const FrameData f = sim->capture_frame({"position", "smoothing_length", "id"});
       pos = field_doubles(f, "position");
