@@ -44,4 +44,20 @@ struct Kick {
   }
 };
 
+// f(i), then g(i) with its value, one particle at a time: two per-particle passes in one (each reads and
+// writes particle i alone, so the result is that of f over every particle followed by g). With a measure
+// as g, the map of a transform_reduce: the closing kick and the step's extremes (step_monitor.h) in one
+// pass, the kicked fields read once (solver/uniform_liquid.h, kick_and_extremes); the execution layers
+// call the map once per index (an OpenMP loop; CUB's reduction over a transform iterator loads each item
+// once).
+template <class F, class G>
+struct Then {
+  F f;
+  G g;
+  EJ_INLINE auto operator()(std::size_t i) const {
+    f(i);
+    return g(i);
+  }
+};
+
 }  // namespace ejecta

@@ -1,9 +1,11 @@
 #pragma once
 // Owns the sort buffers, the bucket ranks and the bucket table of a CellGrid on one backend. build()
 // keys each particle by the rank of its bucket (the backend's order, bucket_order.h),
-// sorts stably and fills the table; the caller reorders its particle data by permutation()
+// sorts stably and fills the table (bucket_offsets.h); the caller reorders its particle data by permutation()
 // (new[i] = old[perm[i]]) before using the grid.
 #include "exec/device_array.h"
+#include "neighbors/bucket_marks.h"
+#include "neighbors/bucket_offsets.h"
 #include "neighbors/bucket_order.h"
 #include "neighbors/cell_grid.h"
 
@@ -42,7 +44,7 @@ class CellIndex {
     lay_out_sort_buffers();  // the sort swaps the pointers, and scratch() may have moved the block
     exec_.for_each(n_, ComputeBucketKeys<T, D>{grid_, pos, keys_, perm_});
     exec_.sort_pairs(keys_, perm_, keys_alt_, perm_alt_, n_, grid_.num_buckets);
-    exec_.for_each(std::size_t(grid_.num_buckets) + 1, BuildBucketOffsets{keys_, offsets_.data(), uint32_t(n_)});
+    build_bucket_offsets(exec_, keys_, offsets_.data(), uint32_t(n_), grid_.num_buckets);
   }
 
   // The sort's four buffers (keys, permutation, their twins) are one block, dead from the caller's
@@ -71,25 +73,28 @@ class CellIndex {
       grid_.marked = marked_.data();
     }
     if (grid_.reach == 1) {
-      exec_.for_each(grid_.num_buckets, MarkBuckets<T, D>{grid_, kind, wanted, marked_.data()});
+      exec_.for_each(grid_.num_buckets, MarkBucketsAlongX<T, D>{grid_, kind, wanted, marked_.data(), 0});
       return;
     }
-    // Dilated by the reach, axis by axis, ping-pong between the flag array and a temporary: the sort
-    // block (dead after the reorder) where the flags fit in it, else an array of its own. The passes
-    // start in the temporary when D is odd, so that the result ends in the flag array.
+    // Dilated by the reach, axis by axis (neighbors/bucket_marks.h: the flags with the window along x in
+    // one pass, then y, then z), ping-pong between the flag array and a temporary: the sort block (dead
+    // after the reorder) where the flags fit in it, else an array of its own. The first pass writes the
+    // flag array when D is odd, so that the result ends there.
     uint8_t* temp = reinterpret_cast<uint8_t*>(sort_.data());
     if (grid_.num_buckets > sizeof(uint32_t) * sort_.size()) {
       if (dilated_.size() == 0) dilated_.resize(exec_, grid_.num_buckets, tally);
       temp = dilated_.data();
     }
-    uint8_t* from = D % 2 ? temp : marked_.data();
     uint8_t* to = D % 2 ? marked_.data() : temp;
-    exec_.for_each(grid_.num_buckets, MarkBuckets<T, D>{grid_, kind, wanted, from});
-    for (int axis = 0; axis < D; ++axis) {
-      exec_.for_each(grid_.num_buckets, DilateMarks{from, to, {grid_.dims[0], grid_.dims[1], grid_.dims[2]}, axis, grid_.reach});
-      std::swap(from, to);
+    uint8_t* other = D % 2 ? temp : marked_.data();
+    exec_.for_each(grid_.num_buckets, MarkBucketsAlongX<T, D>{grid_, kind, wanted, to, grid_.reach});
+    uint32_t stride = 1;
+    for (int axis = 1; axis < D; ++axis) {
+      stride *= static_cast<uint32_t>(grid_.dims[axis - 1]);
+      exec_.for_each(grid_.num_buckets, DilateMarksAlong{to, other, stride, static_cast<uint32_t>(grid_.dims[axis]), grid_.reach});
+      std::swap(to, other);
     }
-    grid_.marked = marked_.data();  // == from
+    grid_.marked = marked_.data();  // == to
     grid_.marks_dilated = true;
   }
 

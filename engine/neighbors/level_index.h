@@ -5,6 +5,7 @@
 // particle data by permutation() before using the grid.
 // set_level_hmax() measures the largest h per level for symmetric searches.
 #include "exec/device_array.h"
+#include "neighbors/bucket_offsets.h"
 #include "neighbors/cell_grid.h"
 #include "neighbors/level_grid.h"
 
@@ -43,7 +44,7 @@ class LevelIndex {
     const uint32_t total = grid_.base[grid_.levels];
     exec_.for_each(n_, ComputeLevelKeys<T, D>{grid_, pos, h, keys_.data(), perm_.data()});
     exec_.sort_pairs(keys_.ptr(), perm_.ptr(), keys_alt_.ptr(), perm_alt_.ptr(), n_, total);
-    exec_.for_each(std::size_t(total) + 1, BuildBucketOffsets{keys_.data(), offsets_.data(), uint32_t(n_)});
+    build_bucket_offsets(exec_, keys_.data(), offsets_.data(), uint32_t(n_), total);  // bucket_offsets.h
   }
 
   // h in sorted order (after the caller's reorder and any update of h).

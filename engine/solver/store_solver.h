@@ -148,17 +148,14 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
       this->run_terms(terms_);
     uniform_->count_pairs();
   }
-  double kick_and_limit(double dt) {
-    uniform_->kick(dt);
-    return uniform_limit(this->steps_ + 1, this->time_ + dt);
-  }
+  double kick_and_limit(double dt) { return uniform_limit(this->steps_ + 1, this->time_ + dt, uniform_->kick_and_extremes(dt)); }
 
   // Rates at the current state: the sort, the recipes' terms, one reduction; returns the step limit
   // there (reports blow-ups).
   double evaluate() {
     if (uniform_) {
       evaluate_rates();
-      return uniform_limit(this->steps_, this->time_);
+      return uniform_limit(this->steps_, this->time_, uniform_->extremes());
     }
     const auto t0 = this->phase_mark();
     if (tree_) {  // a gas with gas.neighbour_search = tree (neighbors/tree_index.h)
@@ -339,11 +336,10 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
     this->start();  // sort, densities, forces, extremes: the first dt
   }
 
-  // The extremes of the state after `step` steps at `time`: a blow-up is reported there, else the next
+  // The extremes e of the state after `step` steps at `time`: a blow-up is reported there, else the next
   // step's limit (UniformLiquid::limit and time.dt_max; the collapse check below time.dt_min is
   // the base's choose_dt).
-  double uniform_limit(long step, double time) {
-    const StepExtremes<T> e = uniform_->extremes();
+  double uniform_limit(long step, double time, const StepExtremes<T>& e) {
     if (e.bad_index != 0xffffffffu) {
       const bool fluid = store_.download("kind")[e.bad_index] == kFluid;
       this->report_bad_particle(e.bad_index, e.bad_field, fluid ? "fluid" : "wall", uniform_->bad_advice(e, fluid), step,

@@ -11,7 +11,8 @@
 // the functions here. Each step:
 //   kick + drift (kick_drift) -> sort by bucket and reorder (sort_and_reorder) -> the terms of the
 //   liquid's recipe (solver/model_recipes.h: [summation density], Tait EOS, the walls, the fused force
-//   pass with its neighbour record, the collider) -> kick -> extremes (next dt, blow-up check).
+//   pass with its neighbour record, the collider) -> kick with the extremes (next dt, blow-up check), one
+//   reduction.
 // Only the extremes come back to the host each step (a few bytes).
 #include "dist/store_halo_rows.h"
 #include "exec/device_array.h"
@@ -121,6 +122,8 @@ class UniformLiquid {
     // fluid.neighbour_batch (physics/forces_wcsph_batch.h): bits 8 and 16, 0 off, 1 row16, 2 row32, 3 rows2.
     const std::string batch = params.text("fluid.neighbour_batch");
     force_kernel_ |= 8 * (batch == "row16" ? 1 : batch == "row32" ? 2 : batch == "rows2" ? 3 : 0);
+    // boundary.wall_threads (the wall pass over the wet walls' list; wall_pressure_adami2012.h): bit 32.
+    if (params.text("boundary.wall_threads") == "wet") force_kernel_ |= Term_WallPressure_Adami2012::kWallList;
   }
 
   // The parameters that may change between steps (needs_rebuild = false), from construction and
@@ -236,16 +239,25 @@ class UniformLiquid {
   }
 
   // The kick and drift of Scheme::LeapfrogPredicted's step (the functors of leapfrog_kdk.h), with the
-  // predicted velocity and density for the rates; and its closing kick.
+  // predicted velocity and density for the rates; and its closing kick (kick_and_extremes, below).
   void kick_drift(double dt) {
     exec_.for_each(n_, KickDrift<T, D>{pv_, T(dt), drift_corrected(), model_.summation});
     if (model_.boundary == kBoundaryDbcCrespo2007)
       exec_.for_each(n_, WallDensityKick_Crespo2007<T, D, true>{pv_, T(dt), model_.eos.rho0});
   }
-  void kick(double dt) {
-    exec_.for_each(n_, Kick<T, D>{pv_, T(dt), model_.summation});
-    if (model_.boundary == kBoundaryDbcCrespo2007)
-      exec_.for_each(n_, WallDensityKick_Crespo2007<T, D, false>{pv_, T(dt), model_.eos.rho0});
+  // The closing kick (and the dbc walls' density kick) with the step's extremes in one reduction: one
+  // launch and one read of the kicked fields fewer than the kick followed by extremes(), the same values.
+  StepExtremes<T> kick_and_extremes(double dt) {
+    const Kick<T, D> kick{pv_, T(dt), model_.summation};
+    const MeasureExtremes<T, D> measure{pv_, rho_lo_, rho_hi_};
+    if (model_.boundary == kBoundaryDbcCrespo2007) {
+      using Walls = WallDensityKick_Crespo2007<T, D, false>;
+      using F = Then<Then<Kick<T, D>, Walls>, MeasureExtremes<T, D>>;
+      return exec_.transform_reduce(n_, no_extremes(), F{{kick, Walls{pv_, T(dt), model_.eos.rho0}}, measure},
+                                    CombineExtremes<T>{});
+    }
+    return exec_.transform_reduce(n_, no_extremes(), Then<Kick<T, D>, MeasureExtremes<T, D>>{kick, measure},
+                                  CombineExtremes<T>{});
   }
 
   void sort_and_reorder() {
@@ -269,9 +281,9 @@ class UniformLiquid {
 
   // One reduction over every particle: max speed and acceleration, the first bad particle.
   StepExtremes<T> extremes() const {
-    return exec_.transform_reduce(n_, StepExtremes<T>{T(0), T(0), 0xffffffffu, kBadNone},
-                                  MeasureExtremes<T, D>{pv_, rho_lo_, rho_hi_}, CombineExtremes<T>{});
+    return exec_.transform_reduce(n_, no_extremes(), MeasureExtremes<T, D>{pv_, rho_lo_, rho_hi_}, CombineExtremes<T>{});
   }
+  static StepExtremes<T> no_extremes() { return StepExtremes<T>{T(0), T(0), 0xffffffffu, kBadNone}; }
   // The step limit from the extremes: the CFL (sound speed plus flow speed, with Monaghan's allowance
   // for artificial viscosity, Monaghan 1992 eq. 4.12) and the force criterion (before time.dt_max).
   double limit(double cfl, double force_factor, double vmax, double amax) const {
@@ -392,7 +404,8 @@ class UniformLiquid {
   DeviceArray<uint32_t, Exec> pair_real_, pair_cand_;
   T m_wall_ = T(0);
   int packed_ = 0;  // 0 the arrays, 1 packed, 2 packed with the EOS in the loop
-  int force_kernel_ = 0;  // bits: 1 cell blocks (fluid.force_kernel), 2 fluid list, 4 64 registers
+  int force_kernel_ = 0;  // bits: 1 cell blocks (fluid.force_kernel), 2 fluid list, 4 64 registers, 8 and 16
+                          // the neighbour batch; 32 the wet walls' list (boundary.wall_threads)
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};

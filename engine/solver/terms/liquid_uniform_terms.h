@@ -67,11 +67,31 @@ struct Term_WallPressure_Adami2012 {
             "(eq. 22-23) (wall_pressure_adami2012.h)",
             {"position", "velocity_predicted", "density_predicted", "pressure", "acceleration", "kind"},
             {"pressure", "density_predicted", "velocity_predicted"},
-            {"boundary.slip", "boundary.wall_pressure", "physics.gravity"}};
+            {"boundary.slip", "boundary.wall_pressure", "boundary.wall_threads", "physics.gravity"}};
   }
+  // boundary.wall_threads = wet: bit kWallList of the context's force_kernel (solver/uniform_liquid.h).
+  static constexpr int kWallList = 32;
   template <class C>
   static std::function<void()> bind(C& c) {
-    return [&c] { c.exec.for_each_balanced(c.n, WallPressure_Adami2012<typename C::T, C::D>{c.model, c.grid, c.pv}); };
+    return [&c] {
+      using W = WallPressure_Adami2012<typename C::T, C::D>;
+      const W f{c.model, c.grid, c.pv};
+      // Over a row selection (a distributed run's split pass) every row runs as selected.
+      if (!(c.force_kernel & kWallList) || c.exec.rows_selected()) {
+        c.exec.for_each_balanced(c.n, f);
+        return;
+      }
+      // The wet walls' list (wall_pressure_adami2012.h, FlagWetWalls) in the sort block, dead from the
+      // reorder to the next sort (the force pass's fluid list takes it after this pass): flags, their
+      // scan (n + 1 words, the count last), the list; the launch covers n lanes, those past the count return.
+      uint32_t* flag = static_cast<uint32_t*>(c.cells->scratch(sizeof(uint32_t) * (3 * c.n + 1)));
+      uint32_t* pos = flag + c.n;
+      uint32_t* list = pos + c.n + 1;
+      c.exec.for_each(c.n, FlagWetWalls<typename C::T, C::D>{f, flag});
+      c.exec.exclusive_scan(flag, pos, c.n);
+      c.exec.for_each(c.n, ScatterFlagged{flag, pos, list});
+      c.exec.for_each_balanced(c.n, ForcesOverList<W, 3>{f, list, pos + c.n});
+    };
   }
 };
 
