@@ -7,9 +7,9 @@
 // A block of kBlockThreads threads takes kBlockThreads consecutive sorted particles (row-major bucket
 // order: x fastest). Its fluid particles lie in at most kSets rows of buckets (q = by + dims_y bz) and,
 // in each such row s, in the buckets bx_lo(s) .. bx_hi(s). Every particle of row s scans the rows
-// r = 0 .. rows() - 1 around s, buckets bx - reach .. bx + reach of each: a sub-range of the block's
-// range of that row, buckets bx_lo(s) - reach .. bx_hi(s) + reach, one contiguous range of sorted
-// particles. The block's ranges (kSets x rows(), at most 100) are concatenated into one virtual list,
+// r = 0 .. rows() - 1 around s, buckets bx - reach .. bx + reach of each (clipped to the support as the
+// particle pass clips them, CellGrid::row_span): a sub-range of the block's range of that row, buckets
+// bx_lo(s) - reach .. bx_hi(s) + reach, one contiguous range of sorted particles. The block's ranges (kSets x rows(), at most 100) are concatenated into one virtual list,
 // staged into shared memory tile by tile (kTile candidates: position, velocity, density, pressure,
 // mass, kind, each read once from global memory by the block instead of once by each particle that
 // scans it), and each thread walks its own ranges through the tiles with a cursor. Each thread meets
@@ -202,10 +202,13 @@ struct Forces_WCSPH_CellBlocks {
         Sums& sm = sums[t];
         const uint32_t q = sh[kThreadRow + t], x = sh[kThreadX + t];
         while (c.row < rows) {
-          if (!c.ready) {
+          if (!c.ready) {  // the row's cells clipped to the support, as the particle pass takes them
             const uint32_t g = uint32_t(s * rows + c.row);
             const uint32_t base = grid.neighbour_row_base(q, c.row);
-            const uint32_t a = grid.offset[base + x - reach], e = grid.offset[base + x + reach + 1];
+            int lo, hi;
+            grid.row_span(grid.clip_of(sm.xi), c.row, lo, hi);
+            const uint32_t a = grid.offset[base + x + uint32_t(lo)];
+            const uint32_t e = lo > hi ? a : grid.offset[base + x + uint32_t(hi) + 1];
             c.pos = sh[kPrefix + g] + (a - sh[kRangeBegin + g]);
             c.end = c.pos + (e - a);
             c.cand += e - a;

@@ -95,9 +95,13 @@ class ProbeSampler final : public ProbeRing {
   void queue(const CellGrid<T, D>& grid, const SmoothingKernel<T, D>& kernel, const Vec<T, D>* x, const T* m,
              const T* rho, const uint8_t* kind) {
     if (queued_ >= slots()) throw std::logic_error("probe ring full: read it before sampling again");
+    if (!grid.covers(double(kernel.support()))) throw std::logic_error("probes: the kernel's support exceeds the grid's");
     const std::size_t rows = points_.size() * std::size_t(grid.rows());
+    // Whole rows (CellGrid::clip off): the lanes split a row's candidates by their place in it.
+    CellGrid<T, D> whole = grid;
+    whole.clip = false;
     exec_->for_each_balanced(rows * std::size_t(lanes_),
-                             SampleProbeRows<T, D>{kernel, grid, x, m, rho, kind, points_.data(), owner_.data(),
+                             SampleProbeRows<T, D>{kernel, whole, x, m, rho, kind, points_.data(), owner_.data(),
                                                    inst_.data(), chans_.data(), partial_.data(), stride_, rows,
                                                    uint32_t(lanes_)});
     exec_->for_each(points_.size(), CombineProbeRows<T>{inst_.data(), owner_.data(), partial_.data(), values_.data(),

@@ -108,6 +108,9 @@ class UniformLiquid {
     // 42% fewer candidates; cell_grid.h).
     const int reach = params.text("fluid.neighbour_cells") == "half" ? 2 : 1;
     grid_ = make_cell_grid<T, D>(lo, hi, 2.0 * init.liquid.h, n_, reach);
+    // Every pass on the grid (forces, density, walls, mDBC's ghost nodes, probes) searches within the
+    // kernel's support; the rows are clipped to it (cell_grid.h).
+    if (!grid_.covers(double(model_.kernel.support()))) throw std::logic_error("uniform liquid: the kernel's support exceeds the grid's");
     // Rows in bands of B in y (bucket_order.h); auto sizes B for the L2 with the bytes a neighbour read
     // takes (position, velocity, density, pressure, mass, kind).
     grid_.band = band_rows_setting(params.integer("neighbours.band_rows"), exec_cache_bytes(exec_), n_, grid_.dims, D,
