@@ -1,11 +1,10 @@
 #pragma once
 // Structure-of-arrays particle storage on one backend, with a registry of its fields. Each field is a
 // device buffer of one element type; the registry knows how to reorder it (gather by the sort
-// permutation, in groups of fields: particles/field_moves.h) and how to copy it to the host as doubles,
-// so neither the solver nor the output code lists fields twice.
+// permutation) and how to copy it to the host as doubles, so neither the solver nor the output code
+// lists fields twice.
 #include "core/vec.h"
 #include "particles/field_info.h"
-#include "particles/field_moves.h"
 
 #include <cstdint>
 #include <functional>
@@ -16,6 +15,14 @@
 #include <vector>
 
 namespace ejecta {
+
+template <class E>
+struct GatherFunctor {
+  E* dst;
+  const E* src;
+  const uint32_t* perm;
+  EJ_INLINE void operator()(std::size_t i) const { dst[i] = src[perm[i]]; }
+};
 
 template <class E>
 struct ScalarOf { using type = E; };
@@ -54,19 +61,25 @@ class ParticleStore {
     f.elem_bytes = sizeof(E);
     f.data = exec_.allocate(sizeof(E) * n_);
     bytes_ += sizeof(E) * n_;
+    f.gather = [this](void* dst, const void* src, const uint32_t* perm) {
+      exec_.for_each(n_, GatherFunctor<E>{static_cast<E*>(dst), static_cast<const E*>(src), perm});
+    };
     fields_.push_back(std::move(f));
     if (sizeof(E) > scratch_elem_) scratch_elem_ = sizeof(E);
     return static_cast<E*>(fields_.back().data);
   }
 
-  // Reorders every persistent field by perm (new[i] = old[perm[i]]) through one scratch buffer, in
-  // groups of fields that fit it together (field_moves.h).
+  // Reorders every persistent field by perm (new[i] = old[perm[i]]) through one scratch buffer.
   void reorder(const uint32_t* perm) {
     if (!scratch_) {
       scratch_ = exec_.allocate(scratch_elem_ * n_);
       bytes_ += scratch_elem_ * n_;
     }
-    reorder_through(perm, scratch_, scratch_elem_ * n_);
+    for (auto& f : fields_) {
+      if (!f.info.persistent) continue;
+      f.gather(scratch_, f.data, perm);
+      exec_.copy(f.data, scratch_, f.elem_bytes * n_);
+    }
   }
 
   // The bytes a reorder's scratch must hold (its largest field).
@@ -75,7 +88,11 @@ class ParticleStore {
   // neighbors/cell_index.h), so the store needs no scratch of its own; its own where that is too small.
   void reorder(const uint32_t* perm, void* spare, std::size_t bytes) {
     if (!spare || bytes < scratch_elem_ * n_) return reorder(perm);
-    reorder_through(perm, spare, bytes);
+    for (auto& f : fields_) {
+      if (!f.info.persistent) continue;
+      f.gather(spare, f.data, perm);
+      exec_.copy(f.data, spare, f.elem_bytes * n_);
+    }
   }
 
   // The reorder's scratch buffer, at least elem_bytes a particle (grown to that): free for the caller
@@ -159,32 +176,8 @@ class ParticleStore {
     FieldInfo info;
     std::size_t elem_bytes = 0;
     void* data = nullptr;
+    std::function<void(void*, const void*, const uint32_t*)> gather;
   };
-  // Each group of persistent fields (pack_field_groups over `bytes` of scratch): one gather into the
-  // scratch, one copy back (a plain copy for a group of one field).
-  void reorder_through(const uint32_t* perm, void* scratch, std::size_t bytes) {
-    std::vector<Field*> moved;
-    std::vector<std::size_t> elem;
-    for (auto& f : fields_)
-      if (f.info.persistent) moved.push_back(&f), elem.push_back(f.elem_bytes);
-    unsigned char* base = static_cast<unsigned char*>(scratch);
-    for (const FieldGroup& g : pack_field_groups(elem, n_, bytes)) {
-      GatherFields gather;
-      CopyFields back;
-      gather.perm = perm;
-      gather.count = back.count = g.count;
-      for (int k = 0; k < g.count; ++k) {
-        Field& f = *moved[std::size_t(g.field[k])];
-        gather.f[k] = field_move(base + g.offset[k], f.data, f.elem_bytes);
-        back.f[k] = field_move(f.data, base + g.offset[k], f.elem_bytes);
-      }
-      exec_.for_each(n_, gather);
-      if (g.count == 1)  // one contiguous copy
-        exec_.copy(back.f[0].dst, back.f[0].src, back.f[0].bytes * n_);
-      else
-        exec_.for_each(n_, back);
-    }
-  }
   const Field* find(const std::string& name) const {
     for (auto& f : fields_)
       if (f.info.name == name) return &f;
