@@ -14,7 +14,8 @@
 #   first GPU call of the tenth session had wn-wall01 wn-free-wd wn-free-r2 wn-wall003. EJECTA_BACKEND (cuda), EJECTA_DP (0.01) and
 #   EJECTA_UNTIL (1.535) change the backend, spacing and end (a CPU check: EJECTA_BACKEND=cpu
 #   EJECTA_DP=0.05 EJECTA_UNTIL=0.2). fluid.wall_diffusion (the *-wd variants) is this branch's key: a
-#   binary without it stops those variants at once with an unknown-key error.
+#   binary without it stops those variants at once with an unknown-key error. wl-cfC (the eleventh
+#   session's wall law, boundary.slip = wall_law with boundary.friction = C) needs this branch's binary too.
 #   On the H200 (lead): scripts/spheric2-variants.sh build-gpu/ejecta "$OUT"
 #   Each dp = 0.01 variant runs about 50-60 s on the H200 (the ninth session's 21 s per 0.55 s), the
 #   h/dp = 2 one about 2.5 times that.
@@ -48,6 +49,11 @@ variant() {
     wn-free-r2) echo "$wn;boundary.slip=free;fault.max_density_ratio=2" ;;
     # lead 3: the peer's smoothing length and wall thickness with the wall factor 0.1
     wn-wall01-h2) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.1;particles.h_over_dp=2;boundary.wall_layers=4" ;;
+    # eleventh session: free slip for the viscosity along the wall normal and the quadratic wall drag
+    # tau_w = rho C_f |u_t| u_t along the wall (boundary.slip = wall_law, physics/wall_friction.h), C_f the
+    # name's number: wl-cf0.01 is C_f = 0.01 (any value in [0, 1])
+    wl-cf*) local cf=${1#wl-cf}; [[ $cf =~ ^[0-9]*\.?[0-9]+$ ]] || return 1
+      echo "$wn;boundary.slip=wall_law;boundary.friction=$cf" ;;
     *) return 1 ;;
   esac
 }

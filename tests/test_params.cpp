@@ -160,8 +160,9 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // the bucket order's bands and the force pass's variants (neighbours.band_rows, fluid.force_threads,
   // fluid.force_registers; issue 18), 1 of the force pass's two-phase neighbour loop
   // (fluid.neighbour_batch; issue 18), 1 of the density diffusion against walls (fluid.wall_diffusion;
-  // issue 12), 1 of the walls' pressure pass's threads (boundary.wall_threads; issue 18).
-  EXPECT_EQ(reg.all().size(), 182u);
+  // issue 12), 1 of the walls' pressure pass's threads (boundary.wall_threads; issue 18), 1 of the wall
+  // law's drag coefficient (boundary.friction; issue 12).
+  EXPECT_EQ(reg.all().size(), 183u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);

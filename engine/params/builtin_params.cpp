@@ -474,9 +474,22 @@ ParamRegistry make_builtin() {
   t.add(choices(param("boundary.slip", T::Choice, "at_rest", "", "Wall slip",
                       "Tangential condition at walls: at_rest (the artificial viscosity acts "
                       "against the walls' zero velocity, a partial slip), free slip (no viscous "
-                      "interaction with walls), or no slip (the fluid sticks to the walls; Adami "
-                      "et al. 2012)."),
-                {"at_rest", "free", "no_slip"}));
+                      "interaction with walls), no slip (the fluid sticks to the walls; Adami "
+                      "et al. 2012), or wall_law (free slip for the viscosity, and a quadratic "
+                      "drag tau_w = rho C_f |u_t| u_t on the fluid's velocity along the wall, "
+                      "C_f = boundary.friction, spread over the wetted area by the walls' kernel "
+                      "sum; the liquid's own pass, physics/wall_friction.h)."),
+                {"at_rest", "free", "no_slip", "wall_law"}));
+  // Issue 12 (SPHERIC 2 impact), helper fidelity9: the wall law's coefficient.
+  t.add(only(range(param("boundary.friction", T::Real, "0.008", "", "Wall friction C_f",
+                         "Drag coefficient C_f of boundary.slip = wall_law: the wall's shear stress "
+                         "tau_w = rho C_f |u_t|^2 against the fluid's velocity u_t along the wall (Chezy's "
+                         "quadratic law; a smooth wall's log law gives 0.003-0.005 for water at 1-2 m/s "
+                         "1-5 mm from the wall). Read with wall_law only. 0.008-0.01 meets Martin & Moyce's "
+                         "2D front with mDBC and zhang2017_wall_normal (0.008, the default, has the most "
+                         "margin); docs/physics.md, eleventh session."),
+                   0, 1),
+             {"wcsph"}));
   // Issue 12 (SPHERIC 2 impact), helper fidelity3.
   t.add(choices(param("boundary.wall_pressure", T::Choice, "adami2012", "", "Wall pressure",
                       "Pressure extrapolated to wall particles: adami2012 (the fluid's pressure "

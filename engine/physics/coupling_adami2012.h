@@ -18,7 +18,8 @@
 //    boundary's share of the pair work goes into the solid's internal energy (LiquidBoundaryPair).
 // The pair factor is one function (liquid_boundary_pair) evaluated by both sides, so both see the
 // same number. Monaghan's viscosity Pi (alpha, beta of the liquid, times viscosity.wall_factor) acts
-// between liquid and boundary unless boundary.slip = free, as in forces_wcsph.h.
+// between liquid and boundary unless boundary.slip = free or wall_law, as in forces_wcsph.h (the wall
+// law's drag, physics/wall_friction.h, acts in the liquid's own pass only: here wall_law is free slip).
 #include "physics/eos_tait.h"
 #include "physics/solid_model.h"
 
@@ -63,7 +64,7 @@ EJ_INLINE LiquidBoundaryPair<T> liquid_boundary_pair(const LiquidModel<T, D>& lm
   const T mb_eff = vol_b * rhob;
   T visc = T(0);
   const T vx = dot(vfb_visc, xfb);
-  if (vx < T(0) && lm.slip != kSlipFree) {
+  if (vx < T(0) && wall_slip_viscous(lm.slip)) {
     const T mu = hfb * vx / (r2 + T(0.01) * hfb * hfb);
     visc = lm.wall_visc * (-lm.alpha * lm.eos.c0 * mu + lm.beta * mu * mu) / (T(0.5) * (rhof + rhob));
   }

@@ -17,14 +17,15 @@
 // Options (WcsphModel): the pair pressure P* of Zhang, Hu & Adams (2017) in place of Monaghan's,
 // dv_i/dt = -sum_j 2 m_j P*_ij / (rho_i rho_j) grad_i W_ij + g (physics/pressure_zhang2017.h: along
 // e_ij for every pair, or along the wall normal against walls);
-// the wall slip condition (WallSlip); the delta-SPH term with or without its hydrostatic part, between
-// fluid particles or against walls too (fluid.wall_diffusion).
+// the wall slip condition (WallSlip; wall_law's drag, physics/wall_friction.h); the delta-SPH term with
+// or without its hydrostatic part, between fluid particles or against walls too (fluid.wall_diffusion).
 // A wall particle keeps the volume V_w = m_w / rho0 it was built with (the lattice cell): its mass in
 // the sums is rho_w V_w with the density extrapolated from the fluid (Adami et al. 2012 write the
 // wall terms with volumes), so the wall pushes with its pressure, not a density-scaled one.
 #include "physics/forces_wcsph_neighbours.h"
 #include "physics/pressure_zhang2017.h"
 #include "physics/shifting_sun2017.h"
+#include "physics/wall_friction.h"
 #include "physics/wcsph_model.h"
 
 #include <type_traits>
@@ -104,7 +105,7 @@ struct Forces_WCSPH_Monaghan1992 {
     const Vec<T, D> vij = s.vi - n.v;
     const T vx = dot(vij, xij);
     T visc = 0;
-    if (vx < T(0) && (fluid_j || model.slip != kSlipFree)) {
+    if (vx < T(0) && (fluid_j || wall_slip_viscous(model.slip))) {
       const T mu = h * vx / (r2 + model.eta2);
       // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
       visc = (-model.alpha * model.eos.c0 * mu + model.beta * mu * mu) / (T(0.5) * (rhoi + rhoj));
@@ -117,6 +118,9 @@ struct Forces_WCSPH_Monaghan1992 {
       pij = s.pi_rho2 + n.p / (rhoj * rhoj);
     }
     s.acc += xij * (-mj * (pij + visc) * F);
+    // boundary.slip = wall_law: the wall's shear stress, V_w = m_w / rho0 (physics/wall_friction.h).
+    if (!fluid_j && model.slip == kSlipWallLaw)
+      s.acc += wall_friction_accel(model.wall_geometry, model.wall_friction, s.vi, xj, xij, F, n.m / model.eos.rho0);
     if constexpr (Shifting) s.shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
     // Continuity uses the walls' true velocity (zero), not the no-slip mirror velocity.
     s.drho += mj * F * (fluid_j ? vx : dot(s.vi, xij));

@@ -10,6 +10,7 @@
 #include "physics/kernels.h"
 
 #include <cstdint>
+#include <string>
 
 namespace ejecta {
 
@@ -26,6 +27,7 @@ struct WcsphModel {
   T shift_inv_wdp; // 1 / W(dp), for the anti-clumping term of the shifting
   T eta2;          // 0.01 h^2, keeps 1/r^2 terms finite
   int slip;        // WallSlip: how walls enter the viscous term
+  T wall_friction = 0;  // boundary.friction: C_f of the wall law (slip = wall_law, physics/wall_friction.h)
   int pressure;    // PressureTerm: the pair pressure of the momentum equation
   bool diffusion_hydrostatic;  // delta-SPH less its hydrostatic part (Fourtakas et al. 2019)
   bool wall_diffusion = false;  // fluid.wall_diffusion: the delta-SPH term against wall particles too
@@ -50,8 +52,20 @@ enum BoundaryModel : int { kBoundaryAdami2012 = 0, kBoundaryDbcCrespo2007 = 1, k
 // boundary.slip. Free: no viscous interaction between fluid and walls (a free-slip wall exerts no
 // shear stress). NoSlip: the wall velocity seen by viscosity is the mirror 2 v_w - v~_f
 // of the fluid's (Adami et al. 2012, eq. 22-23). AtRest: viscosity against the walls' own (zero)
-// velocity, a partial slip whose friction grows with alpha c0 h.
-enum WallSlip : int { kSlipFree = 0, kSlipNoSlip = 1, kSlipAtRest = 2 };
+// velocity, a partial slip whose friction grows with alpha c0 h. WallLaw: free slip for the viscous
+// term, and the quadratic drag tau_w = rho C_f |u_t| u_t along the wall (physics/wall_friction.h).
+enum WallSlip : int { kSlipFree = 0, kSlipNoSlip = 1, kSlipAtRest = 2, kSlipWallLaw = 3 };
+
+// Whether the artificial viscosity acts between fluid and wall particles.
+EJ_INLINE bool wall_slip_viscous(int slip) { return slip == kSlipNoSlip || slip == kSlipAtRest; }
+
+// boundary.slip's text.
+inline int wall_slip_from(const std::string& slip) {
+  return slip == "no_slip"    ? kSlipNoSlip
+         : slip == "at_rest"  ? kSlipAtRest
+         : slip == "wall_law" ? kSlipWallLaw
+                              : kSlipFree;
+}
 
 // fluid.pressure_term. Monaghan1992: p_i/rho_i^2 + p_j/rho_j^2 (Monaghan 1992, eq. 3.3). Zhang2017: the
 // pair pressure P* of the acoustic Riemann problem along x_ij with the low-dissipation limiter of

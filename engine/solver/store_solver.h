@@ -662,8 +662,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
       liquid_.wall_visc = T(params.real("viscosity.wall_factor"));
       liquid_.delta = T(params.real("fluid.delta_sph"));
       liquid_.diffusion_hydrostatic = params.text("fluid.density_diffusion") == "fourtakas2019";
-      const std::string slip = params.text("boundary.slip");
-      liquid_.slip = slip == "no_slip" ? kSlipNoSlip : slip == "at_rest" ? kSlipAtRest : kSlipFree;
+      liquid_.slip = wall_slip_from(params.text("boundary.slip"));
     }
     if (gravity_) gravity_->set(gravity_settings_from(params));
     this->configure_time(params);

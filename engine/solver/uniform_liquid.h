@@ -145,8 +145,8 @@ class UniformLiquid {
     // Shifting: u = -A h c0 sum_j [...] (physics/shifting_sun2017.h); W(dp) for its anti-clumping term.
     model_.shift = T(params.real("fluid.shifting") * h_ * double(model_.eos.c0));
     model_.shift_inv_wdp = T(1) / model_.kernel.W(T(dp_));
-    const std::string slip = params.text("boundary.slip");
-    model_.slip = slip == "no_slip" ? kSlipNoSlip : slip == "at_rest" ? kSlipAtRest : kSlipFree;
+    model_.slip = wall_slip_from(params.text("boundary.slip"));
+    model_.wall_friction = T(params.real("boundary.friction"));
     const std::string pressure = params.text("fluid.pressure_term");
     model_.pressure = pressure == "zhang2017"               ? kPressureZhang2017
                       : pressure == "zhang2017_wall_normal" ? kPressureZhang2017WallNormal

@@ -148,13 +148,14 @@ struct Term_Forces_Monaghan1992_UniformH {
   static TermInfo info() {
     return {"forces_monaghan1992_uniform_h", "liquid", TermStage::Forces,
             "one fused pair pass: Monaghan 1992 eq. 3.3-3.5 (or Zhang et al. 2017), continuity eq. 2.9, delta-SPH "
-            "(Molteni & Colagrossi 2009), XSPH, shifting (Sun et al. 2017) (forces_wcsph.h)",
+            "(Molteni & Colagrossi 2009), XSPH, shifting (Sun et al. 2017), the wall law's drag (wall_friction.h) "
+            "(forces_wcsph.h)",
             {"position", "velocity_predicted", "density_predicted", "pressure", "mass", "kind"},
             {"acceleration", "density_rate"},
             {"viscosity.alpha", "viscosity.beta", "viscosity.wall_factor", "fluid.delta_sph", "fluid.density_diffusion",
              "fluid.wall_diffusion", "fluid.pressure_term", "fluid.xsph", "fluid.shifting", "fluid.neighbour_record",
              "fluid.neighbour_cells", "fluid.force_kernel", "fluid.force_threads", "fluid.force_registers",
-             "fluid.neighbour_batch",
+             "fluid.neighbour_batch", "boundary.slip", "boundary.friction",
              "physics.gravity"},
             {"xsph_velocity"}};
   }
