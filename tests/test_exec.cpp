@@ -3,6 +3,7 @@
 // against the CPU (skips without a GPU); the debug launch mode's switch and kernel names.
 #include "exec/debug_sync.h"
 #include "exec/exec_host.h"
+#include "neighbors/bucket_offsets.h"
 #include "neighbors/cell_grid.h"
 #include "sim_test_util.h"
 
@@ -129,7 +130,7 @@ TEST(DebugSync, SwitchValues) {
 }
 
 TEST(DebugSync, KernelNamesAreDemangled) {
-  EXPECT_EQ(demangled_type_name(typeid(BuildBucketOffsets).name()), "ejecta::BuildBucketOffsets");
+  EXPECT_EQ(demangled_type_name(typeid(BucketOffsetsFine).name()), "ejecta::BucketOffsetsFine");
   EXPECT_EQ(demangled_type_name(typeid(ComputeBucketKeys<float, 3>).name()), "ejecta::ComputeBucketKeys<float, 3>");
   EXPECT_EQ(demangled_type_name("not a mangled name"), "not a mangled name");
 }

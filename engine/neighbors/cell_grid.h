@@ -69,7 +69,7 @@ struct CellGrid {
   int band = 0;
   const uint32_t* offset = nullptr;  // num_buckets + 1 entries by rank, valid after build
   const uint8_t* marked = nullptr;   // optional per-bucket flag (buckets holding fluid), see mark()
-  // With reach 2 the flags are dilated by the reach (CellIndex::mark, DilateMarks): a bucket's flag
+  // With reach 2 the flags are dilated by the reach (CellIndex::mark, neighbors/bucket_marks.h): a bucket's flag
   // then says whether any bucket around it holds fluid, one load instead of 125.
   bool marks_dilated = false;
   // Clip the rows to the support (row_span): on by default; off for the probes (whose lanes split a
@@ -362,64 +362,6 @@ struct ComputeBucketKeys {
   EJ_INLINE void operator()(std::size_t i) const {
     keys[i] = grid.key_of(pos[i]);
     perm[i] = static_cast<uint32_t>(i);
-  }
-};
-
-// offset[b] = first sorted particle whose key is >= b, for b in [0, M]: a binary search per bucket,
-// O(M log n), fully parallel and deterministic (a scan over the particles would leave long runs of
-// empty buckets, the air above the water, to single threads).
-struct BuildBucketOffsets {
-  const uint32_t* sorted_keys;
-  uint32_t* offset;
-  uint32_t n;
-  EJ_INLINE void operator()(std::size_t b) const {
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-      const uint32_t mid = lo + (hi - lo) / 2;
-      if (sorted_keys[mid] < static_cast<uint32_t>(b)) lo = mid + 1; else hi = mid;
-    }
-    offset[b] = lo;
-  }
-};
-
-// out[b] = in[b] or in[any bucket within `reach` of b along `axis`], the buckets wrapping as in the
-// grid's search: three passes (x, y, z) give each bucket the OR over the (2 reach + 1)^D around it.
-struct DilateMarks {
-  const uint8_t* in;
-  uint8_t* out;
-  int dims[3];
-  int axis;
-  int reach;
-  EJ_INLINE void operator()(std::size_t b) const {
-    int c[3];
-    c[0] = int(b % std::size_t(dims[0]));
-    c[1] = int((b / std::size_t(dims[0])) % std::size_t(dims[1]));
-    c[2] = int(b / (std::size_t(dims[0]) * std::size_t(dims[1])));
-    const int m = dims[axis], c0 = c[axis];
-    uint8_t any = 0;
-    for (int o = -reach; o <= reach && !any; ++o) {
-      int k = c0 + o;
-      k = k < 0 ? k + m : k >= m ? k - m : k;  // m >= 2 reach + 1, so one wrap suffices
-      c[axis] = k;
-      any = in[std::size_t(c[0]) + std::size_t(dims[0]) * (std::size_t(c[1]) + std::size_t(dims[1]) * std::size_t(c[2]))];
-    }
-    out[b] = any;
-  }
-};
-
-// marked[b] = 1 when bucket b holds a particle of the given kind (after the data is reordered).
-template <class T, int D>
-struct MarkBuckets {
-  CellGrid<T, D> grid;  // its key order and offset table
-  const uint8_t* kind;
-  uint8_t wanted;
-  uint8_t* marked;
-  EJ_INLINE void operator()(std::size_t b) const {
-    uint8_t any = 0;
-    const uint32_t* offset = grid.offset;
-    const uint32_t r = grid.key_of_bucket(static_cast<uint32_t>(b));
-    for (uint32_t j = offset[r]; j < offset[r + 1] && !any; ++j) any = kind[j] == wanted;
-    marked[b] = any;
   }
 };
 
