@@ -3,9 +3,9 @@
 // CellGrid::any_marked_around, which lets a dry wall skip its neighbour scan): bucket b is flagged when
 // a bucket within `reach` of it along every axis holds a particle of the wanted kind. D passes: the
 // flags of the buckets along x with the OR over the window (the particles of its 2 reach + 1 buckets,
-// one pass), then one OR over the window along y, then along z. The same flags as MarkBuckets followed
-// by DilateMarks along x, y and z (cell_grid.h), in one launch fewer and with 32-bit index arithmetic:
-// on the H200 (ncu, 1M particles, the lead's inventory of 2026-12-04) DilateMarks's size_t divisions
+// one pass), then one OR over the window along y, then along z. The same flags as the former mark pass
+// followed by a dilation along x, y and z, in one launch fewer and with 32-bit index arithmetic:
+// on the H200 (ncu, 1M particles, the lead's inventory of 2026-12-04) that dilation's size_t divisions
 // made each of its passes over ~2M one-byte flags take 22 us (79 us at 4M), compute, not memory.
 #include "neighbors/cell_grid.h"
 

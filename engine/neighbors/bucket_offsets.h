@@ -2,7 +2,7 @@
 // The bucket table of CellIndex::build (offset[b] = the first sorted particle whose key is >= b, for b in
 // [0, M]) in two passes: the lower bound over all n sorted keys for every 64th key only, then each other
 // key's lower bound between the two of its stretch of 64 (about 32 particles at the liquid's 2 buckets a
-// particle: 5 or 6 steps instead of ~20). The same table as BuildBucketOffsets (cell_grid.h: a binary
+// particle: 5 or 6 steps instead of ~20). The same table as the former one-pass build (a binary
 // search over all n for every key), whose 20 dependent loads a key took 27 us at 1M particles and 97 us at
 // 4M on the H200 (ncu, the lead's inventory of 2026-12-04). Both passes stay fully parallel and
 // deterministic (a scan over the particles would leave long runs of empty buckets to single threads).

@@ -27,6 +27,25 @@ std::pair<Packed4<T>*, Packed4<T>*> wcsph_packed_record(Cells& cells, Store& sto
           static_cast<Packed4<T>*>(store.scratch(sizeof(Packed4<T>)))};
 }
 
+// The sorted indices whose flag is 1, in the sort block (dead from the reorder to the next sort): the
+// flags (written by the functor make_flags(flag) returns), their exclusive scan (n + 1 words, the count
+// last) and the list, 3 n + 1 words of its 4 n. The force pass's fluid list and the wall pass's wet
+// walls' list (each dead once its pass is launched, so one block serves both).
+struct FlaggedList {
+  const uint32_t* list;
+  const uint32_t* count;
+};
+template <class C, class MakeFlags>
+FlaggedList list_flagged(C& c, MakeFlags&& make_flags) {
+  uint32_t* flag = static_cast<uint32_t*>(c.cells->scratch(sizeof(uint32_t) * (3 * c.n + 1)));
+  uint32_t* pos = flag + c.n;
+  uint32_t* list = pos + c.n + 1;
+  c.exec.for_each(c.n, make_flags(flag));
+  c.exec.exclusive_scan(flag, pos, c.n);
+  c.exec.for_each(c.n, ScatterFlagged{flag, pos, list});
+  return {list, pos + c.n};
+}
+
 // Summation density rho_i = sum_j m_j W_ij (Monaghan 1992 eq. 2.3; fluid.density = summation).
 struct Term_DensitySummation_Monaghan1992 {
   static constexpr unsigned needs = kTermNeedsUniformLiquid;
@@ -81,16 +100,10 @@ struct Term_WallPressure_Adami2012 {
         c.exec.for_each_balanced(c.n, f);
         return;
       }
-      // The wet walls' list (wall_pressure_adami2012.h, FlagWetWalls) in the sort block, dead from the
-      // reorder to the next sort (the force pass's fluid list takes it after this pass): flags, their
-      // scan (n + 1 words, the count last), the list; the launch covers n lanes, those past the count return.
-      uint32_t* flag = static_cast<uint32_t*>(c.cells->scratch(sizeof(uint32_t) * (3 * c.n + 1)));
-      uint32_t* pos = flag + c.n;
-      uint32_t* list = pos + c.n + 1;
-      c.exec.for_each(c.n, FlagWetWalls<typename C::T, C::D>{f, flag});
-      c.exec.exclusive_scan(flag, pos, c.n);
-      c.exec.for_each(c.n, ScatterFlagged{flag, pos, list});
-      c.exec.for_each_balanced(c.n, ForcesOverList<W, 3>{f, list, pos + c.n});
+      // The wet walls' list (wall_pressure_adami2012.h, FlagWetWalls; list_flagged above); the launch
+      // covers n lanes, those past the count return.
+      const FlaggedList wet = list_flagged(c, [&f](uint32_t* flag) { return FlagWetWalls<typename C::T, C::D>{f, flag}; });
+      c.exec.for_each_balanced(c.n, ForcesOverList<W, 3>{f, wet.list, wet.count});
     };
   }
 };
@@ -202,8 +215,7 @@ struct Term_Forces_Monaghan1992_UniformH {
   }
   // The force pass's A/B variants (fluid.force_threads, fluid.force_registers; bits of `kernel`, the
   // context's force_kernel less the fluid list over a row selection), with the arrays record and
-  // without shifting only: over the fluid's list (its flags, scan and list in the sort block, dead from
-  // the reorder to the next sort, 3 n + 1 words of its 4 n), and/or bounded to 64 registers (float).
+  // without shifting only: over the fluid's list (list_flagged), and/or bounded to 64 registers (float).
   // fluid.neighbour_batch (3D): the two-phase loop of forces_wcsph_batch.h, its queue and rows per flush
   // by force_kernel's bits 8 and 16 (row16, row32, rows2), with shifting too (never 64 registers then).
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16;
@@ -214,13 +226,8 @@ struct Term_Forces_Monaghan1992_UniformH {
     const F f{c.model, c.grid, c.pv, c.count_pairs, WcsphArrays<T, C::D>{}};
     const uint32_t *list = nullptr, *count = nullptr;
     if (kernel & kForceFluidList) {
-      uint32_t* flag = static_cast<uint32_t*>(c.cells->scratch(sizeof(uint32_t) * (3 * c.n + 1)));
-      uint32_t* pos = flag + c.n;  // n + 1 words, the count last
-      uint32_t* out = pos + c.n + 1;
-      c.exec.for_each(c.n, FlagKind{c.pv.kind.get(), kFluid, flag});
-      c.exec.exclusive_scan(flag, pos, c.n);
-      c.exec.for_each(c.n, ScatterFlagged{flag, pos, out});
-      list = out, count = pos + c.n;
+      const FlaggedList fluid = list_flagged(c, [&c](uint32_t* flag) { return FlagKind{c.pv.kind.get(), kFluid, flag}; });
+      list = fluid.list, count = fluid.count;
     }
     if constexpr (C::D == 3) {
       const int batch = (kernel & kForceBatch) / 8;
