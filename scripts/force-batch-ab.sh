@@ -18,12 +18,7 @@ bench() {
   local tag=$1; shift
   timeout 90 "${runner[@]}" "$bin/ejecta" --benchmark --backend cuda --json "$@" > "$out/batch-$tag.jsonl" 2>> "$out/stderr.txt"
   echo "rc $? $tag" >> "$out/stderr.txt"
-  # name, particles, forces ms, particle-steps/s for each size
-  awk -v t="$tag" '{ p = f = s = ""; if (match($0, /"particles": *[0-9]+/)) p = substr($0, RSTART + 12, RLENGTH - 12);
-      if (match($0, /"ms_forces": *[0-9.e+-]+/)) f = substr($0, RSTART + 12, RLENGTH - 12);
-      if (match($0, /"particle_steps_per_s": *[0-9.e+-]+/)) s = substr($0, RSTART + 23, RLENGTH - 23);
-      gsub(/ /, "", p); gsub(/ /, "", f); gsub(/ /, "", s);
-      printf "%-28s %9s particles  forces %8s ms  %s particle-steps/s\n", t, p, f, s }' "$out/batch-$tag.jsonl" >> "$sum"
+  awk -v t="$tag" -f "$(dirname "$0")/benchmark-line.awk" "$out/batch-$tag.jsonl" >> "$sum"
 }
 variants="off row16 row32 rows2"
 {

@@ -4,7 +4,8 @@
 // registers (8 blocks of 128 a SM) in float. Each particle runs the same functor over the same
 // candidates in the same order, so on the CPU the runs end in the same state bit for bit; on the GPU
 // the variants are separately compiled kernels (FMA contraction may differ): round-off. The same for the
-// two-phase neighbour loop of fluid.neighbour_batch (NeighbourBatch.*, below).
+// two-phase neighbour loop of fluid.neighbour_batch (NeighbourBatch.*, below), whose queue in shared
+// memory must give the state of its queue in local memory bit for bit on the GPU too.
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -56,11 +57,15 @@ TEST(ForceVariants, FluidListSameStateAsEveryThread_Double) {
 // support queued first, their pair terms computed after. The same pair function over the same pairs in
 // the same order, so each variant ends in the state of the one loop bit for bit, for every option of the
 // pass; with cells of the support (up to ~130 neighbours a row) the queues fill several times a row, so
-// the resumed scan is exercised too.
-void expect_batches_same_state(std::vector<std::string> o, long steps) {
+// the resumed scan is exercised too. row32_shared and rows2_shared (the queue in shared memory on the
+// GPU, exec/thread_slots.h) run the same loop here: their selection and launch are what is checked.
+void expect_batches_same_state(std::vector<std::string> o, long steps, bool shared = false) {
   o.push_back("fluid.neighbour_batch=off");
   const auto base = run(o, Backend::Cpu, steps);
-  for (const char* batch : {"fluid.neighbour_batch=row16", "fluid.neighbour_batch=row32", "fluid.neighbour_batch=rows2"}) {
+  std::vector<const char*> batches = {"fluid.neighbour_batch=row16", "fluid.neighbour_batch=row32",
+                                      "fluid.neighbour_batch=rows2"};
+  if (shared) batches.insert(batches.end(), {"fluid.neighbour_batch=row32_shared", "fluid.neighbour_batch=rows2_shared"});
+  for (const char* batch : batches) {
     SCOPED_TRACE(batch);
     o.back() = batch;
     const auto s = run(o, Backend::Cpu, steps);
@@ -70,7 +75,7 @@ void expect_batches_same_state(std::vector<std::string> o, long steps) {
 }
 
 // Float, the defaults (half cells, the fluid list, 64 registers, Adami's walls), the column starting to fall.
-TEST(NeighbourBatch, SameStateAsOneLoop_DamBreak3D_Float) { expect_batches_same_state({"particles.dp=0.06"}, 40); }
+TEST(NeighbourBatch, SameStateAsOneLoop_DamBreak3D_Float) { expect_batches_same_state({"particles.dp=0.06"}, 40, true); }
 
 // Double, cells of the support, Zhang's pair pressure, no-slip walls, XSPH, shifting, Molteni's diffusion.
 TEST(NeighbourBatch, SameStateAsOneLoop_EveryOption_Double) {
@@ -102,6 +107,29 @@ TEST(ForceVariants, CudaVariantsAgreeWithTheDefaultPass_Float) {
                 d.velocity, d.density);
     EXPECT_LT(d.position, 1e-3 * 0.04) << v;
   }
+}
+
+// On the GPU, the queue in shared memory (row32_shared, rows2_shared) against the same loop with the queue
+// in local memory (row32, rows2): the same pairs through the same instructions (the arithmetic of the
+// pass does not change with where the queue's indices are kept, only the register allocation), so the
+// same state bit for bit, in float with both launch bounds (fluid.force_registers 64 and 72) and in
+// double, with cells of the support (refills) in double.
+TEST(NeighbourBatch, CudaSharedQueueSameStateAsLocal) {
+  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
+  const std::vector<std::vector<std::string>> settings = {
+      {"particles.dp=0.04", "fluid.force_registers=64"},
+      {"particles.dp=0.04", "fluid.force_registers=72"},
+      {"particles.dp=0.06", "scene.precision=double", "fluid.neighbour_cells=support", "fluid.xsph=0.1"}};
+  for (const auto& o : settings)
+    for (const char* rows : {"row32", "rows2"}) {
+      std::vector<std::string> a = o, b = o;
+      a.push_back(std::string("fluid.neighbour_batch=") + rows);
+      b.push_back(std::string("fluid.neighbour_batch=") + rows + "_shared");
+      SCOPED_TRACE(b.back() + ", " + o[1]);
+      const auto local = run(a, Backend::Cuda, 100), shared = run(b, Backend::Cuda, 100);
+      test::expect_same_state(*local, *shared);
+      expect_same_pairs(*local, *shared);
+    }
 }
 
 }  // namespace

@@ -1001,8 +1001,11 @@ ParamRegistry make_builtin() {
                               "the same results bit for bit on the CPU. row32 is the default: on the H200 "
                               "(2026-12-04) the force pass took 1.385 against 1.502 ms at 1M in float, "
                               "5.74 against 6.28 ms at 4M, 3.14 against 3.65 ms in double, 2.60 against "
-                              "2.70 ms at the peer's settings (docs/benchmarks.md)."),
-                        {"off", "row16", "row32", "rows2"})));
+                              "2.70 ms at the peer's settings (docs/benchmarks.md). row32_shared, "
+                              "rows2_shared: row32, rows2 with the queue in the block's shared memory "
+                              "instead of the thread's local memory (16 or 24 KB a block of 128 on the "
+                              "GPU; exec/thread_slots.h): the same results, another register allocation."),
+                        {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared"})));
   // Speed (issue 18, helper speed7): the bucket order's bands, for the L2 at millions of particles.
   t.group = "Neighbours";
   t.add(only(rebuild(range(param("neighbours.band_rows", T::Int, "0", "", "Bucket order bands",

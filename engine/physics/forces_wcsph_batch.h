@@ -11,12 +11,16 @@
 // same for every lane), and when it fills: the row's scan then stops taking candidates, the queue is
 // flushed and the row is scanned again from the first candidate not taken. The pairs are visited in the
 // order of the default pass, so the sums are the same bit for bit on the CPU (tests/test_neighbour_batch.cpp).
-// On CUDA the queue is a local array (local memory, L1-cached), Cap x 4 bytes a thread.
+// On CUDA the queue is a local array (local memory, L1-cached), Cap x 4 bytes a thread, or with Shared
+// (fluid.neighbour_batch = row32_shared) the thread's slice of the block's shared memory (Cap x 512
+// bytes a block of 128: exec/thread_slots.h), which takes the queue out of the thread's stack (ptxas's
+// figures for sm_90: docs/benchmarks.md). The same instructions on the queue's values either way.
+#include "exec/thread_slots.h"
 #include "physics/forces_wcsph.h"
 
 namespace ejecta {
 
-template <class F, int Cap, int Rows>
+template <class F, int Cap, int Rows, bool Shared = false>
 struct ForcesBatched {
   static_assert(Cap > 0 && Rows > 0, "ForcesBatched: a queue and rows per flush");
   static constexpr int kCudaMinBlocks = F::kCudaMinBlocks;
@@ -25,7 +29,7 @@ struct ForcesBatched {
   EJ_INLINE void operator()(std::size_t i) const {
     if (f.pv.kind[i] != kFluid) return;
     typename F::Sums s = f.begin(i);
-    uint32_t q[Cap];
+    std::conditional_t<Shared, ThreadSlots<uint32_t, Cap, true>, uint32_t[Cap]> q;
     int n = 0;
     uint32_t cand = 0;
     const int rows = f.grid.rows();
@@ -54,7 +58,9 @@ struct ForcesBatched {
     f.finish(i, s, cand);
   }
 
-  EJ_INLINE void flush(typename F::Sums& s, std::size_t i, const uint32_t* q, int n) const {
+  // q: the queue, a pointer to the local array or (Shared) the shared slots.
+  template <class Q>
+  EJ_INLINE void flush(typename F::Sums& s, std::size_t i, Q q, int n) const {
     EJ_NO_UNROLL
     for (int k = 0; k < n; ++k) {
       const uint32_t j = q[k];

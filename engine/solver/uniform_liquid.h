@@ -122,9 +122,13 @@ class UniformLiquid {
     // fluid's list (bit 2), at most 64 registers in float (bit 4).
     if (params.text("fluid.force_threads") == "fluid") force_kernel_ |= 2;
     if (params.text("fluid.force_registers") == "64") force_kernel_ |= 4;
-    // fluid.neighbour_batch (physics/forces_wcsph_batch.h): bits 8 and 16, 0 off, 1 row16, 2 row32, 3 rows2.
+    // fluid.neighbour_batch (physics/forces_wcsph_batch.h): bits 8 and 16, 0 off, 1 row16, 2 row32, 3 rows2;
+    // bit 64, the queue in shared memory (row32_shared, rows2_shared).
     const std::string batch = params.text("fluid.neighbour_batch");
-    force_kernel_ |= 8 * (batch == "row16" ? 1 : batch == "row32" ? 2 : batch == "rows2" ? 3 : 0);
+    const bool shared_queue = batch == "row32_shared" || batch == "rows2_shared";
+    const std::string rows = shared_queue ? batch.substr(0, batch.size() - 7) : batch;
+    force_kernel_ |= 8 * (rows == "row16" ? 1 : rows == "row32" ? 2 : rows == "rows2" ? 3 : 0);
+    if (shared_queue) force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceSharedQueue;
     // boundary.wall_threads (the wall pass over the wet walls' list; wall_pressure_adami2012.h): bit 32.
     if (params.text("boundary.wall_threads") == "wet") force_kernel_ |= Term_WallPressure_Adami2012::kWallList;
   }
@@ -408,7 +412,8 @@ class UniformLiquid {
   T m_wall_ = T(0);
   int packed_ = 0;  // 0 the arrays, 1 packed, 2 packed with the EOS in the loop
   int force_kernel_ = 0;  // bits: 1 cell blocks (fluid.force_kernel), 2 fluid list, 4 64 registers, 8 and 16
-                          // the neighbour batch; 32 the wet walls' list (boundary.wall_threads)
+                          // the neighbour batch; 32 the wet walls' list (boundary.wall_threads); 64 the
+                          // batch's queue in shared memory
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};

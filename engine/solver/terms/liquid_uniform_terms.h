@@ -217,8 +217,10 @@ struct Term_Forces_Monaghan1992_UniformH {
   // context's force_kernel less the fluid list over a row selection), with the arrays record and
   // without shifting only: over the fluid's list (list_flagged), and/or bounded to 64 registers (float).
   // fluid.neighbour_batch (3D): the two-phase loop of forces_wcsph_batch.h, its queue and rows per flush
-  // by force_kernel's bits 8 and 16 (row16, row32, rows2), with shifting too (never 64 registers then).
-  static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16;
+  // by force_kernel's bits 8 and 16 (row16, row32, rows2), with shifting too (never 64 registers then);
+  // bit 64 puts the queue in shared memory (row32_shared, rows2_shared).
+  static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16,
+                       kForceSharedQueue = 64;
   template <class C, bool Shifting = false>
   static void variant(C& c, int kernel) {
     using T = typename C::T;
@@ -231,6 +233,10 @@ struct Term_Forces_Monaghan1992_UniformH {
     }
     if constexpr (C::D == 3) {
       const int batch = (kernel & kForceBatch) / 8;
+      if (kernel & kForceSharedQueue) {
+        if (batch == 2) return launch<Shifting>(c, kernel, ForcesBatched<F, 32, 1, true>{f}, list, count);
+        if (batch == 3) return launch<Shifting>(c, kernel, ForcesBatched<F, 48, 2, true>{f}, list, count);
+      }
       if (batch == 1) return launch<Shifting>(c, kernel, ForcesBatched<F, 16, 1>{f}, list, count);
       if (batch == 2) return launch<Shifting>(c, kernel, ForcesBatched<F, 32, 1>{f}, list, count);
       if (batch == 3) return launch<Shifting>(c, kernel, ForcesBatched<F, 48, 2>{f}, list, count);
