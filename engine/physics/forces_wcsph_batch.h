@@ -29,7 +29,7 @@ struct ForcesBatched {
   EJ_INLINE void operator()(std::size_t i) const {
     if (f.pv.kind[i] != kFluid) return;
     typename F::Sums s = f.begin(i);
-    std::conditional_t<Shared, ThreadSlots<uint32_t, Cap, true>, uint32_t[Cap]> q;
+    std::conditional_t<Shared, SharedSlots<uint32_t, Cap>, uint32_t[Cap]> q;
     int n = 0;
     uint32_t cand = 0;
     const int rows = f.grid.rows();
