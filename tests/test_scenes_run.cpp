@@ -1,6 +1,6 @@
-// The engine in 1D and 3D and with its options: runs that must stay physical (hydrostatic in 1D, the
-// SPHERIC 3D dam break hitting its obstacle, XSPH, wall slip conditions, the pressure term and the
-// density diffusion variants in the 2D dam break).
+// The engine in 1D and with its options: runs that must stay physical (hydrostatic in 1D; XSPH, wall slip
+// conditions, the pressure term and the density diffusion variants in the 2D dam break). The SPHERIC 3D
+// dam break hitting its obstacle is checked in tests/test_spheric2.cpp.
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -48,33 +48,9 @@ max = 0.5
   EXPECT_EQ(sim->diagnostics().mass, mass0);
 }
 
-TEST(Scenes3D, DamBreakReachesTheObstacleWithoutLeaks) {
-  // SPHERIC benchmark 2 at dp = 0.05 (coarse, for CI): after 0.5 s the surge has crossed the 1.17 m
-  // from the water's front to the obstacle's back face (x = 0.8245 m) in the closed tank.
-  ParamSet p = test::shipped_scene("dambreak3d.ini", {"particles.dp=0.05"});
-  auto sim = make_simulation(p, Backend::Cpu);
-  const Diagnostics d0 = sim->diagnostics();
-  double rise = 0;
-  long step = 0;
-  test::run_until(*sim, 0.5, [&](const Simulation& s) {
-    if (++step % 50 == 0) rise = std::max(rise, (s.diagnostics().total - d0.total) / std::fabs(d0.total));
-    return true;
-  });
-  const HostParticles h = sim->download();
-  double xmin = 1e9;
-  std::size_t outside = 0;
-  for (std::size_t i = 0; i < h.n; ++i) {
-    if (h.kind[i] != kFluid) continue;
-    const double x = h.position[3 * i], y = h.position[3 * i + 1], z = h.position[3 * i + 2];
-    xmin = std::min(xmin, x);
-    if (x < 0 || x > 3.22 || y < 0 || y > 1 || z < 0 || z > 1) ++outside;
-  }
-  std::printf("  3D: front at x = %.3f m after 0.5 s, energy rise %.3g%%\n", xmin, 100 * rise);
-  EXPECT_LT(xmin, 0.8245) << "the surge should have reached the obstacle";
-  EXPECT_EQ(outside, 0u);
-  EXPECT_EQ(sim->diagnostics().mass, d0.mass);
-  EXPECT_LT(rise, 0.005);
-}
+// The SPHERIC 3D dam break at dp = 0.05 reaching its obstacle without leaks (until 2026-12-04
+// Scenes3D.DamBreakReachesTheObstacleWithoutLeaks, a run of its own to 0.5 s) is checked at 0.5 s of
+// Spheric2.CoarseCpuMatchesExperiment's run of the same scene to 1.5 s (tests/test_spheric2.cpp).
 
 // The 2D dam break with an option switched on, coarse (dp = a/20): stays bounded, no leaks, energy
 // does not rise, and the front is where the default run puts it to within 10%. One test for all the
