@@ -93,12 +93,16 @@ inline std::string scene_error(const std::string& ini) {
 
 // Weight of Tait water above depth d per unit area, the solution of dp/dz = -rho(p) g with
 // rho = rho0 (1 + p/B)^(1/gamma), B = c0^2 rho0 / gamma, integrated with RK4 in s = g z (independent of
-// the closed form the scene builder uses). g_depth = |g| d.
+// the closed form the scene builder uses). g_depth = |g| d. 100 RK4 steps: against 200000 steps the
+// result differs by at most 6e-15 (relative) up to rho0 g d / B = 0.3 and by 9e-13 at 1 (2000 steps:
+// 7e-15 and 2e-16; weakly compressible water stays below 0.1), at a twentieth of the cost of the 2000
+// steps used before (Hydrostatic2D calls this for every bottom particle of every sample: about 5 s of
+// each of its runs went here).
 inline double tait_hydrostatic_pressure(double rho0, double c0, double gamma, double g_depth) {
   const double B = c0 * c0 * rho0 / gamma;
   auto rho = [&](double q) { return rho0 * std::pow(1 + q / B, 1 / gamma); };
   double q = 0;
-  const int n = 2000;
+  const int n = 100;
   const double ds = g_depth / n;
   for (int k = 0; k < n; ++k) {
     const double k1 = rho(q), k2 = rho(q + 0.5 * ds * k1), k3 = rho(q + 0.5 * ds * k2), k4 = rho(q + ds * k3);

@@ -136,16 +136,24 @@ inline void print_figures(const char* label, const Spheric2Figures& f) {
               f.h2[1], f.h2[2], f.h4[0], f.h4[1], f.h4[2]);
 }
 
-// Runs scenes/dambreak3d.ini with `overrides` to `end` seconds with its probes and gauges sampled every
-// 1 ms, on the device, as `ejecta --headless` does; returns the probe series (ProbeSeries columns
-// "P1.pressure", "H1.height", ...).
-inline ProbeSeries run_spheric2_probes(const std::vector<std::string>& overrides, Backend backend, double end) {
+// scenes/dambreak3d.ini with `overrides`, its probes and gauges sampled every 1 ms.
+inline ParamSet spheric2_scene(const std::vector<std::string>& overrides) {
   std::vector<std::string> o;
   for (int k = 1; k <= 8; ++k) o.push_back("probe." + std::to_string(k) + ".interval=0.001");
   for (int k = 1; k <= 4; ++k) o.push_back("gauge." + std::to_string(k) + ".interval=0.001");
   o.insert(o.end(), overrides.begin(), overrides.end());
-  return run_probe_series(shipped_scene("dambreak3d.ini", o), backend, end);
+  return shipped_scene("dambreak3d.ini", o);
 }
+
+// Runs scenes/dambreak3d.ini with `overrides` to `end` seconds with its probes and gauges sampled every
+// 1 ms, on the device, as `ejecta --headless` does; returns the probe series (ProbeSeries columns
+// "P1.pressure", "H1.height", ...).
+inline ProbeSeries run_spheric2_probes(const std::vector<std::string>& overrides, Backend backend, double end) {
+  return run_probe_series(spheric2_scene(overrides), backend, end);
+}
+
+// The release checked against potential flow over a run's first 0.1 s (tests/test_spheric2_release.cpp).
+void expect_release_matches_potential_flow(const Spheric2Series& s);
 
 // P1 and H1-H4 of a probe series, at the rows where P1 was sampled.
 inline Spheric2Series spheric2_from_probes(const ProbeSeries& ps) {

@@ -225,7 +225,7 @@ TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_MdbcEnglish2022) {
 // +5.4%; the defaults +4.9%), past the defaults' 5% there and within 4.2% at every later point. The
 // option therefore FAILS that one point of the defaults' criteria, as mDBC does; these tests hold it to
 // 6% there, a guard against getting worse, not a pass. Run on mDBC's walls only (the default walls' figures
-// above were measured once; Options2D.RiemannPressureZhang2017WallNormalDamBreak runs that pairing in CI).
+// above were measured once; Options2D.DamBreakWithEachOptionKeepsTheDefaultFrontAndEnergy runs that pairing in CI).
 TEST(DamBreak2D, SurgeFrontMatchesMartinMoyce1952_Zhang2017WallNormalMdbc) {
   check_martin_moyce({"fluid.pressure_term=zhang2017_wall_normal", "boundary.model=mdbc_english2022"}, 0.3, 0.06);
 }
