@@ -28,35 +28,9 @@ run() { if [ -x .gpu/run ]; then .gpu/run "$@"; else "$@"; fi; }
 backend=${EJECTA_BACKEND:-cuda}
 dp=${EJECTA_DP:-0.01}; until=${EJECTA_UNTIL:-1.535}; budget=${EJECTA_BUDGET_S:-170}
 
-# The variants: NAME and its --set KEY=VALUE list (';'-separated), on top of the scene's defaults.
-wn="boundary.model=mdbc_english2022;fluid.pressure_term=zhang2017_wall_normal"
-variant() {
-  case $1 in
-    defaults) echo "" ;;
-    # ninth session's best impact, blew up at 1.237 s at dp = 0.01: the reference for the fixes below
-    wn-free) echo "$wn;boundary.slip=free" ;;
-    # lead 2: the at-rest wall with its viscous term scaled down
-    wn-wall01) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.1" ;;
-    wn-wall003) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.03" ;;
-    # the wall factors that Martin & Moyce's 2D front may still allow (0.1 and free slip fail its 0.3 a band)
-    wn-wall03) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.3" ;;
-    wn-wall05) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.5" ;;
-    # lead 1: free slip with the delta-SPH term against the walls too (fluid.wall_diffusion)
-    wn-free-wd) echo "$wn;boundary.slip=free;fluid.wall_diffusion=true" ;;
-    wn-wall01-wd) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.1;fluid.wall_diffusion=true" ;;
-    # diagnostic: free slip with the fault bound at 2 (density 500-2000 kg/m^3): does the run go on past
-    # the particle that left 1.5 at 1.237 s, and with what late figures (not a candidate default)
-    wn-free-r2) echo "$wn;boundary.slip=free;fault.max_density_ratio=2" ;;
-    # lead 3: the peer's smoothing length and wall thickness with the wall factor 0.1
-    wn-wall01-h2) echo "$wn;boundary.slip=at_rest;viscosity.wall_factor=0.1;particles.h_over_dp=2;boundary.wall_layers=4" ;;
-    # eleventh session: free slip for the viscosity along the wall normal and the quadratic wall drag
-    # tau_w = rho C_f |u_t| u_t along the wall (boundary.slip = wall_law, physics/wall_friction.h), C_f the
-    # name's number: wl-cf0.01 is C_f = 0.01 (any value in [0, 1])
-    wl-cf*) local cf=${1#wl-cf}; [[ $cf =~ ^[0-9]*\.?[0-9]+$ ]] || return 1
-      echo "$wn;boundary.slip=wall_law;boundary.friction=$cf" ;;
-    *) return 1 ;;
-  esac
-}
+# The variants: NAME and its --set KEY=VALUE list, on top of the scene's defaults (one list for 3D and the
+# 2D proxy: scripts/spheric2-variant-sets.sh; names join with '+').
+source "$(dirname "$0")/spheric2-variant-sets.sh"
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(wn-wall05 wn-wall03 wn-free wn-free-wd)
 
