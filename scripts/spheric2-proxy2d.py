@@ -5,10 +5,10 @@ proxy of the impact").
 
 Per run: P1 arrival (first sample > 500 Pa), the 5 ms running-mean peak and the minimum over 0.43-0.50 s
 (scripts/spheric2-figures.py's definitions, imported from it), the raw maximum, and the ringing after
-the impact: P1 less its 25 ms centred running mean (two periods of a ~12 ms mode, which it removes to
-within 10%), its dominant period (the largest peak of the residual's spectrum between 3 and 50 ms, over
-the 100 ms after arrival + 10 ms) and its amplitude (sqrt(2) x the residual's RMS) over the first 20 ms
-after arrival and over 40-100 ms after arrival. The experiment's row is computed the same way.
+the impact: P1 over 25-125 ms after arrival (to the series' end, if at least 60 ms) less its quadratic trend, on a 1 ms grid, its
+dominant frequency (the largest peak of its Hann-windowed spectrum between 20 and 400 Hz; 10 Hz
+resolution) and its RMS; and P1's mean over 15-40 ms after arrival (the experiment's plateau). The
+experiment's row is computed the same way.
 
 usage: python3 scripts/spheric2-proxy2d.py [LABEL=]run.csv [...]
 """
@@ -24,10 +24,6 @@ sf = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(sf)
 
 
-def running_mean(t, p, half):
-    return np.array([p[np.abs(t - ti) <= half].mean() for ti in t])
-
-
 def impact(s):
     t, p1 = s["t"], s["P1"]
     f = sf.figures(s)
@@ -37,20 +33,19 @@ def impact(s):
         return out
     w = (t >= ta) & (t <= ta + 0.1)
     out["max"] = p1[w].max()
-    res = p1 - running_mean(t, p1, 0.0125)
-    a = (t >= ta) & (t < ta + 0.02)
-    b = (t >= ta + 0.04) & (t < ta + 0.1)
-    out["amp0-20"] = np.sqrt(2) * np.sqrt(np.mean(res[a] ** 2)) if a.any() else np.nan
-    out["amp40-100"] = np.sqrt(2) * np.sqrt(np.mean(res[b] ** 2)) if b.any() else np.nan
-    w = (t >= ta + 0.01) & (t < ta + 0.11)
-    if w.sum() >= 64:
-        tw = np.linspace(ta + 0.01, ta + 0.11, 1000, endpoint=False)
-        r = np.interp(tw, t, res)
-        r = (r - r.mean()) * np.hanning(len(r))
-        spec = np.abs(np.fft.rfft(r, 8 * len(r)))
-        freq = np.fft.rfftfreq(8 * len(r), tw[1] - tw[0])
-        band = (freq >= 20) & (freq <= 333)
-        out["period"] = 1.0 / freq[band][np.argmax(spec[band])]
+    # The ringing: P1 over 25-125 ms after arrival (to the series' end, if at least 60 ms) less its
+    # quadratic trend, on a 1 ms grid; the largest peak of its Hann-windowed spectrum between 20 and
+    # 400 Hz, and its RMS.
+    n = min(100, int((t[-1] - ta - 0.025) * 1000 + 1e-6))
+    tw = ta + 0.025 + 0.001 * np.arange(max(n, 0))
+    if n >= 60:
+        r = np.interp(tw, t, p1)
+        r = r - np.polyval(np.polyfit(tw, r, 2), tw)
+        out["ring rms"] = np.sqrt(np.mean(r ** 2))
+        spec = np.abs(np.fft.rfft(r * np.hanning(len(r)), 16 * len(r)))
+        freq = np.fft.rfftfreq(16 * len(r), 0.001)
+        band = (freq >= 20) & (freq <= 400)
+        out["ring f"] = freq[band][np.argmax(spec[band])]
     out["mean15-40"] = p1[(t >= ta + 0.015) & (t < ta + 0.04)].mean()
     return out
 
@@ -58,8 +53,8 @@ def impact(s):
 KEYS = [("arrival", "P1 arrival (s)", 1, "%.4f"), ("peak5", "P1 5 ms peak (kPa)", 1e-3, "%.1f"),
         ("max", "P1 raw max, 100 ms (kPa)", 1e-3, "%.1f"), ("min", "P1 min 0.43-0.50 s (kPa)", 1e-3, "%.1f"),
         ("mean15-40", "P1 mean 15-40 ms after arrival (kPa)", 1e-3, "%.1f"),
-        ("period", "ringing period (ms)", 1e3, "%.1f"), ("amp0-20", "ringing amplitude 0-20 ms (kPa)", 1e-3, "%.1f"),
-        ("amp40-100", "ringing amplitude 40-100 ms (kPa)", 1e-3, "%.1f")]
+        ("ring f", "ringing frequency, 25-125 ms after arrival (Hz)", 1, "%.0f"),
+        ("ring rms", "ringing RMS, 25-125 ms after arrival (kPa)", 1e-3, "%.1f")]
 
 
 def main():

@@ -21,7 +21,6 @@ bin=$1; out=$2; shift 2
 mkdir -p "$out"
 here=$(dirname "$0")
 source "$here/spheric2-variant-sets.sh"
-run() { if [ -x .gpu/run ]; then .gpu/run "$@"; else "$@"; fi; }
 backend=${EJECTA_BACKEND:-cpu}; precision=${EJECTA_PRECISION:-float}
 dp=${EJECTA_DP:-0.01}; until=${EJECTA_UNTIL:-0.55}; budget=${EJECTA_BUDGET_S:-100000}
 names=("$@")
@@ -33,17 +32,10 @@ for name in "${names[@]}"; do
   if [ $(( $(date +%s) - t0 )) -gt "$budget" ]; then
     echo "== $name: not started (past EJECTA_BUDGET_S = $budget s)" | tee "$out/$name.txt"; continue
   fi
-  sets=$(variant "$name")
-  args=("$here/../scenes/spheric2_slice2d.ini" --headless --backend "$backend" --precision "$precision"
+  args=("$bin" "$here/../scenes/spheric2_slice2d.ini" --headless --backend "$backend" --precision "$precision"
         --set particles.dp="$dp" --until "$until")
   [ -n "${EJECTA_THREADS:-}" ] && args+=(--threads "$EJECTA_THREADS")
-  IFS=';' read -r -a kv <<< "$sets"
-  for s in "${kv[@]}"; do [ -n "$s" ] && args+=(--set "$s"); done
-  echo "== $name: ${sets:-defaults}" | tee "$out/$name.txt"
-  start=$(date +%s)
-  if run "$bin" "${args[@]}" --probes "$out/$name.csv" >> "$out/$name.txt" 2>&1; then status=finished
-  else status="stopped (rc $?)"; fi
-  echo "== $name: $status after $(( $(date +%s) - start )) s" | tee -a "$out/$name.txt"
+  run_variant "$name" "$out" "${args[@]}"
   [ -s "$out/$name.csv" ] && specs+=("$name=$out/$name.csv")
 done
 

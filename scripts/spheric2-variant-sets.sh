@@ -55,3 +55,20 @@ variant() {
     *) return 1 ;;
   esac
 }
+
+# run_variant NAME OUTDIR COMMAND...: runs COMMAND with NAME's --set list and --probes OUTDIR/NAME.csv
+# added (through .gpu/run where that exists, as on the GPU host), its log in OUTDIR/NAME.txt between a
+# "== NAME: settings" line and a "== NAME: finished|stopped (rc N) after S s" line.
+run_variant() {
+  local name=$1 out=$2 sets s start status; shift 2
+  local args=("$@") kv=()
+  sets=$(variant "$name") || { echo "unknown variant $name" >&2; return 2; }
+  IFS=';' read -r -a kv <<< "$sets"
+  for s in "${kv[@]}"; do [ -n "$s" ] && args+=(--set "$s"); done
+  [ -x .gpu/run ] && args=(.gpu/run "${args[@]}")
+  echo "== $name: ${sets:-defaults}" | tee "$out/$name.txt"
+  start=$(date +%s)
+  if "${args[@]}" --probes "$out/$name.csv" >> "$out/$name.txt" 2>&1; then status=finished
+  else status="stopped (rc $?)"; fi
+  echo "== $name: $status after $(( $(date +%s) - start )) s" | tee -a "$out/$name.txt"
+}

@@ -8,7 +8,8 @@
 # "-" where its series ends).
 #
 # usage: scripts/spheric2-variants.sh EJECTA_BIN OUTDIR [NAME ...]
-#   Runs EJECTA_BIN through .gpu/run when that exists. NAMEs pick variants from the list below (default:
+#   Runs EJECTA_BIN through .gpu/run when that exists. NAMEs pick variants from scripts/spheric2-variant-sets.sh
+#   (one name list with the 2D proxy, scripts/spheric2-proxy2d.sh; '+' joins names, e.g. wl-cf0.008+cfl0.19; default:
 #   wn-wall05 wn-wall03 wn-free wn-free-wd, in that order; no variant starts after EJECTA_BUDGET_S,
 #   170 s, so that the whole stays near 4 minutes; wn-free stops near 1.24 s, its log says where). The
 #   first GPU call of the tenth session had wn-wall01 wn-free-wd wn-free-r2 wn-wall003. EJECTA_BACKEND (cuda), EJECTA_DP (0.01) and
@@ -24,7 +25,6 @@ set -uo pipefail
 bin=$1; out=$2; shift 2
 [ -x "$bin" ] || { echo "spheric2-variants: $bin is not an executable" >&2; exit 2; }
 mkdir -p "$out"
-run() { if [ -x .gpu/run ]; then .gpu/run "$@"; else "$@"; fi; }
 backend=${EJECTA_BACKEND:-cuda}
 dp=${EJECTA_DP:-0.01}; until=${EJECTA_UNTIL:-1.535}; budget=${EJECTA_BUDGET_S:-170}
 
@@ -39,18 +39,12 @@ for name in "${names[@]}"; do
   if [ $(( $(date +%s) - t0 )) -gt "$budget" ]; then
     echo "== $name: not started (past EJECTA_BUDGET_S = $budget s)" | tee "$out/$name.txt"; continue
   fi
-  sets=$(variant "$name") || { echo "spheric2-variants: unknown variant $name" >&2; exit 2; }
-  args=(scenes/dambreak3d.ini --headless --backend "$backend" --precision float --set particles.dp="$dp"
+  variant "$name" > /dev/null || { echo "spheric2-variants: unknown variant $name" >&2; exit 2; }
+  args=("$bin" scenes/dambreak3d.ini --headless --backend "$backend" --precision float --set particles.dp="$dp"
         --until "$until")
   for k in 1 2 3 4 5 6 7 8; do args+=(--set "probe.$k.interval=0.001"); done
   for k in 1 2 3 4; do args+=(--set "gauge.$k.interval=0.001"); done
-  IFS=';' read -r -a kv <<< "$sets"
-  for s in "${kv[@]}"; do [ -n "$s" ] && args+=(--set "$s"); done
-  echo "== $name: ${sets:-defaults}" | tee "$out/$name.txt"
-  start=$(date +%s)
-  if run "$bin" "${args[@]}" --probes "$out/$name.csv" >> "$out/$name.txt" 2>&1; then status=finished
-  else status="stopped (rc $?)"; fi
-  echo "== $name: $status after $(( $(date +%s) - start )) s" | tee -a "$out/$name.txt"
+  run_variant "$name" "$out" "${args[@]}"
   tail -n 3 "$out/$name.txt" | head -n 2
   [ -s "$out/$name.csv" ] && specs+=("$name=$out/$name.csv")
 done
