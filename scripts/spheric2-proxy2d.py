@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""The P1 impact figures of SPHERIC 2 runs, 2D proxy (scenes/spheric2_slice2d.ini) or 3D
+(scenes/dambreak3d.ini), from probe CSVs sampled every 1 ms (docs/physics.md, "twelfth session: a 2D
+proxy of the impact").
+
+Per run: P1 arrival (first sample > 500 Pa), the 5 ms running-mean peak and the minimum over 0.43-0.50 s
+(scripts/spheric2-figures.py's definitions, imported from it), the raw maximum, and the ringing after
+the impact: P1 over 25-125 ms after arrival (to the series' end, if at least 60 ms) less its quadratic trend, on a 1 ms grid, its
+dominant frequency (the largest peak of its Hann-windowed spectrum between 20 and 400 Hz; 10 Hz
+resolution) and its RMS; and P1's mean over 15-40 ms after arrival (the experiment's plateau). The
+experiment's row is computed the same way.
+
+usage: python3 scripts/spheric2-proxy2d.py [LABEL=]run.csv [...]
+"""
+import importlib.util
+import os
+import sys
+
+import numpy as np
+
+here = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("spheric2_figures", os.path.join(here, "spheric2-figures.py"))
+sf = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(sf)
+
+
+def impact(s):
+    t, p1 = s["t"], s["P1"]
+    f = sf.figures(s)
+    out = {"arrival": f["P1 arrival"], "peak5": f["P1 peak 5ms"], "min": f["P1 min .43-.50"]}
+    ta = f["P1 arrival"]
+    if not np.isfinite(ta):
+        return out
+    w = (t >= ta) & (t <= ta + 0.1)
+    out["max"] = p1[w].max()
+    # The ringing: P1 over 25-125 ms after arrival (to the series' end, if at least 60 ms) less its
+    # quadratic trend, on a 1 ms grid; the largest peak of its Hann-windowed spectrum between 20 and
+    # 400 Hz, and its RMS.
+    n = min(100, int((t[-1] - ta - 0.025) * 1000 + 1e-6))
+    tw = ta + 0.025 + 0.001 * np.arange(max(n, 0))
+    if n >= 60:
+        r = np.interp(tw, t, p1)
+        r = r - np.polyval(np.polyfit(tw, r, 2), tw)
+        out["ring rms"] = np.sqrt(np.mean(r ** 2))
+        spec = np.abs(np.fft.rfft(r * np.hanning(len(r)), 16 * len(r)))
+        freq = np.fft.rfftfreq(16 * len(r), 0.001)
+        band = (freq >= 20) & (freq <= 400)
+        out["ring f"] = freq[band][np.argmax(spec[band])]
+    out["mean15-40"] = p1[(t >= ta + 0.015) & (t < ta + 0.04)].mean()
+    return out
+
+
+KEYS = [("arrival", "P1 arrival (s)", 1, "%.4f"), ("peak5", "P1 5 ms peak (kPa)", 1e-3, "%.1f"),
+        ("max", "P1 raw max, 100 ms (kPa)", 1e-3, "%.1f"), ("min", "P1 min 0.43-0.50 s (kPa)", 1e-3, "%.1f"),
+        ("mean15-40", "P1 mean 15-40 ms after arrival (kPa)", 1e-3, "%.1f"),
+        ("ring f", "ringing frequency, 25-125 ms after arrival (Hz)", 1, "%.0f"),
+        ("ring rms", "ringing RMS, 25-125 ms after arrival (kPa)", 1e-3, "%.1f")]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    runs = [("experiment", impact(sf.read(os.path.join(here, "..", "tests", "data", "spheric2_kleefsman2005.csv"))))]
+    for spec in sys.argv[1:]:
+        label, path = spec.rsplit("=", 1) if "=" in spec else (os.path.basename(spec), spec)
+        try:
+            runs.append((label, impact(sf.read(path))))
+        except (OSError, KeyError, ValueError, IndexError) as e:
+            runs.append((label + " (unread: %s)" % e, {}))
+    print("| figure | " + " | ".join(l for l, _ in runs) + " |")
+    print("|---" * (len(runs) + 1) + "|")
+    for k, name, scale, fmt in KEYS:
+        cells = [(fmt % (f[k] * scale)) if np.isfinite(f.get(k, np.nan)) else "-" for _, f in runs]
+        print("| %s | %s |" % (name, " | ".join(cells)))
+
+
+if __name__ == "__main__":
+    main()
