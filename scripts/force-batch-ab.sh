@@ -8,24 +8,10 @@
 # Writes OUTDIR/batch-*.jsonl (one JSON line a size) and OUTDIR/force-batch-ab.txt (the summary: forces
 # ms and particle-steps/s a run).
 set -uo pipefail
-bin=${1:-build-gpu}; out=${2:-${OUT:?set OUT or pass OUTDIR}}
-mkdir -p "$out"
-runner=(); [ -x .gpu/run ] && runner=(.gpu/run)
-c0_peer=45.6393  # the peer's settings of the side-by-side runs and of the ncu profile (docs/benchmarks.md)
-sum="$out/force-batch-ab.txt"
-# One benchmark: file TAG, then the ejecta arguments after --json.
-bench() {
-  local tag=$1; shift
-  timeout 90 "${runner[@]}" "$bin/ejecta" --benchmark --backend cuda --json "$@" > "$out/batch-$tag.jsonl" 2>> "$out/stderr.txt"
-  echo "rc $? $tag" >> "$out/stderr.txt"
-  awk -v t="$tag" -f "$(dirname "$0")/benchmark-line.awk" "$out/batch-$tag.jsonl" >> "$sum"
-}
+source "$(dirname "$0")/ab-bench.sh"
+ab_init force-batch batch "$@"
+bench() { ab_bench "$@"; }
 variants="off row16 row32 rows2"
-{
-  echo "# force-batch A/B, $(date -u +%Y-%m-%dT%H:%MZ)"
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
-  "${runner[@]}" "$bin/ejecta" --version | head -1
-} > "$sum"
 echo "## Ejecta's defaults, float" >> "$sum"
 for v in $variants; do bench "defaults-$v" --benchmark-sizes 1e6,4e6 --set fluid.neighbour_batch="$v"; done
 bench "defaults-row32-reg72" --benchmark-sizes 1e6 --set fluid.neighbour_batch=row32 --set fluid.force_registers=72

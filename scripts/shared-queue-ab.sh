@@ -11,24 +11,14 @@
 # Writes OUTDIR/queue-*.jsonl (one JSON line a size), OUTDIR/shared-queue-ab.txt (forces ms and
 # particle-steps/s a run) and with NCU=1 OUTDIR/ncu-*.csv.
 set -uo pipefail
-bin=${1:-build-gpu}; out=${2:-${OUT:?set OUT or pass OUTDIR}}
-mkdir -p "$out"
-runner=(); [ -x .gpu/run ] && runner=(.gpu/run)
-c0_peer=45.6393  # the peer's settings of the side-by-side runs and of the ncu profile (docs/benchmarks.md)
-sum="$out/shared-queue-ab.txt"
+source "$(dirname "$0")/ab-bench.sh"
+ab_init shared-queue queue "$@"
 runs=0
-bench() {  # TAG, then the ejecta arguments after --json (each run's file numbered: tags repeat)
+bench() {  # TAG, then the ejecta arguments after --json (each run numbered: tags repeat)
   runs=$((runs + 1))
   local tag; tag=$(printf '%02d' "$runs")-$1; shift
-  timeout 90 "${runner[@]}" "$bin/ejecta" --benchmark --backend cuda --json "$@" > "$out/queue-$tag.jsonl" 2>> "$out/stderr.txt"
-  echo "rc $? $tag" >> "$out/stderr.txt"
-  awk -v t="$tag" -f "$(dirname "$0")/benchmark-line.awk" "$out/queue-$tag.jsonl" >> "$sum"
+  ab_bench "$tag" "$@"
 }
-{
-  echo "# shared-queue A/B, $(date -u +%Y-%m-%dT%H:%MZ)"
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
-  "${runner[@]}" "$bin/ejecta" --version | head -1
-} > "$sum"
 echo "## Ejecta's defaults, float (fluid.force_registers = 64)" >> "$sum"
 for v in row32 row32_shared rows2_shared row32 row32_shared; do
   bench "defaults-$v" --benchmark-sizes 1e6,4e6 --set fluid.neighbour_batch="$v"
