@@ -2,6 +2,7 @@
 // CUDA execution layer: runs the same host/device functors as CpuExec, as kernels. Sorting and
 // reductions use CUB. One instance per Simulation owns its stream and scratch memory.
 #include "core/types.h"
+#include "exec/thread_slots.h"  // kBalancedThreads, the block of for_each and for_each_balanced
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -53,7 +54,7 @@ struct CudaMinBlocks<F, std::void_t<decltype(F::kCudaMinBlocks)>> {
 };
 
 template <class F>
-__global__ void __launch_bounds__(128, CudaMinBlocks<F>::value) ejecta_for_each_balanced_kernel(std::size_t n, F f) {
+__global__ void __launch_bounds__(kBalancedThreads, CudaMinBlocks<F>::value) ejecta_for_each_balanced_kernel(std::size_t n, F f) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i < n) f(i);
 }
@@ -98,7 +99,7 @@ class CudaExec {
   template <class F>
   void for_each(std::size_t n, const F& f) const {
     if (n == 0) return;
-    const unsigned block = 128;
+    const unsigned block = kBalancedThreads;
     const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
     ejecta_for_each_kernel<<<grid, block, 0, stream_>>>(n, f);
     after_launch(typeid(F), n);
@@ -109,13 +110,13 @@ class CudaExec {
       ++rows_runs_;
       const std::size_t m = rows_count_;
       if (m == 0) return;
-      const unsigned grid = static_cast<unsigned>((m + 127) / 128);
-      ejecta_for_each_balanced_kernel<<<grid, 128, 0, stream_>>>(m, SelectedRows<F>{f, rows_});
+      const unsigned grid = static_cast<unsigned>((m + kBalancedThreads - 1) / kBalancedThreads);
+      ejecta_for_each_balanced_kernel<<<grid, kBalancedThreads, 0, stream_>>>(m, SelectedRows<F>{f, rows_});
       after_launch(typeid(F), m);
       return;
     }
     if (n == 0) return;
-    const unsigned block = 128;  // must match the __launch_bounds__ of the kernel
+    const unsigned block = kBalancedThreads;  // the __launch_bounds__ of the kernel
     const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
     ejecta_for_each_balanced_kernel<<<grid, block, 0, stream_>>>(n, f);
     after_launch(typeid(F), n);

@@ -15,7 +15,9 @@
 
 namespace ejecta {
 
-constexpr int kBalancedThreads = 128;  // CudaExec::for_each_balanced's block (exec_cuda.cuh)
+// The block of CudaExec::for_each and for_each_balanced (exec_cuda.cuh launches with it and bounds
+// the balanced kernel's registers by it), so the slots and the launches cannot disagree.
+constexpr int kBalancedThreads = 128;
 
 #if defined(__CUDA_ARCH__)
 template <class T, int N>
