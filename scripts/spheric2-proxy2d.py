@@ -7,8 +7,11 @@ Per run: P1 arrival (first sample > 500 Pa), the 5 ms running-mean peak and the 
 (scripts/spheric2-figures.py's definitions, imported from it), the raw maximum, and the ringing after
 the impact: P1 over 25-125 ms after arrival (to the series' end, if at least 60 ms) less its quadratic trend, on a 1 ms grid, its
 dominant frequency (the largest peak of its Hann-windowed spectrum between 20 and 400 Hz; 10 Hz
-resolution) and its RMS; and P1's mean over 15-40 ms after arrival (the experiment's plateau). The
-experiment's row is computed the same way.
+resolution) and its RMS; P1's mean over 15-40 ms after arrival (the experiment's plateau); and the
+front's shape at the gauges H3 (x = 1.488) and H2 (x = 0.992): when the water height first passes 0.5 and
+4 cm (linear between samples) and the rise time between the two (the experiment: 41 and 38 ms; a blunt
+bore rises in a few ms; docs/physics.md, sixth and thirteenth sessions). The experiment's row is computed
+the same way.
 
 usage: python3 scripts/spheric2-proxy2d.py [LABEL=]run.csv [...]
 """
@@ -24,10 +27,30 @@ sf = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(sf)
 
 
+def crossing(t, h, level):
+    """The first time h passes level, linear between the samples around it (nan if never, or if the
+    series starts above it: a run restarted after the front passed)."""
+    k = np.nonzero(h > level)[0]
+    if not len(k) or k[0] == 0:
+        return np.nan
+    k = k[0]
+    return t[k - 1] + (level - h[k - 1]) / (h[k] - h[k - 1]) * (t[k] - t[k - 1])
+
+
+def front(s, out):
+    """The front's arrival at 0.5 and 4 cm and its rise time at the gauges H3 and H2."""
+    for g in ("H3", "H2"):
+        if g not in s:
+            continue
+        lo, hi = crossing(s["t"], s[g], 0.005), crossing(s["t"], s[g], 0.04)
+        out[g + " lo"], out[g + " hi"], out[g + " rise"] = lo, hi, hi - lo
+
+
 def impact(s):
     t, p1 = s["t"], s["P1"]
     f = sf.figures(s)
     out = {"arrival": f["P1 arrival"], "peak5": f["P1 peak 5ms"], "min": f["P1 min .43-.50"]}
+    front(s, out)
     ta = f["P1 arrival"]
     if not np.isfinite(ta):
         return out
@@ -54,7 +77,11 @@ KEYS = [("arrival", "P1 arrival (s)", 1, "%.4f"), ("peak5", "P1 5 ms peak (kPa)"
         ("max", "P1 raw max, 100 ms (kPa)", 1e-3, "%.1f"), ("min", "P1 min 0.43-0.50 s (kPa)", 1e-3, "%.1f"),
         ("mean15-40", "P1 mean 15-40 ms after arrival (kPa)", 1e-3, "%.1f"),
         ("ring f", "ringing frequency, 25-125 ms after arrival (Hz)", 1, "%.0f"),
-        ("ring rms", "ringing RMS, 25-125 ms after arrival (kPa)", 1e-3, "%.1f")]
+        ("ring rms", "ringing RMS, 25-125 ms after arrival (kPa)", 1e-3, "%.1f"),
+        ("H3 lo", "H3 (x = 1.488) > 0.5 cm (s)", 1, "%.4f"), ("H3 hi", "H3 > 4 cm (s)", 1, "%.4f"),
+        ("H3 rise", "H3 rise 0.5 -> 4 cm (ms)", 1e3, "%.1f"),
+        ("H2 lo", "H2 (x = 0.992) > 0.5 cm (s)", 1, "%.4f"), ("H2 hi", "H2 > 4 cm (s)", 1, "%.4f"),
+        ("H2 rise", "H2 rise 0.5 -> 4 cm (ms)", 1e3, "%.1f")]
 
 
 def main():

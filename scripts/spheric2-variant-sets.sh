@@ -16,6 +16,17 @@ variant() {
   fi
   case $1 in
     defaults) echo "" ;;
+    # thirteenth session: Adami's no-slip wall (the fluid's mirrored velocity in the wall's viscous term),
+    # and DualSPHysics 5.0's own SPHERIC 2 case (/work/shared/peers/dualsphysics/Spheric2Dam_01M.xml: DBC
+    # walls, hdp = 2 with 4 wall layers for its 2h = 4 dp support, c0 = 20 sqrt(g H) = 45.6, alpha 0.05,
+    # ViscoBoundFactor 0.1; its symplectic integrator has no counterpart for the liquid, which runs the
+    # leapfrog only); peer-wd adds its Fourtakas "full" diffusion against the walls (DensityDT = 3)
+    noslip) echo "boundary.slip=no_slip" ;;
+    # the defaults' wall and pressure keys written out, for a restart from a frame of another variant
+    # (a restart keeps the recorded scene's settings unless --set changes them)
+    adami-at-rest) echo "boundary.model=adami2012;fluid.pressure_term=monaghan1992;boundary.slip=at_rest;viscosity.wall_factor=1" ;;
+    peer) echo "boundary.model=dbc_crespo2007;particles.h_over_dp=2;boundary.wall_layers=4;fluid.c0=45.6;viscosity.alpha=0.05;viscosity.wall_factor=0.1" ;;
+    peer-wd) echo "$(variant peer);fluid.wall_diffusion=true" ;;
     # ninth session's best impact, blew up at 1.237 s at dp = 0.01: the reference for the fixes below
     wn-free) echo "$wn;boundary.slip=free" ;;
     # lead 2: the at-rest wall with its viscous term scaled down
