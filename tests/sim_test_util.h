@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <stdexcept>
@@ -109,6 +110,24 @@ inline double tait_hydrostatic_pressure(double rho0, double c0, double gamma, do
     q += ds * (k1 + 2 * k2 + 2 * k3 + k4) / 6;
   }
   return q;
+}
+
+// A field of a captured frame as doubles (any scalar type), component-major per particle.
+inline std::vector<double> frame_values(const FrameData& f, const std::string& name) {
+  const FieldData* d = f.find(name);
+  if (!d) throw std::runtime_error("no field " + name);
+  std::vector<double> out;
+  const std::size_t n = d->bytes.size() / scalar_bytes(d->info.scalar);
+  for (std::size_t k = 0; k < n; ++k) {
+    const unsigned char* p = d->bytes.data() + k * scalar_bytes(d->info.scalar);
+    switch (d->info.scalar) {
+      case ScalarType::Float32: { float v; std::memcpy(&v, p, 4); out.push_back(v); break; }
+      case ScalarType::Float64: { double v; std::memcpy(&v, p, 8); out.push_back(v); break; }
+      case ScalarType::UInt8: out.push_back(*p); break;
+      case ScalarType::UInt32: { uint32_t v; std::memcpy(&v, p, 4); out.push_back(v); break; }
+    }
+  }
+  return out;
 }
 
 inline ParamSet shipped_scene(const std::string& name, const std::vector<std::string>& overrides = {}) {

@@ -20,32 +20,15 @@
 namespace ejecta {
 namespace {
 
-// A field of a captured frame as doubles (any scalar type), component-major per particle.
-std::vector<double> values(const FrameData& f, const std::string& name) {
-  const FieldData* d = f.find(name);
-  if (!d) throw std::runtime_error("no field " + name);
-  std::vector<double> out;
-  const std::size_t n = d->bytes.size() / scalar_bytes(d->info.scalar);
-  for (std::size_t k = 0; k < n; ++k) {
-    const unsigned char* p = d->bytes.data() + k * scalar_bytes(d->info.scalar);
-    switch (d->info.scalar) {
-      case ScalarType::Float32: { float v; std::memcpy(&v, p, 4); out.push_back(v); break; }
-      case ScalarType::Float64: { double v; std::memcpy(&v, p, 8); out.push_back(v); break; }
-      case ScalarType::UInt8: out.push_back(*p); break;
-      case ScalarType::UInt32: { uint32_t v; std::memcpy(&v, p, 4); out.push_back(v); break; }
-    }
-  }
-  return out;
-}
-
 // Solid bodies' centre of mass and velocity (2D), and the liquid's volume sum m / rho.
 struct Bodies {
   double mass = 0, x[2] = {0, 0}, v[2] = {0, 0}, liquid_volume = 0;
 };
 Bodies measure(const Simulation& sim) {
   const FrameData f = sim.capture_frame({"phase", "position", "velocity", "mass", "density"});
-  const auto ph = values(f, "phase"), x = values(f, "position"), v = values(f, "velocity"), m = values(f, "mass"),
-             rho = values(f, "density");
+  const auto ph = test::frame_values(f, "phase"), x = test::frame_values(f, "position"),
+             v = test::frame_values(f, "velocity"), m = test::frame_values(f, "mass"),
+             rho = test::frame_values(f, "density");
   Bodies b;
   for (std::size_t i = 0; i < ph.size(); ++i) {
     if (ph[i] == 0) b.liquid_volume += m[i] / rho[i];
