@@ -21,7 +21,6 @@ usage: python3 scripts/spheric2-frames2d.py --dt DT [--dp 0.01] [LABEL=]DIR ...
 """
 import argparse
 import importlib.util
-import csv
 import glob
 import os
 import re
@@ -29,21 +28,21 @@ import re
 import numpy as np
 
 here = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("spheric2_figures", os.path.join(here, "spheric2-figures.py"))
-sf = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(sf)
+
+
+def _load(name, file):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(here, file))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+sf = _load("spheric2_figures", "spheric2-figures.py")  # the clock fit
+fr = _load("spheric2_front2d", "spheric2-front2d.py")  # the frames' reader and the table's head
 
 def wendland2d(r, h):
     q = r / h
     return np.where(q < 2, 7 / (4 * np.pi * h * h) * (1 - q / 2) ** 4 * (2 * q + 1), 0.0)
-
-
-def read(path):
-    with open(path) as f:
-        rows = list(csv.reader(f))
-    head = [c.split(" ")[0] for c in rows[0]]
-    a = np.array([[float(v) for v in r] for r in rows[1:] if r])
-    return {n: a[:, i] for i, n in enumerate(head)}
 
 
 def gauge(c, xg, dp, h):
@@ -73,7 +72,7 @@ def figures(d, dt, dp):
     h = 1.5 * dp
     t, h3, h2, h4, p1 = [], [], [], [], []
     for f in sorted(glob.glob(os.path.join(d, "*_frame*.csv"))):
-        c = read(f)
+        c = fr.read(f)
         t.append(int(re.search(r"frame(\d+)", f).group(1)) * dt)
         h3.append(gauge(c, 1.488, dp, h))
         h2.append(gauge(c, 0.992, dp, h))
@@ -101,11 +100,10 @@ def main():
     ap.add_argument("--dp", type=float, default=0.01)
     ap.add_argument("runs", nargs="+")
     a = ap.parse_args()
-    print("| run | H3 > 0.5 / 4 cm (s), rise (ms) | H2 > 0.5 / 4 cm (s), rise (ms) | P1 arrival (s) | P1 5 ms peak (kPa) "
-          "| P1 min 0.43-0.50 s (kPa) | H4 clock fit (ms) | frames to (s) |")
-    print("|---|---|---|---|---|---|---|---|")
+    fr.table_head(["run", "H3 > 0.5 / 4 cm (s), rise (ms)", "H2 > 0.5 / 4 cm (s), rise (ms)", "P1 arrival (s)",
+                   "P1 5 ms peak (kPa)", "P1 min 0.43-0.50 s (kPa)", "H4 clock fit (ms)", "frames to (s)"])
     for spec in a.runs:
-        label, d = spec.rsplit("=", 1) if "=" in spec else (os.path.basename(spec.rstrip("/")), spec)
+        label, d = fr.labelled(spec)
         f = figures(d, a.dt, a.dp)
         g = ["%.4f / %.4f, %.1f" % (f[n][0], f[n][1], 1e3 * f[n][2]) for n in ("H3", "H2")]
         print("| %s | %s | %s | %.4f | %.1f | %.1f | %.1f | %.3f |" % (

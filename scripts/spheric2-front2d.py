@@ -28,6 +28,17 @@ def read(path):
     return {h: a[:, k] for k, h in enumerate(head)}
 
 
+def labelled(spec):
+    """LABEL=PATH, or PATH labelled by its file name."""
+    return spec.rsplit("=", 1) if "=" in spec else (os.path.basename(spec.rstrip("/")), spec)
+
+
+def table_head(columns):
+    """A markdown table's header row and rule."""
+    print("| " + " | ".join(columns) + " |")
+    print("|---" * len(columns) + "|")
+
+
 def front(p, dp, tip_len):
     fl = p["kind"] == 0
     x, y = p["position_x"][fl], p["position_y"][fl]
@@ -68,11 +79,11 @@ def main():
     ap.add_argument("--tip", type=float, default=0.1)
     ap.add_argument("frames", nargs="+")
     a = ap.parse_args()
-    print("| frame | x_tip (m) | h at 0.02 / 0.05 / 0.1 / 0.2 / 0.3 m behind (cm) | u along the flow, layers 0-3 (m/s) "
-          "| particles in layers 0-3 | p mean / min (kPa), p < 0 of n | rho mean / min | spray |")
-    print("|---|---|---|---|---|---|---|---|")
+    table_head(["frame", "x_tip (m)", "h at 0.02 / 0.05 / 0.1 / 0.2 / 0.3 m behind (cm)",
+                "u along the flow, layers 0-3 (m/s)", "particles in layers 0-3", "p mean / min (kPa), p < 0 of n",
+                "rho mean / min", "spray"])
     for spec in a.frames:
-        label, path = spec.rsplit("=", 1) if "=" in spec else (os.path.basename(spec), spec)
+        label, path = labelled(spec)
         f = front(read(path), a.dp, a.tip)
         hs = " / ".join("%.1f" % (100 * f["h%.2f" % d]) for d in (0.02, 0.05, 0.1, 0.2, 0.3))
         us = " / ".join("%.2f" % f["u%d" % L] for L in range(4))
