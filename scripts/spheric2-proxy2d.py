@@ -9,8 +9,9 @@ the impact: P1 over 25-125 ms after arrival (to the series' end, if at least 60 
 dominant frequency (the largest peak of its Hann-windowed spectrum between 20 and 400 Hz; 10 Hz
 resolution) and its RMS; P1's mean over 15-40 ms after arrival (the experiment's plateau); and the
 front's shape at the gauges H3 (x = 1.488) and H2 (x = 0.992): when the water height first passes 0.5 and
-4 cm (linear between samples) and the rise time between the two (the experiment: 41 and 38 ms; a blunt
-bore rises in a few ms; docs/physics.md, sixth and thirteenth sessions). The experiment's row is computed
+4 cm (linear between samples), the rise time between the two (the experiment: 41 and 38 ms; a blunt
+bore rises in a few ms) and the front's speed from H3 to H2 at each level (the experiment: 3.03 and 3.09
+m/s; docs/physics.md, sixth and thirteenth sessions). The experiment's row is computed
 the same way.
 
 usage: python3 scripts/spheric2-proxy2d.py [LABEL=]run.csv [...]
@@ -44,6 +45,10 @@ def front(s, out):
             continue
         lo, hi = crossing(s["t"], s[g], 0.005), crossing(s["t"], s[g], 0.04)
         out[g + " lo"], out[g + " hi"], out[g + " rise"] = lo, hi, hi - lo
+    # The front's speed between the gauges (0.496 m apart), at each level: clock-free, like the rise.
+    for lev in ("lo", "hi"):
+        if "H3 " + lev in out and "H2 " + lev in out:
+            out["speed " + lev] = (1.488 - 0.992) / (out["H2 " + lev] - out["H3 " + lev])
 
 
 def impact(s):
@@ -81,7 +86,9 @@ KEYS = [("arrival", "P1 arrival (s)", 1, "%.4f"), ("peak5", "P1 5 ms peak (kPa)"
         ("H3 lo", "H3 (x = 1.488) > 0.5 cm (s)", 1, "%.4f"), ("H3 hi", "H3 > 4 cm (s)", 1, "%.4f"),
         ("H3 rise", "H3 rise 0.5 -> 4 cm (ms)", 1e3, "%.1f"),
         ("H2 lo", "H2 (x = 0.992) > 0.5 cm (s)", 1, "%.4f"), ("H2 hi", "H2 > 4 cm (s)", 1, "%.4f"),
-        ("H2 rise", "H2 rise 0.5 -> 4 cm (ms)", 1e3, "%.1f")]
+        ("H2 rise", "H2 rise 0.5 -> 4 cm (ms)", 1e3, "%.1f"),
+        ("speed lo", "front speed H3 -> H2 at 0.5 cm (m/s)", 1, "%.2f"),
+        ("speed hi", "front speed H3 -> H2 at 4 cm (m/s)", 1, "%.2f")]
 
 
 def main():
