@@ -12,11 +12,9 @@ dir_a=$1 dir_b=$2
 source "$(dirname "$0")/ab-bench.sh"
 ab_init binary bin "$dir_a" "${3:-}"
 "${runner[@]}" "$dir_b/ejecta" --version | head -1 >> "$sum"
-runs=0
 bench() {  # A|B TAG, then the ejecta arguments after --json
-  runs=$((runs + 1))
   if [ "$1" = A ]; then bin=$dir_a; else bin=$dir_b; fi
-  ab_bench "$(printf '%02d' "$runs")-$1-$2" "${@:3}"
+  ab_bench_numbered "$1-$2" "${@:3}"
 }
 echo "## defaults, float, A = $dir_a, B = $dir_b" >> "$sum"
 for side in A B A B; do

@@ -13,12 +13,7 @@
 set -uo pipefail
 source "$(dirname "$0")/ab-bench.sh"
 ab_init shared-queue queue "$@"
-runs=0
-bench() {  # TAG, then the ejecta arguments after --json (each run numbered: tags repeat)
-  runs=$((runs + 1))
-  local tag; tag=$(printf '%02d' "$runs")-$1; shift
-  ab_bench "$tag" "$@"
-}
+bench() { ab_bench_numbered "$@"; }  # each run numbered: tags repeat
 echo "## Ejecta's defaults, float (fluid.force_registers = 64)" >> "$sum"
 for v in row32 row32_shared rows2_shared row32 row32_shared; do
   bench "defaults-$v" --benchmark-sizes 1e6,4e6 --set fluid.neighbour_batch="$v"

@@ -37,8 +37,10 @@ def _load(name, file):
     return module
 
 
-sf = _load("spheric2_figures", "spheric2-figures.py")  # the clock fit
+sf = _load("spheric2_figures", "spheric2-figures.py")  # P1's figures and the clock fit
+pp = _load("spheric2_proxy2d", "spheric2-proxy2d.py")  # the front's passages and rise at H3 and H2
 fr = _load("spheric2_front2d", "spheric2-front2d.py")  # the frames' reader and the table's head
+
 
 def wendland2d(r, h):
     q = r / h
@@ -60,14 +62,6 @@ def probe_p1(c, h):
     return (w * c["pressure"][fl]).sum() / w.sum() if w.sum() > 0 else 0.0
 
 
-def crossing(t, v, level):
-    k = np.nonzero(v > level)[0]
-    if not len(k) or k[0] == 0:
-        return np.nan
-    k = k[0]
-    return t[k - 1] + (level - v[k - 1]) / (v[k] - v[k - 1]) * (t[k] - t[k - 1])
-
-
 def figures(d, dt, dp):
     h = 1.5 * dp
     t, h3, h2, h4, p1 = [], [], [], [], []
@@ -78,19 +72,14 @@ def figures(d, dt, dp):
         h2.append(gauge(c, 0.992, dp, h))
         h4.append(gauge(c, 2.638, dp, h))
         p1.append(probe_p1(c, h))
-    t, h3, h2, h4, p1 = map(np.array, (t, h3, h2, h4, p1))
-    out = {"clock": sf.h4_offset({"t": t, "H4": h4}, sf.read(os.path.join(here, "..", "tests", "data",
-                                                                         "spheric2_kleefsman2005.csv")))}
-    for name, v in (("H3", h3), ("H2", h2)):
-        lo, hi = crossing(t, v, 0.005), crossing(t, v, 0.04)
-        out[name] = (lo, hi, hi - lo)
-    a = np.nonzero(p1 > 500)[0]
-    out["arrival"] = t[a[0]] if len(a) else np.nan
-    w = (t >= 0.3) & (t <= 0.6)
-    out["peak5"] = max((p1[np.abs(t - ti) <= 0.0025 + 1e-9].mean() for ti in t[w]), default=np.nan)
-    w = (t >= 0.43) & (t <= 0.50)
-    out["min"] = p1[w].min() if w.any() else np.nan
-    out["end"] = t[-1] if len(t) else np.nan
+    # The sensors as a probe CSV would hold them, read by the probe scripts' own figures.
+    run = {k: np.array(v) for k, v in (("t", t), ("H3", h3), ("H2", h2), ("H4", h4), ("P1", p1))}
+    f = sf.figures(run)
+    exp = sf.read(os.path.join(here, "..", "tests", "data", "spheric2_kleefsman2005.csv"))
+    out = {"clock": sf.h4_offset(run, exp), "arrival": f["P1 arrival"], "peak5": f["P1 peak 5ms"],
+           "min": f["P1 min .43-.50"],
+           "end": t[-1] if t else np.nan}
+    pp.front(run, out)
     return out
 
 
@@ -105,7 +94,7 @@ def main():
     for spec in a.runs:
         label, d = fr.labelled(spec)
         f = figures(d, a.dt, a.dp)
-        g = ["%.4f / %.4f, %.1f" % (f[n][0], f[n][1], 1e3 * f[n][2]) for n in ("H3", "H2")]
+        g = ["%.4f / %.4f, %.1f" % (f[n + " lo"], f[n + " hi"], 1e3 * f[n + " rise"]) for n in ("H3", "H2")]
         print("| %s | %s | %s | %.4f | %.1f | %.1f | %.1f | %.3f |" % (
             label, g[0], g[1], f["arrival"], f["peak5"] / 1e3, f["min"] / 1e3, 1e3 * f["clock"], f["end"]))
 
