@@ -20,6 +20,7 @@ bin=$1; out=$2; shift 2
 [ -x "$bin" ] || { echo "spheric2-proxy2d: $bin is not an executable" >&2; exit 2; }
 mkdir -p "$out"
 here=$(dirname "$0")
+spheric2_dim=2  # the variants' gate box in the slice's axes (spheric2-variant-sets.sh)
 source "$here/spheric2-variant-sets.sh"
 backend=${EJECTA_BACKEND:-cpu}; precision=${EJECTA_PRECISION:-float}
 dp=${EJECTA_DP:-0.01}; until=${EJECTA_UNTIL:-0.55}; budget=${EJECTA_BUDGET_S:-100000}

@@ -1,5 +1,6 @@
 #pragma once
-// Leapfrog kick-drift-kick for the fluid particles (walls stay fixed):
+// Leapfrog kick-drift-kick for the fluid particles (walls keep their velocity: a gate's, [gate.N], moves
+// it by x += v_w dt; a fixed wall's is 0 and it stays put, untouched):
 //   v_{n+1/2} = v_n + dt/2 a_n,  rho_{n+1/2} = rho_n + dt/2 D_n,  x_{n+1} = x_n + dt v_{n+1/2} (+ XSPH)
 //   rates a_{n+1}, D_{n+1} from x_{n+1} and the predicted v_{n+1/2} + dt/2 a_n, rho_{n+1/2} + dt/2 D_n
 //   (the predicted values enter only the velocity- and density-dependent terms, as in GADGET-2,
@@ -15,7 +16,11 @@ struct KickDrift {
   T dt;
   bool xsph, summation;
   EJ_INLINE void operator()(std::size_t i) const {
-    if (pv.kind[i] != kFluid) return;
+    if (pv.kind[i] != kFluid) {
+      const Vec<T, D> vw = pv.v[i];
+      if (norm2(vw) > T(0)) pv.x[i] += vw * dt;
+      return;
+    }
     const T half = T(0.5) * dt;
     Vec<T, D> v = pv.v[i] + pv.a[i] * half;
     pv.v[i] = v;

@@ -61,6 +61,7 @@ const std::map<std::string, std::vector<std::string>>& section_models() {
   static const std::map<std::string, std::vector<std::string>> table = {
     {"fluid", {"wcsph"}},     {"viscosity", {"wcsph"}}, {"boundary", {"wcsph"}}, {"fault", {"wcsph"}},
     {"collider", {"wcsph", "mixed"}},  {"tank", {"wcsph"}},      {"block", {"wcsph"}},    {"obstacle", {"wcsph"}},
+    {"gate", {"wcsph"}},
     {"gas", {"gas"}},         {"gas_block", {"gas"}},   {"blast", {"gas"}},      {"solid", {"solid"}},
     {"solid_block", {"solid"}}, {"probe", {"wcsph"}},     {"gauge", {"wcsph"}},
   };
@@ -739,6 +740,18 @@ ParamRegistry make_builtin() {
                       "Lower corner of a solid box filled with fixed wall particles.")));
   t.add(rebuild(param("obstacle.#.max", T::Vec3, "0.1, 0.1, 0.1", "m", "Obstacle max",
                       "Upper corner of a solid obstacle box.")));
+  t.add(rebuild(param("gate.#.min", T::Vec3, "0, 0, 0", "m", "Gate min",
+                      "Lower corner of a gate: a box of wall particles laid as an obstacle's, which moves at "
+                      "a constant velocity from t = 0 (the door lifted to release a dam break's water, "
+                      "Kleefsman et al. 2005). The walls' models see it as a moving wall (docs/physics.md, "
+                      "\"Fourteenth session\").")));
+  t.add(rebuild(param("gate.#.max", T::Vec3, "0.1, 0.1, 0.1", "m", "Gate max", "Upper corner of a gate's box.")));
+  t.add(rebuild(param("gate.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Gate velocity",
+                      "The gate's constant velocity, along the last axis only (up: y in 2D, z in 3D) and not "
+                      "negative: a lifted gate, which leaves through its tank's open top (the tank must have "
+                      "open_top = true; the neighbour grid wraps, so a gate past the scene's top costs "
+                      "nothing but its particles' steps). 0: an obstacle, bit for bit. Not with "
+                      "boundary.slip = no_slip.")));
 
   // Numbered sections [probe.N] and [gauge.N]: instruments sampled on the device (engine/probes,
   // docs/probes.md has the definitions and the CSV format).

@@ -25,10 +25,12 @@
 //    >= rho0 when boundary.mdbc_min_density = rho0 (as DualSPHysics: a wall never pulls the fluid in),
 //    and the pressure p_b the fluid's Tait EOS of rho_b.
 //  - a wall whose ghost has no fluid around it takes rho0 (p = 0).
-// Velocity (boundary.slip): at_rest (default) and free as with the other wall models (the walls' zero
-// velocity in the viscous term, or no viscous term against walls); no_slip gives the wall particle
-// the velocity 2 v_w - v_g = -v_g with v_g the Shepard interpolation of the fluid's velocity at the
-// ghost node (English et al. 2022, sec. 3.2, the no-slip variant).
+// Velocity (boundary.slip): at_rest (default) and free as with the other wall models (the wall's own
+// velocity v_w in the viscous term, 0 for a fixed wall and the gate's for a [gate.N], or no viscous term
+// against walls); no_slip gives the wall particle the velocity 2 v_w - v_g with v_g the Shepard
+// interpolation of the fluid's velocity at the ghost node (English et al. 2022, sec. 3.2, the no-slip
+// variant; wall_velocity, wcsph_model.h). A gate's ghost nodes move with it: its box in the geometry is
+// lo + v_w t, hi + v_w t at the evaluation's time t (solver/uniform_liquid.h, move_gates).
 // No state of its own: the walls' density is recomputed from the fluid each evaluation, so a restart
 // (from any wall model's frame) continues exactly.
 #include "physics/boundary_mdbc_geometry.h"
@@ -129,7 +131,7 @@ struct WallDensity_English2022 {
     if (!(shepard > T(0))) {
       pv.rhop[i] = model.eos.rho0;
       pv.p[i] = T(0);
-      pv.vp[i] = Vec<T, D>::zero();
+      pv.vp[i] = pv.v[i];
       return;
     }
     const T rho_shepard = rhs[0] / shepard;
@@ -143,8 +145,8 @@ struct WallDensity_English2022 {
     if (walls.clamp_rho0 && rho < model.eos.rho0) rho = model.eos.rho0;
     pv.rhop[i] = rho;
     pv.p[i] = model.eos.pressure(rho);
-    // no_slip: the mirror of the fluid's velocity at the ghost node (the wall at rest: 2 v_w - v_g).
-    pv.vp[i] = model.slip == kSlipNoSlip ? sum_vw * (T(-1) / shepard) : Vec<T, D>::zero();
+    // no_slip: the mirror of the fluid's velocity at the ghost node, 2 v_w - v_g; else v_w.
+    pv.vp[i] = wall_velocity(model.slip, pv.v[i], sum_vw, shepard);
   }
 };
 

@@ -5,7 +5,8 @@
 //    Pi_ij = (-alpha c_ij mu_ij + beta mu_ij^2) / rho_ij for v_ij.x_ij < 0,
 //    mu_ij = h v_ij.x_ij / (r_ij^2 + 0.01 h^2);
 //  - continuity, drho_i/dt = sum_j m_j v_ij . grad_i W_ij (Monaghan 1992, eq. 2.9), walls moving
-//    with their own (zero) velocity;
+//    with their own velocity v_w (0, or a gate's: the record's wall velocity, wall_velocity in
+//    wcsph_model.h; with no_slip, whose record holds the mirror, the wall at rest);
 //  - delta-SPH density diffusion between fluid particles, Molteni & Colagrossi (2009), Comput. Phys.
 //    Commun. 180, 861, eq. (9): + delta h c0 sum_j psi_ij . grad_i W_ij V_j,
 //    psi_ij = 2 (rho_j - rho_i - rho^H_ji) x_ji / (r_ij^2 + eta^2), less the hydrostatic part
@@ -104,6 +105,10 @@ struct Forces_WCSPH_Monaghan1992 {
     const T mj = fluid_j || model.boundary != kBoundaryAdami2012 ? n.m : n.m * (rhoj / model.eos.rho0);
     const Vec<T, D> vij = s.vi - n.v;
     const T vx = dot(vij, xij);
+    // The fluid's velocity relative to a wall, v_i - v_w, for the wall terms (continuity, wall law, the
+    // wall-normal Riemann problem): the record's wall velocity is v_w except with no_slip (its mirror,
+    // the walls then at rest).
+    const Vec<T, D> vrel = fluid_j || model.slip != kSlipNoSlip ? vij : s.vi;
     T visc = 0;
     if (vx < T(0) && (fluid_j || wall_slip_viscous(model.slip))) {
       const T mu = h * vx / (r2 + model.eta2);
@@ -113,17 +118,17 @@ struct Forces_WCSPH_Monaghan1992 {
     }
     T pij;
     if (model.pressure != kPressureMonaghan1992) {
-      pij = zhang2017_pair_pressure(model, s.vi, xj, xij, !fluid_j, vx, r, rhoi, rhoj, s.p_i, n.p);
+      pij = zhang2017_pair_pressure(model, vrel, xj, xij, !fluid_j, vx, r, rhoi, rhoj, s.p_i, n.p);
     } else {
       pij = s.pi_rho2 + n.p / (rhoj * rhoj);
     }
     s.acc += xij * (-mj * (pij + visc) * F);
     // boundary.slip = wall_law: the wall's shear stress, V_w = m_w / rho0 (physics/wall_friction.h).
     if (!fluid_j && model.slip == kSlipWallLaw)
-      s.acc += wall_friction_accel(model.wall_geometry, model.wall_friction, s.vi, xj, xij, F, n.m / model.eos.rho0);
+      s.acc += wall_friction_accel(model.wall_geometry, model.wall_friction, vrel, xj, xij, F, n.m / model.eos.rho0);
     if constexpr (Shifting) s.shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
-    // Continuity uses the walls' true velocity (zero), not the no-slip mirror velocity.
-    s.drho += mj * F * (fluid_j ? vx : dot(s.vi, xij));
+    // Continuity uses the walls' true velocity (v_w), not the no-slip mirror velocity.
+    s.drho += mj * F * dot(vrel, xij);
     // The diffusion against walls too with fluid.wall_diffusion: V_j = m_j / rho_j of the wall particle
     // and its density as the wall model gives it (mDBC's ghost node; hydrostatic at rest, so that the
     // hydrostatic part below cancels it in a still tank).

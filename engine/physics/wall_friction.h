@@ -5,7 +5,8 @@
 // bottom-boundary-layer hydraulics (Chezy's law, tau_w = rho g u^2 / C^2 = rho C_f u^2; Chow 1959,
 // "Open-Channel Hydraulics", ch. 5), on the fluid particle's own velocity:
 //    tau_w = -rho_i C_f |u_t| u_t,   u_t = v_i - (n_w . v_i) n_w,
-// u_t the fluid particle's velocity along the wall (the wall at rest), n_w the wall particle's unit
+// u_t the fluid particle's velocity along the wall relative to it (v_i - v_w for a moving gate, [gate.N];
+// vi below is that relative velocity), n_w the wall particle's unit
 // normal, the direction to its ghost node (physics/boundary_mdbc_geometry.h, as the wall-normal Riemann
 // problem takes it), C_f = boundary.friction, a constant (0.008 by default; the smooth-wall log law, u_t / u_tau =
 // ln(z u_tau / nu) / 0.41 + 5.2 with C_f = (u_tau / u_t)^2, gives 0.003-0.005 at z = 1-5 mm from the wall

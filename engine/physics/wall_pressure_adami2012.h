@@ -2,14 +2,16 @@
 // Wall boundary of Adami, Hu & Adams (2012), J. Comput. Phys. 231, 7057: fixed wall particles take a
 // pressure extrapolated from the fluid around them, eq. (27),
 //   p_w = (sum_f p_f W_wf + (g - a_w) . sum_f rho_f r_wf W_wf) / sum_f W_wf,   r_wf = x_w - x_f,
-// (a_w = 0: walls do not move), and a density from the inverted EOS, eq. (28). Option
+// (a_w = 0: walls at rest or moving at a constant velocity, a gate), and a density from the inverted EOS, eq. (28). Option
 // (boundary.wall_pressure = fluid_acceleration): the hydrostatic-like term taken with each fluid
 // particle's own acceleration, sum_f rho_f (g - a_f) . r_wf W_wf, the pressure gradient the fluid's
 // momentum equation implies (grad p = rho (g - a)), so a wall under a decelerating front reads the
 // pressure the deceleration needs (a_f of the last force evaluation). Negative wall pressure
 // is cut to zero so water does not stick to walls. For no-slip the wall velocity used in viscous terms
-// is 2 v_w - v~_f, eq. (22-23), with v~_f the kernel-weighted fluid velocity; otherwise v_w = 0 (free
-// slip leaves the viscous term with walls out altogether, see WallSlip).
+// is 2 v_w - v~_f, eq. (22-23), with v~_f the kernel-weighted fluid velocity; otherwise v_w (free
+// slip leaves the viscous term with walls out altogether, see WallSlip). v_w is the wall particle's own
+// velocity, 0 for a fixed wall and the gate's for a [gate.N] (integrators/leapfrog_kdk.h moves it); the
+// record's wall velocity is then v_w for the continuity, wall-law and wall-normal terms (forces_wcsph.h).
 #include "physics/wcsph_model.h"
 
 namespace ejecta {
@@ -26,7 +28,7 @@ struct WallPressure_Adami2012 {
   EJ_INLINE void dry(std::size_t i) const {
     pv.p[i] = T(0);
     pv.rhop[i] = model.eos.rho0;
-    pv.vp[i] = Vec<T, D>::zero();
+    pv.vp[i] = pv.v[i];
   }
 
   EJ_INLINE void operator()(std::size_t i) const {
@@ -49,7 +51,7 @@ struct WallPressure_Adami2012 {
       if (pw < T(0)) pw = T(0);
       pv.p[i] = pw;
       pv.rhop[i] = model.eos.density(pw);
-      pv.vp[i] = model.slip == kSlipNoSlip ? sum_vw * (T(-1) / sum_w) : Vec<T, D>::zero();
+      pv.vp[i] = wall_velocity(model.slip, pv.v[i], sum_vw, sum_w);
     } else {
       dry(i);
     }

@@ -59,6 +59,17 @@ enum WallSlip : int { kSlipFree = 0, kSlipNoSlip = 1, kSlipAtRest = 2, kSlipWall
 // Whether the artificial viscosity acts between fluid and wall particles.
 EJ_INLINE bool wall_slip_viscous(int slip) { return slip == kSlipNoSlip || slip == kSlipAtRest; }
 
+// The velocity a wall particle of velocity vw (0 for a fixed wall, a gate's own) shows the fluid's pair
+// terms (the neighbour record's velocity): no_slip the mirror 2 v_w - v~_f of the fluid's Shepard velocity
+// v~_f = sum_vw / sum_w (Adami et al. 2012, eq. 22-23; v_w where no fluid is near), else v_w. The
+// continuity, wall-law and wall-normal terms take it as the wall's own velocity (forces_wcsph.h), which
+// with no_slip is only right for a wall at rest (the scene builder refuses a moving gate with no_slip).
+template <class T, int D>
+EJ_INLINE Vec<T, D> wall_velocity(int slip, const Vec<T, D>& vw, const Vec<T, D>& sum_vw, T sum_w) {
+  if (slip != kSlipNoSlip || !(sum_w > T(0))) return vw;
+  return vw * T(2) + sum_vw * (T(-1) / sum_w);
+}
+
 // boundary.slip's text.
 inline int wall_slip_from(const std::string& slip) {
   return slip == "no_slip"    ? kSlipNoSlip

@@ -54,7 +54,8 @@ std::vector<double> fluid_layout_sites(const ParamSet& params, std::size_t n, Fl
     throw std::invalid_argument("reset block/random lays the fluid out in the scene's tanks, and it has no [tank.N]");
   std::vector<Box> tanks, obstacles;
   for (int t : tank_ids) tanks.push_back(box_of(params, "tank." + std::to_string(t), dim));
-  for (int o : params.indices("obstacle")) obstacles.push_back(box_of(params, "obstacle." + std::to_string(o), dim));
+  for (const char* solid : {"obstacle", "gate"})  // a gate where the scene lays it (t = 0)
+    for (int o : params.indices(solid)) obstacles.push_back(box_of(params, std::string(solid) + "." + std::to_string(o), dim));
   // The scene builder's lattice: sites anchor + (k + 1/2) dp, anchored at the first tank's min.
   const Box& first = tanks.front();
   std::vector<double> sites;  // every free site of every tank, once

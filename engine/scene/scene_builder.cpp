@@ -24,7 +24,9 @@
 #include "core/types.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -204,7 +206,7 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   const long layers = ps.integer("boundary.wall_layers");
 
   // ---- read and check the geometry ----
-  std::vector<Box> tanks, blocks, obstacles;
+  std::vector<Box> tanks, blocks, obstacles, gates;
   std::vector<bool> open_top;
   for (int i : ps.indices("tank")) {
     const std::string s = "tank." + std::to_string(i);
@@ -215,6 +217,31 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
     blocks.push_back(read_box(ps, dim, "block." + std::to_string(i), {"min", "max", "velocity"}));
   for (int i : ps.indices("obstacle"))
     obstacles.push_back(read_box(ps, dim, "obstacle." + std::to_string(i), {"min", "max"}));
+  // Gates: obstacles that move at a constant velocity (the lifted door of a dam break), kept after the
+  // obstacles in the particles and the wall boxes so that a gate at rest is the same obstacle.
+  std::vector<std::array<double, 3>> gate_v;
+  for (int i : ps.indices("gate")) {
+    const std::string s = "gate." + std::to_string(i);
+    gates.push_back(read_box(ps, dim, s, {"min", "max", "velocity"}));
+    const auto v = ps.vec3(s + ".velocity");
+    gate_v.push_back({dim > 0 ? v[0] : 0.0, dim > 1 ? v[1] : 0.0, dim > 2 ? v[2] : 0.0});
+    const std::string where = ps.where(s + ".velocity");
+    for (int d = 0; d < dim; ++d) {
+      if (!std::isfinite(v[d]))
+        fail(where, s + ".velocity." + kAxis[d] + " is not finite; give a speed in m/s");
+      if (d < dim - 1 && v[d] != 0)
+        fail(where, s + ".velocity." + kAxis[d] + " = " + fmt(v[d]) + ": a gate moves along the last axis only (" +
+                        kAxis[dim - 1] + ", up: it is lifted); set the other components to 0");
+      if (d == dim - 1 && v[d] < 0)
+        fail(where, s + ".velocity." + kAxis[d] + " = " + fmt(v[d]) + " would push the gate into the floor: " +
+                        "allowed range >= 0 (a lifted gate); give a positive speed or 0");
+    }
+    if (gate_v.back()[dim - 1] > 0 && ps.text("boundary.slip") == "no_slip")
+      fail(where, s + " moves and boundary.slip = no_slip (" + ps.where("boundary.slip") +
+                      "): the continuity term against a moving wall needs the wall's own velocity beside the " +
+                      "no-slip mirror, which the neighbour record does not carry; use boundary.slip = at_rest, " +
+                      "wall_law or free, or velocity 0");
+  }
 
   if (blocks.empty()) {
     std::string hint;
@@ -231,10 +258,11 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
         std::none_of(tanks.begin(), tanks.end(), [&](const Box& t) { return t.contains(b); }))
       fail(b.where, b.section + " extends outside every tank: move or shrink it so that it lies "
                                 "inside the inner box (min..max) of a [tank.N]");
-    for (const Box& o : obstacles)
-      if (b.overlaps(o))
-        fail(b.where, b.section + " overlaps " + o.section + " (" + o.where +
-                          "): fluid cannot start inside a solid; shrink or move one of them");
+    for (const std::vector<Box>* solids : {&obstacles, &gates})
+      for (const Box& o : *solids)
+        if (b.overlaps(o))
+          fail(b.where, b.section + " overlaps " + o.section + " (" + o.where +
+                            "): fluid cannot start inside a solid; shrink or move one of them");
   }
   for (std::size_t i = 0; i < blocks.size(); ++i)
     for (std::size_t j = i + 1; j < blocks.size(); ++j)
@@ -242,10 +270,28 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
         fail(blocks[j].where, blocks[j].section + " overlaps " + blocks[i].section + " (" +
                                   blocks[i].where +
                                   "): fluid blocks may touch but not overlap; move or shrink one");
-  for (const Box& o : obstacles)
-    if (!tanks.empty() &&
-        std::none_of(tanks.begin(), tanks.end(), [&](const Box& t) { return t.overlaps(o); }))
-      fail(o.where, o.section + " lies entirely outside every tank: move it inside a [tank.N]");
+  for (const std::vector<Box>* solids : {&obstacles, &gates})
+    for (const Box& o : *solids)
+      if (!tanks.empty() &&
+          std::none_of(tanks.begin(), tanks.end(), [&](const Box& t) { return t.overlaps(o); }))
+        fail(o.where, o.section + " lies entirely outside every tank: move it inside a [tank.N]");
+  // A lifted gate leaves through its tank's top, which must be open (a roof's walls would sit in its
+  // path), and passes no obstacle.
+  for (std::size_t g = 0; g < gates.size(); ++g) {
+    if (!(gate_v[g][dim - 1] > 0)) continue;
+    for (std::size_t t = 0; t < tanks.size(); ++t)
+      if (!open_top[t] && tanks[t].overlaps(gates[g]))
+        fail(ps.where(gates[g].section + ".velocity"),
+             gates[g].section + " is lifted inside " + tanks[t].section + ", whose top is closed (" +
+                 tanks[t].where + "): set " + tanks[t].section + ".open_top = true (the gate leaves through it)");
+    for (const Box& o : obstacles) {
+      Box path = gates[g];
+      path.hi[dim - 1] = std::numeric_limits<double>::max();
+      if (path.overlaps(o))
+        fail(ps.where(gates[g].section + ".velocity"), gates[g].section + " would be lifted through " + o.section +
+                                                            " (" + o.where + "): move one of them");
+    }
+  }
 
   // ---- size check before allocating ----
   // Counted in double: a tiny dp must give this message, not an integer overflow or a bad_alloc.
@@ -263,13 +309,14 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   for (std::size_t i = 0; i < tanks.size(); ++i) add_count(tanks[i], true, open_top[i]);
   for (const Box& b : blocks) add_count(b, false, false);
   for (const Box& o : obstacles) add_count(o, false, false);
+  for (const Box& o : gates) add_count(o, false, false);
   // position and velocity (dim doubles each), density, mass, kind.
   check_scene_size(ps, {total, dim, "particles.dp", dp, false, (2.0 * dim + 2) * sizeof(double) + 3}, check);
 
   // Lattice indices are longs: a box 1e15 spacings or more from the first tank's corner (a far-away
   // second tank of a few cells) is refused rather than overflowed.
   const Box& first_box = tanks.empty() ? blocks.front() : tanks.front();
-  for (const std::vector<Box>* boxes : {&tanks, &blocks, &obstacles})
+  for (const std::vector<Box>* boxes : {&tanks, &blocks, &obstacles, &gates})
     for (const Box& b : *boxes)
       for (int d = 0; d < dim; ++d)
         if (!(std::fabs(b.lo[d] - first_box.lo[d]) / dp < 1e15 && std::fabs(b.hi[d] - first_box.lo[d]) / dp < 1e15))
@@ -398,7 +445,9 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   // Obstacles: solid boxes filled with wall particles. An obstacle may cross a tank wall (a sill
   // built into the floor, say); only its particles inside some tank's inner box are kept, so none
   // coincides with a tank wall particle.
-  for (const Box& b : obstacles) {
+  // A gate's particles are laid the same way, after the obstacles, with the gate's velocity (which the
+  // drift moves them by, integrators/leapfrog_kdk.h).
+  auto add_solid = [&](const Box& b, const double* v) {
     long from[3], to[3];
     lat.cells_of(b, from, to);
     for_cells(dim, from, to, [&](const long* k) {
@@ -408,9 +457,11 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
                                          [&](const Box& t) { return t.contains_point(x); }))
         return;
       const double rho_w = dbc_walls ? wall_density(k, x) : ip.liquid.rho0;
-      out.add(x, zero, rho_w, kWall, rho_w);
+      out.add(x, v, rho_w, kWall, rho_w);
     });
-  }
+  };
+  for (const Box& b : obstacles) add_solid(b, zero);
+  for (std::size_t g = 0; g < gates.size(); ++g) add_solid(gates[g], gate_v[g].data());
 
   // The boundary interface of boundary.model = mdbc_english2022 (physics/boundary_mdbc_english2022.h):
   // the lattice planes the walls were built against, a tank's inner box and each obstacle's box, with
@@ -429,18 +480,23 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   };
   for (const Box& t : tanks) ip.wall_boxes.push_back(snapped(t, false));
   const std::size_t n_tanks = ip.wall_boxes.size();
-  for (const Box& o : obstacles) {
+  // A lifted gate's trailing (low) face meets the water it releases: wetted too, though it stands on the
+  // floor at t = 0.
+  auto add_box = [&](const Box& o, const double* v) {
     WallBox w = snapped(o, true);
     for (int d = 0; d < dim; ++d)
       for (int side = 0; side < 2; ++side) {
         const double face = side ? w.hi[d] : w.lo[d];
-        bool wet = n_tanks == 0;
+        bool wet = n_tanks == 0 || (side == 0 && v[d] > 0);
         for (std::size_t t = 0; t < n_tanks; ++t)
           wet = wet || (face > ip.wall_boxes[t].lo[d] + 0.25 * dp && face < ip.wall_boxes[t].hi[d] - 0.25 * dp);
         if (wet) w.faces |= 1u << (2 * d + side);
       }
+    for (int d = 0; d < dim; ++d) w.velocity[d] = v[d];
     ip.wall_boxes.push_back(w);
-  }
+  };
+  for (const Box& o : obstacles) add_box(o, zero);
+  for (std::size_t g = 0; g < gates.size(); ++g) add_box(gates[g], gate_v[g].data());
   return ip;
 }
 

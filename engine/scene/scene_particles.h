@@ -39,6 +39,9 @@ struct WallBox {
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   bool obstacle = false;  // an obstacle's solid box (walls inside), else a tank's inner box (walls outside)
   unsigned faces = 0;     // obstacles: bit 2d the low face of axis d meets the fluid, 2d+1 the high face
+  // A gate ([gate.N]): an obstacle moving at this constant velocity, its box lo + v t, hi + v t at time t
+  // (solver/uniform_liquid.h, move_gates); 0 for tanks and obstacles.
+  double velocity[3] = {0, 0, 0};
 };
 
 struct SceneParticles {

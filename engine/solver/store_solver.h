@@ -137,7 +137,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   // The hooks of Scheme::LeapfrogPredicted (staged_integrators.h), the liquid alone's integrator: kick
   // and drift with the predicted velocity and density; the rates at the drifted state; the closing
   // kick, then the limit at the step's end state (step steps_ + 1).
-  void kick_drift(double dt) { uniform_->kick_drift(dt); }
+  void kick_drift(double dt) { uniform_->kick_drift(dt, this->time_ + dt); }
   void evaluate_rates() {
     const auto t0 = this->phase_mark();
     uniform_->sort_and_reorder();
@@ -361,6 +361,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
       return info.persistent || info.name == "acceleration" || info.name == "density_rate" ||
              info.name == "xsph_velocity";
     });
+    uniform_->move_gates(this->time_);
     uniform_->sort_and_reorder();
     this->run_terms(terms_, TermStage::Forces);  // the densities, pressures and walls
   }
@@ -604,10 +605,11 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
     if (ps.real("fluid.shifting") != 0) refuse("fluid.shifting", "particle shifting", format_number(ps.real("fluid.shifting")));
     if (ps.text("fluid.density") != "continuity") refuse("fluid.density", "summation density", ps.text("fluid.density"));
     if (ps.text("fluid.pressure_term") != "monaghan1992") refuse("fluid.pressure_term", "the Zhang 2017 pair pressure", ps.text("fluid.pressure_term"));
-    if (!ps.indices("obstacle").empty())
-      throw ParamError(ps.where("obstacle." + std::to_string(ps.indices("obstacle")[0]) + ".min") +
-                       ": [obstacle.N] is not available in mixed scenes yet; make the obstacle a "
-                       "[solid_block.N] with motion = prescribed");
+    for (const char* section : {"obstacle", "gate"})
+      if (!ps.indices(section).empty())
+        throw ParamError(ps.where(std::string(section) + "." + std::to_string(ps.indices(section)[0]) + ".min") +
+                         ": [" + section + ".N] is not available in mixed scenes yet; make it a "
+                         "[solid_block.N] with motion = prescribed (and its velocity)");
   }
 
   void configure_live(const ParamSet& params) {

@@ -91,6 +91,7 @@ class UniformLiquid {
     configure_packed(params, init);
     mdbc_ = make_mdbc_walls<T, D>(params, init);
     model_.wall_geometry = mdbc_.geometry;  // the wall normals of zhang2017_wall_normal
+    wall_boxes_ = init.wall_boxes;
     settings.scheme = Scheme::LeapfrogPredicted;
     configure_live(params);
 
@@ -247,8 +248,10 @@ class UniformLiquid {
 
   // The kick and drift of Scheme::LeapfrogPredicted's step (the functors of leapfrog_kdk.h), with the
   // predicted velocity and density for the rates; and its closing kick (kick_and_extremes, below).
-  void kick_drift(double dt) {
+  // time: the clock after the step, at which the rates are evaluated (the gates' boxes, move_gates).
+  void kick_drift(double dt, double time) {
     exec_.for_each(n_, KickDrift<T, D>{pv_, T(dt), drift_corrected(), model_.summation});
+    move_gates(time);
     if (model_.boundary == kBoundaryDbcCrespo2007)
       exec_.for_each(n_, WallDensityKick_Crespo2007<T, D, true>{pv_, T(dt), model_.eos.rho0});
   }
@@ -383,6 +386,24 @@ class UniformLiquid {
 
   std::size_t fluid_count() const { return n_fluid_; }
 
+  // The gates' boxes ([gate.N], scene_builder.cpp) at time t: lo + v_w t, hi + v_w t in the interface of
+  // mDBC's ghost nodes and of the wall normals (the wall law, the wall-normal Riemann problem), whose
+  // particles the drift moves by v_w dt (leapfrog_kdk.h). From the scene's boxes and the clock, so a
+  // restart at t puts them where the uninterrupted run has them; a scene without gates is untouched.
+  void move_gates(double t) {
+    for (std::size_t b = 0; b < wall_boxes_.size() && b < std::size_t(mdbc_.geometry.n); ++b) {
+      const WallBox& w = wall_boxes_[b];
+      bool moving = false;
+      for (int d = 0; d < D; ++d) moving = moving || w.velocity[d] != 0;
+      if (!moving) continue;
+      for (int d = 0; d < D; ++d) {
+        mdbc_.geometry.lo[b][d] = T(w.lo[d] + w.velocity[d] * t);
+        mdbc_.geometry.hi[b][d] = T(w.hi[d] + w.velocity[d] * t);
+      }
+    }
+    model_.wall_geometry = mdbc_.geometry;
+  }
+
  private:
   // The drift carries a correction (XSPH, particle shifting): its field exists and KickDrift adds it.
   bool drift_corrected() const { return model_.xsph > T(0) || model_.shift > T(0); }
@@ -424,6 +445,7 @@ class UniformLiquid {
   ColliderSphereState<T, D> collider_{};
   ColliderSphere collider_host_{};
   MdbcWalls<T, D> mdbc_{};  // boundary.model = mdbc_english2022 (physics/boundary_mdbc_english2022.h)
+  std::vector<WallBox> wall_boxes_;  // the scene's, at t = 0 (move_gates)
   double h_ = 0, dp_ = 0, max_density_ratio_ = 2;
   bool count_pairs_ = false;
   PairCounts pairs_;

@@ -1,0 +1,167 @@
+// [gate.N]: an obstacle of the liquid's path (physics.model = wcsph) that moves at a constant velocity,
+// the lifted door of SPHERIC 2's dam break (docs/physics.md, "Fourteenth session"). The drift moves its
+// particles by v_w dt (integrators/leapfrog_kdk.h), the wall passes give the fluid v_w as the wall's
+// velocity (wall_velocity, physics/wcsph_model.h), mDBC's and the wall normals' box moves with it
+// (UniformLiquid::move_gates). What it must be: at rest, the obstacle at its box bit for bit; moving, its
+// particles at x0 + v_w t, restarted bit for bit; a lifted gate holds the water above its lower edge and
+// lets it out below; a bad section names its key, range and fix.
+#include "sim_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace ejecta {
+namespace {
+
+// A 2D tank 0.5 x 0.4 m (open top), water 0.3 m long and 0.2 m deep against the far wall x = 0.5, held by
+// a plate 3 dp thick at x = 0.17-0.2 as an obstacle ("obstacle") or a gate lifted at `speed` ("gate").
+std::string tank(const std::string& plate, const std::string& velocity, const std::string& extra = "") {
+  std::string s = R"(
+[scene]
+dim = 2
+[particles]
+dp = 0.01
+[physics]
+gravity = 0, -9.81
+[tank.1]
+min = 0, 0
+max = 0.5, 0.4
+open_top = true
+[block.1]
+min = 0.2, 0
+max = 0.5, 0.2
+)";
+  s += "[" + plate + ".1]\nmin = 0.17, 0\nmax = 0.2, 0.3\n";
+  if (plate == "gate") s += "velocity = " + velocity + "\n";
+  return s + extra;
+}
+std::string tank(const std::string& plate, double speed, const std::string& extra = "") {
+  return tank(plate, "0, " + format_number(speed), extra);
+}
+
+// The boundary settings of the measured runs: the defaults (Adami's at-rest walls), the wall law on mDBC
+// with the wall-normal pressure (wl-cf0.008 of scripts/spheric2-variant-sets.sh), and DBC.
+const char* kWallLaw = R"(
+[boundary]
+model = mdbc_english2022
+slip = wall_law
+friction = 0.008
+[fluid]
+pressure_term = zhang2017_wall_normal
+)";
+const char* kDbc = "\n[boundary]\nmodel = dbc_crespo2007\n";
+
+void run_steps(Simulation& sim, long steps) {
+  StopRule rule;
+  rule.max_steps = steps;
+  StepLoop(sim, rule).run();
+}
+
+TEST(Gate, AtRestIsTheObstacleBitForBit) {
+  for (const std::string extra : {std::string(), std::string(kWallLaw), std::string(kDbc)}) {
+    auto obstacle = make_simulation(read_scene_string(tank("obstacle", 0, extra), "obstacle.ini"), Backend::Cpu);
+    auto gate = make_simulation(read_scene_string(tank("gate", 0, extra), "gate.ini"), Backend::Cpu);
+    run_steps(*obstacle, 200);
+    run_steps(*gate, 200);
+    test::expect_same_state(*obstacle, *gate);
+    const FrameData a = obstacle->capture_frame({"pressure", "velocity_predicted"}),
+                    b = gate->capture_frame({"pressure", "velocity_predicted"});
+    for (std::size_t k = 0; k < a.fields.size(); ++k) EXPECT_EQ(a.fields[k].bytes, b.fields[k].bytes);
+  }
+}
+
+// The gate's particles (walls above the floor within its x range) at time t: the lowest centre.
+double gate_bottom(const Simulation& sim) {
+  const FrameData f = sim.capture_frame({"kind", "position"});
+  const auto kind = test::frame_values(f, "kind"), x = test::frame_values(f, "position");
+  double bottom = 1e9;
+  for (std::size_t i = 0; i < kind.size(); ++i)
+    if (kind[i] == 1 && x[2 * i] > 0.17 && x[2 * i] < 0.2 && x[2 * i + 1] > 0) bottom = std::min(bottom, x[2 * i + 1]);
+  return bottom;
+}
+
+TEST(Gate, MovesAtItsVelocityAndRestartsBitForBit) {
+  for (const std::string extra : {std::string(kWallLaw), std::string(kDbc)}) {
+    const ParamSet p = read_scene_string(tank("gate", 1.0, extra), "gate.ini");
+    auto sim = make_simulation(p, Backend::Cpu);
+    run_steps(*sim, 300);
+    // Its lowest row's centres stood dp/2 above the floor at t = 0; the gate's 3 x 30 particles all moved.
+    EXPECT_NEAR(gate_bottom(*sim), 0.005 + 1.0 * sim->time(), 1e-5) << "t = " << sim->time();
+    // A restart from a frame of the moving gate continues it exactly (its velocity is in the frame, its
+    // box follows the clock).
+    test::expect_exact_restart(p, 150, 150, {"velocity_predicted", "pressure", "density_predicted"});
+  }
+}
+
+// The water past the gate's dry face x = 0.17 at time t.
+struct Past {
+  int count = 0;
+  double top = 0, speed = 0;  // the highest such particle (m); the fastest fluid particle anywhere (m/s)
+};
+Past past_the_gate(const Simulation& sim) {
+  const FrameData f = sim.capture_frame({"kind", "position", "velocity"});
+  const auto kind = test::frame_values(f, "kind"), x = test::frame_values(f, "position"),
+             v = test::frame_values(f, "velocity");
+  Past r;
+  for (std::size_t i = 0; i < kind.size(); ++i) {
+    if (kind[i] != 0) continue;
+    r.speed = std::max(r.speed, std::hypot(v[2 * i], v[2 * i + 1]));
+    if (x[2 * i] < 0.17) ++r.count, r.top = std::max(r.top, x[2 * i + 1]);
+  }
+  return r;
+}
+
+TEST(Spheric2, WcsphGateHoldsTheWaterAndReleasesItUnderTheGate) {
+  const double t = 0.1, dp = 0.01;
+  for (const std::string extra : {std::string(), std::string(kWallLaw)}) {
+    // At rest: the water stays behind the plate and still (the hydrostatic start's settling only).
+    auto held = make_simulation(read_scene_string(tank("gate", 0, extra), "held.ini"), Backend::Cpu);
+    test::run_until(*held, t);
+    const Past h = past_the_gate(*held);
+    EXPECT_EQ(h.count, 0);
+    EXPECT_LT(h.speed, 0.05);
+    // Lifted at 1 m/s: water leaves under it, and only under it (nothing past the gate above its edge).
+    auto lifted = make_simulation(read_scene_string(tank("gate", 1.0, extra), "lifted.ini"), Backend::Cpu);
+    test::run_until(*lifted, t);
+    const Past l = past_the_gate(*lifted);
+    const double bottom = gate_bottom(*lifted);
+    std::printf("gate at rest: %d particles past it, fastest %.4f m/s; lifted at 1 m/s to t = %.3f s: its "
+                "lowest centre at %.4f m, %d particles past it, the highest at %.4f m\n",
+                h.count, h.speed, lifted->time(), bottom, l.count, l.top);
+    EXPECT_NEAR(bottom, 0.5 * dp + lifted->time(), 1e-4);
+    EXPECT_GT(l.count, 10);
+    EXPECT_LT(l.top, bottom + 0.5 * dp);
+  }
+}
+
+TEST(Gate, BadSectionsNameTheKeyAndTheFix) {
+  auto error = [](const std::string& ini) {
+    const std::string e = test::scene_error(ini);
+    std::printf("%s\n", e.c_str());
+    return e;
+  };
+  const std::string sideways = error(tank("gate", "1, 0"));
+  EXPECT_NE(sideways.find("bad.ini:"), std::string::npos);
+  EXPECT_NE(sideways.find("gate.1.velocity.x = 1"), std::string::npos);
+  EXPECT_NE(sideways.find("set the other components to 0"), std::string::npos);
+  const std::string down = error(tank("gate", -1, ""));
+  EXPECT_NE(down.find("gate.1.velocity.y = -1"), std::string::npos);
+  EXPECT_NE(down.find(">= 0"), std::string::npos);
+  std::string closed = tank("gate", 1, "");
+  closed.replace(closed.find("open_top = true"), 15, "open_top = false");
+  const std::string roof = error(closed);
+  EXPECT_NE(roof.find("tank.1.open_top = true"), std::string::npos);
+  const std::string noslip = error(tank("gate", 1, "\n[boundary]\nslip = no_slip\n"));
+  EXPECT_NE(noslip.find("boundary.slip = no_slip"), std::string::npos);
+  EXPECT_NE(noslip.find("at_rest"), std::string::npos);
+  // A gate at rest is an obstacle: no_slip and a closed top are fine.
+  EXPECT_EQ(error(tank("gate", 0, "\n[boundary]\nslip = no_slip\n")), "");
+  const std::string through = error(tank("gate", 1, "[obstacle.1]\nmin = 0.15, 0.32\nmax = 0.25, 0.36\n"));
+  EXPECT_NE(through.find("would be lifted through obstacle.1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ejecta
