@@ -11,8 +11,9 @@ resolution) and its RMS; P1's mean over 15-40 ms after arrival (the experiment's
 front's shape at the gauges H3 (x = 1.488) and H2 (x = 0.992): when the water height first passes 0.5 and
 4 cm (linear between samples), the rise time between the two (the experiment: 41 and 38 ms; a blunt
 bore rises in a few ms) and the front's speed from H3 to H2 at each level (the experiment: 3.03 and 3.09
-m/s; docs/physics.md, sixth and thirteenth sessions). The experiment's row is computed
-the same way.
+m/s; docs/physics.md, sixth and thirteenth sessions); H2 at 0.5 s and the clock offset that best fits H4
+(spheric2-figures.py's, for runs whose flow a gate delays: fourteenth session). The experiment's row is
+computed the same way.
 
 usage: python3 scripts/spheric2-proxy2d.py [LABEL=]run.csv [...]
 """
@@ -51,10 +52,13 @@ def front(s, out):
             out["speed " + lev] = (1.488 - 0.992) / (out["H2 " + lev] - out["H3 " + lev])
 
 
-def impact(s):
+def impact(s, exp=None):
     t, p1 = s["t"], s["P1"]
     f = sf.figures(s)
-    out = {"arrival": f["P1 arrival"], "peak5": f["P1 peak 5ms"], "min": f["P1 min .43-.50"]}
+    out = {"arrival": f["P1 arrival"], "peak5": f["P1 peak 5ms"], "min": f["P1 min .43-.50"], "H2 0.5": f["H2 0.5"]}
+    # The clock's offset that best fits H4 (spheric2-figures.py; a gate delays the flow: fourteenth session).
+    if exp is not None:
+        out["h4fit"] = sf.h4_offset(s, exp)
     front(s, out)
     ta = f["P1 arrival"]
     if not np.isfinite(ta):
@@ -88,17 +92,19 @@ KEYS = [("arrival", "P1 arrival (s)", 1, "%.4f"), ("peak5", "P1 5 ms peak (kPa)"
         ("H2 lo", "H2 (x = 0.992) > 0.5 cm (s)", 1, "%.4f"), ("H2 hi", "H2 > 4 cm (s)", 1, "%.4f"),
         ("H2 rise", "H2 rise 0.5 -> 4 cm (ms)", 1e3, "%.1f"),
         ("speed lo", "front speed H3 -> H2 at 0.5 cm (m/s)", 1, "%.2f"),
-        ("speed hi", "front speed H3 -> H2 at 4 cm (m/s)", 1, "%.2f")]
+        ("speed hi", "front speed H3 -> H2 at 4 cm (m/s)", 1, "%.2f"),
+        ("H2 0.5", "H2 at 0.5 s (cm)", 100, "%.1f"), ("h4fit", "H4 clock fit (ms)", 1e3, "%.1f")]
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    runs = [("experiment", impact(sf.read(os.path.join(here, "..", "tests", "data", "spheric2_kleefsman2005.csv"))))]
+    exp = sf.read(os.path.join(here, "..", "tests", "data", "spheric2_kleefsman2005.csv"))
+    runs = [("experiment", impact(exp))]
     for spec in sys.argv[1:]:
         label, path = spec.rsplit("=", 1) if "=" in spec else (os.path.basename(spec), spec)
         try:
-            runs.append((label, impact(sf.read(path))))
+            runs.append((label, impact(sf.read(path), exp)))
         except (OSError, KeyError, ValueError, IndexError) as e:
             runs.append((label + " (unread: %s)" % e, {}))
     print("| figure | " + " | ".join(l for l, _ in runs) + " |")

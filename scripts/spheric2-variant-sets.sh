@@ -67,6 +67,7 @@ variant() {
     # thick against the water's face x = 1.992, 0.65 m high (the full width in 3D), lifted at the name's
     # speed in m/s from t = 0 (gate3: 3 m/s); the tank's top opened for it to leave through. The box's
     # axes are the scene's: spheric2_dim=2 (set by spheric2-proxy2d.sh) for the 2D slice, else 3D.
+    open) echo "tank.1.open_top=true" ;;  # the gate variants' open top alone (their no-gate reference)
     gate*) local v=${1#gate}; [[ $v =~ ^[0-9]*\.?[0-9]+$ ]] || return 1
       if [ "${spheric2_dim:-3}" = 2 ]; then echo "tank.1.open_top=true;gate.1.min=1.962,0;gate.1.max=1.992,0.65;gate.1.velocity=0,$v"
       else echo "tank.1.open_top=true;gate.1.min=1.962,0,0;gate.1.max=1.992,1,0.65;gate.1.velocity=0,0,$v"; fi ;;

@@ -14,11 +14,12 @@ namespace ejecta {
 namespace {
 
 ParamSet scene_with_every_section(const std::string& model) {
-  // The dam break has a tank and a block; an obstacle, a gas block, a solid block and grains (the
+  // The dam break has a tank and a block; an obstacle, a gate, a gas block, a solid block and grains (the
   // other models' geometry) make every numbered section present. The panel model is built from the
   // ParamSet alone, so keys of other models may be set here (make_simulation would refuse them).
   return test::shipped_scene("dambreak2d.ini", {"particles.dp=0.005", "obstacle.1.min=0.3, 0, 0",
-                                                "obstacle.1.max=0.32, 0.02, 0", "gas_block.1.min=0, 0, 0",
+                                                "obstacle.1.max=0.32, 0.02, 0", "gate.1.min=0.4, 0, 0", "gate.1.max=0.42, 0.1, 0",
+                                                "gas_block.1.min=0, 0, 0",
                                                 "gas_block.1.max=1, 1, 0", "solid_block.1.min=0, 0, 0",
                                                 "solid_block.1.max=1, 1, 0", "grains.1.min=0, 0, 0",
                                                 "grains.1.max=0.1, 0.1, 0", "probe.1.position=0.1, 0.1, 0",
