@@ -113,10 +113,12 @@ void expect_only_the_walls_act(const ById& a, const ById& b, const std::vector<s
 
 // The 3D dam break at dp = 0.04 with a wall model (`model`: a boundary.model value), 200 steps in float
 // on the CPU and on CUDA: positions within 1e-3 dp, the walls' pressures within 1e-3 of their largest.
-void expect_cpu_and_cuda_agree(const std::string& model, const std::string& extra = "") {
+void expect_cpu_and_cuda_agree(const std::string& model, const std::vector<std::string>& extra = {}) {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
   std::vector<std::string> overrides{"particles.dp=0.04", "boundary.model=" + model};
-  if (!extra.empty()) overrides.push_back(extra);
+  overrides.insert(overrides.end(), extra.begin(), extra.end());
+  std::string extras;
+  for (const std::string& e : extra) extras += " " + e;
   const ParamSet p = test::shipped_scene("dambreak3d.ini", overrides);
   const double dp = p.real("particles.dp");
   auto sa = make_simulation(p, Backend::Cpu);
@@ -135,7 +137,7 @@ void expect_cpu_and_cuda_agree(const std::string& model, const std::string& extr
     }
   }
   std::printf("  3D float %s %s, 200 steps: max |dx| %.3g m (%.3g dp); walls' pressure: max |dp| %.3g Pa of %.3g Pa\n",
-              model.c_str(), extra.c_str(), dx, dx / dp, dp_wall, p_scale);
+              model.c_str(), extras.c_str(), dx, dx / dp, dp_wall, p_scale);
   EXPECT_LT(dx, 1e-3 * dp);
   EXPECT_LT(dp_wall, 1e-3 * p_scale + 1.0);
   EXPECT_GT(p_scale, 0.0);
@@ -224,7 +226,18 @@ TEST(BoundaryModel, CpuAndCudaAgreeOnDbcDamBreak3D_Float) { expect_cpu_and_cuda_
 // The wall-normal Riemann pressure (fluid.pressure_term = zhang2017_wall_normal, physics/pressure_zhang2017.h)
 // on mDBC's walls: the walls' normals from the scene's boxes on the device as on the host.
 TEST(BoundaryModel, CpuAndCudaAgreeOnZhang2017WallNormalDamBreak3D_Float) {
-  expect_cpu_and_cuda_agree("mdbc_english2022", "fluid.pressure_term=zhang2017_wall_normal");
+  expect_cpu_and_cuda_agree("mdbc_english2022", {"fluid.pressure_term=zhang2017_wall_normal"});
+}
+// A moving wall ([gate.N], docs/physics.md, "Fourteenth session"): SPHERIC 2's door, 3 dp thick against the
+// water's face, lifted at 3 m/s with mDBC, the wall-normal pressure and the wall law (the variant
+// wl-cf0.008+gate3 of scripts/spheric2-variant-sets.sh at dp = 0.04): the gate's particles, the ghost
+// boxes that follow its clock and the wall velocity in the continuity and wall terms, on the device as on
+// the host (the positions compared include the gate's, 0.2 m up after the 200 steps).
+TEST(BoundaryModel, CpuAndCudaAgreeOnAMovingGateDamBreak3D_Float) {
+  expect_cpu_and_cuda_agree("mdbc_english2022",
+                            {"fluid.pressure_term=zhang2017_wall_normal", "boundary.slip=wall_law",
+                             "boundary.friction=0.008", "tank.1.open_top=true", "gate.1.min=1.872,0,0",
+                             "gate.1.max=1.992,1,0.65", "gate.1.velocity=0,0,3"});
 }
 
 TEST(BoundaryModel, MdbcGhostsMirrorAcrossTheWalls) {
