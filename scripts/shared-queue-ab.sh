@@ -37,7 +37,7 @@ if [ "${NCU:-0}" = 1 ] && command -v ncu > /dev/null; then
   metrics+=,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
   metrics+=,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum
   for v in row32 row32_shared; do
-    timeout 120 "${runner[@]}" ncu --kernel-name regex:ForcesBatched --launch-skip 10 --launch-count 1 --csv \
+    timeout 120 "${runner[@]}" ncu --kernel-name-base demangled --kernel-name regex:ForcesBatched --launch-skip 10 --launch-count 1 --csv \
       --metrics "$metrics" "$bin/ejecta" --benchmark --backend cuda --benchmark-sizes 1e6 \
       --set fluid.neighbour_batch="$v" > "$out/ncu-$v.csv" 2>> "$out/stderr.txt"
     echo "rc $? ncu $v" >> "$out/stderr.txt"
