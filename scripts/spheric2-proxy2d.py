@@ -12,7 +12,9 @@ front's shape at the gauges H3 (x = 1.488) and H2 (x = 0.992): when the water he
 4 cm (linear between samples), the rise time between the two (the experiment: 41 and 38 ms; a blunt
 bore rises in a few ms) and the front's speed from H3 to H2 at each level (the experiment: 3.03 and 3.09
 m/s; docs/physics.md, sixth and thirteenth sessions); H2 at 0.5 s and the clock offset that best fits H4
-(spheric2-figures.py's, for runs whose flow a gate delays: fourteenth session). The experiment's row is
+(spheric2-figures.py's), and P1's minimum in the 75 ms after the run's own arrival (the fixed 0.43-0.50 s
+window is 5-75 ms after the defaults' arrival), for runs whose flow a gate delays (fourteenth session).
+The experiment's row is
 computed the same way.
 
 usage: python3 scripts/spheric2-proxy2d.py [LABEL=]run.csv [...]
@@ -79,11 +81,16 @@ def impact(s, exp=None):
         band = (freq >= 20) & (freq <= 400)
         out["ring f"] = freq[band][np.argmax(spec[band])]
     out["mean15-40"] = p1[(t >= ta + 0.015) & (t < ta + 0.04)].mean()
+    # The minimum in the 75 ms after the run's own arrival (the defaults' 0.43-0.50 s window is 5-75 ms
+    # after theirs): a run whose front a gate delays reaches P1 inside the fixed window.
+    if t[-1] >= ta + 0.075:
+        out["min-own"] = p1[(t >= ta) & (t <= ta + 0.075)].min()
     return out
 
 
 KEYS = [("arrival", "P1 arrival (s)", 1, "%.4f"), ("peak5", "P1 5 ms peak (kPa)", 1e-3, "%.1f"),
         ("max", "P1 raw max, 100 ms (kPa)", 1e-3, "%.1f"), ("min", "P1 min 0.43-0.50 s (kPa)", 1e-3, "%.1f"),
+        ("min-own", "P1 min 0-75 ms after arrival (kPa)", 1e-3, "%.1f"),
         ("mean15-40", "P1 mean 15-40 ms after arrival (kPa)", 1e-3, "%.1f"),
         ("ring f", "ringing frequency, 25-125 ms after arrival (Hz)", 1, "%.0f"),
         ("ring rms", "ringing RMS, 25-125 ms after arrival (kPa)", 1e-3, "%.1f"),

@@ -68,6 +68,10 @@ variant() {
     # speed in m/s from t = 0 (gate3: 3 m/s); the tank's top opened for it to leave through. The box's
     # axes are the scene's: spheric2_dim=2 (set by spheric2-proxy2d.sh) for the 2D slice, else 3D.
     open) echo "tank.1.open_top=true" ;;  # the gate variants' open top alone (their no-gate reference)
+    # the water's face moved from x = 1.992 to 2.0: with a gate it starts 2 dp (dp = 0.01) from the gate's
+    # last particle layer instead of 1, a 1 cm slot, as the mixed scene scenes/spheric2_slice2d_gate.ini
+    # lays them (its lattices put the water 1.8 dp away; fourteenth session)
+    gap) if [ "${spheric2_dim:-3}" = 2 ]; then echo "block.1.min=2.0,0"; else echo "block.1.min=2.0,0,0"; fi ;;
     gate*) local v=${1#gate}; [[ $v =~ ^[0-9]*\.?[0-9]+$ ]] || return 1
       if [ "${spheric2_dim:-3}" = 2 ]; then echo "tank.1.open_top=true;gate.1.min=1.962,0;gate.1.max=1.992,0.65;gate.1.velocity=0,$v"
       else echo "tank.1.open_top=true;gate.1.min=1.962,0,0;gate.1.max=1.992,1,0.65;gate.1.velocity=0,0,$v"; fi ;;

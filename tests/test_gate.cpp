@@ -159,6 +159,11 @@ TEST(Gate, BadSectionsNameTheKeyAndTheFix) {
   EXPECT_NE(noslip.find("at_rest"), std::string::npos);
   // A gate at rest is an obstacle: no_slip and a closed top are fine.
   EXPECT_EQ(error(tank("gate", 0, "\n[boundary]\nslip = no_slip\n")), "");
+  // Faster than 0.3 c0 (c0 = 10 sqrt(2 g 0.2) = 19.8 m/s here): outside the weakly compressible model.
+  const std::string fast = error(tank("gate", 7, ""));
+  EXPECT_NE(fast.find("gate.1.velocity.y = 7 m/s: allowed range < 0.3 c0"), std::string::npos);
+  EXPECT_NE(fast.find("raise fluid.c0"), std::string::npos);
+  EXPECT_EQ(error(tank("gate", 5, "")), "");
   const std::string through = error(tank("gate", 1, "[obstacle.1]\nmin = 0.15, 0.32\nmax = 0.25, 0.36\n"));
   EXPECT_NE(through.find("would be lifted through obstacle.1"), std::string::npos);
 }

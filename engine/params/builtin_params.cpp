@@ -750,8 +750,8 @@ ParamRegistry make_builtin() {
                       "The gate's constant velocity, along the last axis only (up: y in 2D, z in 3D) and not "
                       "negative: a lifted gate, which leaves through its tank's open top (the tank must have "
                       "open_top = true; the neighbour grid wraps, so a gate past the scene's top costs "
-                      "nothing but its particles' steps). 0: an obstacle, bit for bit. Not with "
-                      "boundary.slip = no_slip.")));
+                      "nothing but its particles' steps); below 0.3 fluid.c0 (the weakly compressible model's "
+                      "Mach limit). 0: an obstacle, bit for bit. Not with boundary.slip = no_slip.")));
 
   // Numbered sections [probe.N] and [gauge.N]: instruments sampled on the device (engine/probes,
   // docs/probes.md has the definitions and the CSV format).

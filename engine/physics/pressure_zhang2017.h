@@ -24,8 +24,8 @@
 namespace ejecta {
 
 // 2 P*_ij / (rho_i rho_j) for the pair i, j at distance r; vx = v_ij . x_ij (v_ij = v_i - v_j), vi the
-// fluid particle's velocity relative to the wall (v_i - v_w: a gate's wall moves; forces_wcsph.h), xj the neighbour's position, xij = x_i - x_j, wall_j whether it is a wall
-// particle.
+// fluid particle's velocity relative to the wall (v_i - v_w: a gate's wall moves; forces_wcsph.h), xj the
+// neighbour's position, xij = x_i - x_j, wall_j whether it is a wall particle.
 // The wall's normal problem holds only for a fluid particle in front of the wall particle's face
 // (n_w . x_ij > 0): beyond a convex edge (water running over the box's top past its front face's
 // particles) the face's normal would push the particle up and off the edge, where the SPHERIC 2 runs

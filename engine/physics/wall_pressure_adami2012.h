@@ -2,9 +2,9 @@
 // Wall boundary of Adami, Hu & Adams (2012), J. Comput. Phys. 231, 7057: fixed wall particles take a
 // pressure extrapolated from the fluid around them, eq. (27),
 //   p_w = (sum_f p_f W_wf + (g - a_w) . sum_f rho_f r_wf W_wf) / sum_f W_wf,   r_wf = x_w - x_f,
-// (a_w = 0: walls at rest or moving at a constant velocity, a gate), and a density from the inverted EOS, eq. (28). Option
-// (boundary.wall_pressure = fluid_acceleration): the hydrostatic-like term taken with each fluid
-// particle's own acceleration, sum_f rho_f (g - a_f) . r_wf W_wf, the pressure gradient the fluid's
+// (a_w = 0: walls at rest or moving at a constant velocity, a gate), and a density from the inverted
+// EOS, eq. (28). Option (boundary.wall_pressure = fluid_acceleration): the hydrostatic-like term taken
+// with each fluid particle's own acceleration, sum_f rho_f (g - a_f) . r_wf W_wf, the pressure gradient the fluid's
 // momentum equation implies (grad p = rho (g - a)), so a wall under a decelerating front reads the
 // pressure the deceleration needs (a_f of the last force evaluation). Negative wall pressure
 // is cut to zero so water does not stick to walls. For no-slip the wall velocity used in viscous terms

@@ -350,6 +350,18 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
       ip.liquid.c0 = 10.0 * (vmax > 0 ? vmax : 1.0);
     }
   }
+  // A gate drives the water at its own speed: it must stay well below the sound speed of the weakly
+  // compressible water (Mach 0.3; the flow's density varies by Ma^2, Monaghan 1994), or the plate runs
+  // ahead of its own pressure waves (docs/physics.md, fourteenth session: a plate at 3 c0 sprays).
+  for (std::size_t g = 0; g < gates.size(); ++g) {
+    const double v = gate_v[g][dim - 1];
+    if (v >= 0.3 * ip.liquid.c0)
+      fail(ps.where(gates[g].section + ".velocity"),
+           gates[g].section + ".velocity." + kAxis[dim - 1] + " = " + fmt(v) + " m/s: allowed range < 0.3 c0 = " +
+               fmt(std::floor(30 * ip.liquid.c0) / 100) + " m/s (the sound speed fluid.c0 = " +
+               fmt(std::round(100 * ip.liquid.c0) / 100) +
+               " m/s: the weakly compressible model's Mach limit); lower the speed or raise fluid.c0");
+  }
   // Tait: p = B ((rho/rho0)^gamma - 1), B = c0^2 rho0 / gamma, so that dp/drho = c0^2 at rho0.
   const double B = ip.liquid.c0 * ip.liquid.c0 * ip.liquid.rho0 / ip.liquid.gamma;
 
