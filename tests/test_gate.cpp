@@ -17,7 +17,8 @@ namespace ejecta {
 namespace {
 
 // A 2D tank 0.5 x 0.4 m (open top), water 0.3 m long and 0.2 m deep against the far wall x = 0.5, held by
-// a plate 3 dp thick at x = 0.17-0.2 as an obstacle ("obstacle") or a gate lifted at `speed` ("gate").
+// a plate 3 dp thick at x = 0.17-0.2 as an obstacle ("obstacle") or a gate lifted at `speed` ("gate"; the
+// string form: its velocity's value and any further keys of [gate.1]).
 std::string tank(const std::string& plate, const std::string& velocity, const std::string& extra = "") {
   std::string s = R"(
 [scene]
@@ -40,6 +41,11 @@ max = 0.5, 0.2
 }
 std::string tank(const std::string& plate, double speed, const std::string& extra = "") {
   return tank(plate, "0, " + format_number(speed), extra);
+}
+
+// The tank's top closed (a roof at y = 0.4).
+std::string closed_top(std::string ini) {
+  return ini.replace(ini.find("open_top = true"), 15, "open_top = false");
 }
 
 // The boundary settings of the measured runs: the defaults (Adami's at-rest walls), the wall law on mDBC
@@ -93,6 +99,57 @@ TEST(Gate, MovesAtItsVelocityAndRestartsBitForBit) {
     // A restart from a frame of the moving gate continues it exactly (its velocity is in the frame, its
     // box follows the clock).
     test::expect_exact_restart(p, 150, 150, {"velocity_predicted", "pressure", "density_predicted"});
+  }
+}
+
+// The gate's particles (walls in its x range, above the floor and below the roof y = 0.4): their lowest
+// and highest centres, and the largest speed among them.
+struct GateSpan {
+  double bottom = 1e9, top = -1e9, speed = 0;
+};
+GateSpan gate_span(const Simulation& sim) {
+  const FrameData f = sim.capture_frame({"kind", "position", "velocity"});
+  const auto kind = test::frame_values(f, "kind"), x = test::frame_values(f, "position"),
+             v = test::frame_values(f, "velocity");
+  GateSpan g;
+  for (std::size_t i = 0; i < kind.size(); ++i)
+    if (kind[i] == 1 && x[2 * i] > 0.17 && x[2 * i] < 0.2 && x[2 * i + 1] > 0 && x[2 * i + 1] < 0.4) {
+      g.bottom = std::min(g.bottom, x[2 * i + 1]);
+      g.top = std::max(g.top, x[2 * i + 1]);
+      g.speed = std::max(g.speed, std::hypot(v[2 * i], v[2 * i + 1]));
+    }
+  return g;
+}
+
+// gate.1.travel: lifted at 1 m/s by a travel it reaches between steps 150 and 300 (from the clock of a run
+// without it), in the tank with its top closed (the raised gate stays under the roof y = 0.4).
+TEST(Gate, StopsAfterItsTravelAndRestartsAcrossTheStopBitForBit) {
+  for (const std::string extra : {std::string(kWallLaw), std::string(kDbc)}) {
+    auto clock = make_simulation(read_scene_string(tank("gate", 1.0, extra), "gate.ini"), Backend::Cpu);
+    run_steps(*clock, 150);
+    const double t150 = clock->time();
+    run_steps(*clock, 150);
+    const double travel = 0.5 * (t150 + clock->time());
+    const std::string ini = closed_top(tank("gate", "0, 1\ntravel = " + format_number(travel), extra));
+    const ParamSet p = read_scene_string(ini, "travel.ini");
+    auto sim = make_simulation(p, Backend::Cpu);
+    run_steps(*sim, 300);
+    const GateSpan stopped = gate_span(*sim);
+    std::printf("travel %.6f m (stop at t = %.6f s), t = %.6f s: the gate's centres %.7f - %.7f m, speed %g\n",
+                travel, travel, sim->time(), stopped.bottom, stopped.top, stopped.speed);
+    // Its 30 rows stood at 0.005 .. 0.295 at t = 0: every particle ends at x0 + travel (float rounding of
+    // the drift), not a fraction of a step past it, and is at rest.
+    EXPECT_GT(sim->time(), travel);
+    EXPECT_NEAR(stopped.bottom, 0.005 + travel, 2e-6);
+    EXPECT_NEAR(stopped.top, 0.295 + travel, 2e-6);
+    EXPECT_EQ(stopped.speed, 0.0);
+    run_steps(*sim, 100);
+    const GateSpan later = gate_span(*sim);
+    EXPECT_EQ(later.bottom, stopped.bottom);
+    EXPECT_EQ(later.top, stopped.top);
+    // Restarted before the stop, the gate moves on and stops at the same place; after it, it stays.
+    test::expect_exact_restart(p, 150, 150, {"velocity_predicted", "pressure", "density_predicted"});
+    test::expect_exact_restart(p, 250, 50, {"velocity_predicted", "pressure", "density_predicted"});
   }
 }
 
@@ -150,9 +207,7 @@ TEST(Gate, BadSectionsNameTheKeyAndTheFix) {
   const std::string down = error(tank("gate", -1, ""));
   EXPECT_NE(down.find("gate.1.velocity.y = -1"), std::string::npos);
   EXPECT_NE(down.find(">= 0"), std::string::npos);
-  std::string closed = tank("gate", 1, "");
-  closed.replace(closed.find("open_top = true"), 15, "open_top = false");
-  const std::string roof = error(closed);
+  const std::string roof = error(closed_top(tank("gate", 1, "")));
   EXPECT_NE(roof.find("tank.1.open_top = true"), std::string::npos);
   const std::string noslip = error(tank("gate", 1, "\n[boundary]\nslip = no_slip\n"));
   EXPECT_NE(noslip.find("boundary.slip = no_slip"), std::string::npos);
@@ -166,6 +221,20 @@ TEST(Gate, BadSectionsNameTheKeyAndTheFix) {
   EXPECT_EQ(error(tank("gate", 5, "")), "");
   const std::string through = error(tank("gate", 1, "[obstacle.1]\nmin = 0.15, 0.32\nmax = 0.25, 0.36\n"));
   EXPECT_NE(through.find("would be lifted through obstacle.1"), std::string::npos);
+  // A travel: positive; in the closed tank (roof at y = 0.4, the gate's top at 0.3) up to 0.1 m, and then
+  // not through an obstacle above its raised top.
+  const std::string zero = error(tank("gate", "0, 1\ntravel = 0"));
+  EXPECT_NE(zero.find("bad.ini:"), std::string::npos);
+  EXPECT_NE(zero.find("gate.1.travel = 0 m: allowed range > 0"), std::string::npos);
+  EXPECT_NE(error(tank("gate", "0, 1\ntravel = -0.1")).find("allowed range > 0"), std::string::npos);
+  EXPECT_EQ(error(closed_top(tank("gate", "0, 1\ntravel = 0.1"))), "");
+  const std::string high = error(closed_top(tank("gate", "0, 1\ntravel = 0.15")));
+  EXPECT_NE(high.find("gate.1 raised by its travel 0.15 m reaches y = 0.45, above the roof of tank.1"),
+            std::string::npos);
+  EXPECT_NE(high.find("allowed range <= 0.1 m"), std::string::npos);
+  EXPECT_NE(high.find("tank.1.open_top = true"), std::string::npos);
+  EXPECT_NE(roof.find("gate.1.travel"), std::string::npos);
+  EXPECT_EQ(error(tank("gate", "0, 1\ntravel = 0.01", "[obstacle.1]\nmin = 0.15, 0.32\nmax = 0.25, 0.36\n")), "");
 }
 
 }  // namespace

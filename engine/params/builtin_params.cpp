@@ -749,9 +749,15 @@ ParamRegistry make_builtin() {
   t.add(rebuild(param("gate.#.velocity", T::Vec3, "0, 0, 0", "m/s", "Gate velocity",
                       "The gate's constant velocity, along the last axis only (up: y in 2D, z in 3D) and not "
                       "negative: a lifted gate, which leaves through its tank's open top (the tank must have "
-                      "open_top = true; the neighbour grid wraps, so a gate past the scene's top costs "
-                      "nothing but its particles' steps); below 0.3 fluid.c0 (the weakly compressible model's "
-                      "Mach limit). 0: an obstacle, bit for bit. Not with boundary.slip = no_slip.")));
+                      "open_top = true unless the gate has a travel that keeps it under the roof; the "
+                      "neighbour grid wraps, so a gate past the scene's top costs nothing but its particles' "
+                      "steps); below 0.3 fluid.c0 (the weakly compressible model's Mach limit). 0: an "
+                      "obstacle, bit for bit. Not with boundary.slip = no_slip.")));
+  t.add(rebuild(param("gate.#.travel", T::Real, "0", "m", "Gate travel",
+                      "The distance the gate moves along its velocity before it stops and stays (a door lifted "
+                      "by so much, at travel / |velocity| s; its particles end exactly there). Unset (0): it "
+                      "keeps moving. Set, it must be > 0; in a tank with a closed top the raised gate must fit "
+                      "under the roof.")));
 
   // Numbered sections [probe.N] and [gauge.N]: instruments sampled on the device (engine/probes,
   // docs/probes.md has the definitions and the CSV format).

@@ -220,11 +220,20 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   // Gates: obstacles that move at a constant velocity (the lifted door of a dam break), kept after the
   // obstacles in the particles and the wall boxes so that a gate at rest is the same obstacle.
   std::vector<std::array<double, 3>> gate_v;
+  std::vector<double> gate_travel;  // infinite: it keeps moving
   for (int i : ps.indices("gate")) {
     const std::string s = "gate." + std::to_string(i);
-    gates.push_back(read_box(ps, dim, s, {"min", "max", "velocity"}));
+    gates.push_back(read_box(ps, dim, s, {"min", "max", "velocity", "travel"}));
     const auto v = ps.vec3(s + ".velocity");
     gate_v.push_back({dim > 0 ? v[0] : 0.0, dim > 1 ? v[1] : 0.0, dim > 2 ? v[2] : 0.0});
+    // travel: the distance after which the gate stops and stays (a door lifted by so much); unset, it
+    // keeps moving.
+    const double travel = ps.is_set(s + ".travel") ? ps.real(s + ".travel") : std::numeric_limits<double>::infinity();
+    if (!(travel > 0))
+      fail(ps.where(s + ".travel"), s + ".travel = " + fmt(travel) + " m: allowed range > 0 (the distance the gate " +
+                                        "moves before it stops); give a positive length, or remove the key for " +
+                                        "a gate that keeps moving");
+    gate_travel.push_back(travel);
     const std::string where = ps.where(s + ".velocity");
     for (int d = 0; d < dim; ++d) {
       if (!std::isfinite(v[d]))
@@ -275,18 +284,28 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
       if (!tanks.empty() &&
           std::none_of(tanks.begin(), tanks.end(), [&](const Box& t) { return t.overlaps(o); }))
         fail(o.where, o.section + " lies entirely outside every tank: move it inside a [tank.N]");
-  // A lifted gate leaves through its tank's top, which must be open (a roof's walls would sit in its
-  // path), and passes no obstacle.
+  // A lifted gate sweeps its box up by its travel (to the scene's top when it has none): in a tank whose
+  // top is closed the raised gate must fit under the roof (whose walls would sit in its path), else the
+  // top must be open (the gate leaves through it); it passes no obstacle.
   for (std::size_t g = 0; g < gates.size(); ++g) {
     if (!(gate_v[g][dim - 1] > 0)) continue;
+    Box path = gates[g];
+    const bool stops = std::isfinite(gate_travel[g]);
+    path.hi[dim - 1] = stops ? gates[g].hi[dim - 1] + gate_travel[g] : std::numeric_limits<double>::max();
+    auto nm = [](double x) { return fmt(std::round(x * 1e9) / 1e9); };  // sums printed to the nanometre
     for (std::size_t t = 0; t < tanks.size(); ++t)
-      if (!open_top[t] && tanks[t].overlaps(gates[g]))
-        fail(ps.where(gates[g].section + ".velocity"),
-             gates[g].section + " is lifted inside " + tanks[t].section + ", whose top is closed (" +
-                 tanks[t].where + "): set " + tanks[t].section + ".open_top = true (the gate leaves through it)");
+      if (!open_top[t] && tanks[t].overlaps(gates[g]) && path.hi[dim - 1] > tanks[t].hi[dim - 1] + kTol)
+        fail(ps.where(gates[g].section + (stops ? ".travel" : ".velocity")),
+             gates[g].section + (stops ? " raised by its travel " + fmt(gate_travel[g]) + " m reaches " + kAxis[dim - 1] +
+                                             " = " + nm(path.hi[dim - 1]) + ", above the roof of "
+                                       : " is lifted inside ") +
+                 tanks[t].section + (stops ? " at " + fmt(tanks[t].hi[dim - 1]) : std::string(", whose top is closed")) +
+                 " (" + tanks[t].where + "): " +
+                 (stops ? "allowed range <= " + nm(tanks[t].hi[dim - 1] - gates[g].hi[dim - 1]) +
+                              " m; shorten the travel, or set " + tanks[t].section + ".open_top = true"
+                        : "set " + gates[g].section + ".travel (the raised gate below the roof) or " +
+                              tanks[t].section + ".open_top = true (the gate leaves through it)"));
     for (const Box& o : obstacles) {
-      Box path = gates[g];
-      path.hi[dim - 1] = std::numeric_limits<double>::max();
       if (path.overlaps(o))
         fail(ps.where(gates[g].section + ".velocity"), gates[g].section + " would be lifted through " + o.section +
                                                             " (" + o.where + "): move one of them");
@@ -508,7 +527,10 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
     ip.wall_boxes.push_back(w);
   };
   for (const Box& o : obstacles) add_box(o, zero);
-  for (std::size_t g = 0; g < gates.size(); ++g) add_box(gates[g], gate_v[g].data());
+  for (std::size_t g = 0; g < gates.size(); ++g) {
+    add_box(gates[g], gate_v[g].data());
+    if (gate_v[g][dim - 1] > 0) ip.wall_boxes.back().stop_time = gate_travel[g] / gate_v[g][dim - 1];
+  }
   return ip;
 }
 

@@ -16,6 +16,7 @@
 #include "scene/scene_size.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct WallBox {
   // A gate ([gate.N]): an obstacle moving at this constant velocity, its box lo + v t, hi + v t at time t
   // (solver/uniform_liquid.h, move_gates); 0 for tanks and obstacles.
   double velocity[3] = {0, 0, 0};
+  // The time at which a gate stops (gate.N.travel / |velocity|; infinite for a gate that keeps moving):
+  // from then on its box is lo + v stop_time and its particles are at rest (move_gates, stop_gates).
+  double stop_time = std::numeric_limits<double>::infinity();
 };
 
 struct SceneParticles {

@@ -251,6 +251,7 @@ class UniformLiquid {
   // time: the clock after the step, at which the rates are evaluated (the gates' boxes, move_gates).
   void kick_drift(double dt, double time) {
     exec_.for_each(n_, KickDrift<T, D>{pv_, T(dt), drift_corrected(), model_.summation});
+    stop_gates(time);
     move_gates(time);
     if (model_.boundary == kBoundaryDbcCrespo2007)
       exec_.for_each(n_, WallDensityKick_Crespo2007<T, D, true>{pv_, T(dt), model_.eos.rho0});
@@ -386,25 +387,48 @@ class UniformLiquid {
 
   std::size_t fluid_count() const { return n_fluid_; }
 
-  // The gates' boxes ([gate.N], scene_builder.cpp) at time t: lo + v_w t, hi + v_w t in the interface of
-  // mDBC's ghost nodes and of the wall normals (the wall law, the wall-normal Riemann problem), whose
-  // particles the drift moves by v_w dt (leapfrog_kdk.h). From the scene's boxes and the clock, so a
-  // restart at t puts them where the uninterrupted run has them; a scene without gates is untouched.
+  // The gates' boxes ([gate.N], scene_builder.cpp) at time t: lo + v_w t', hi + v_w t', t' = min(t, t_s)
+  // (t_s the stop time of a gate with a travel), in the interface of mDBC's ghost nodes and of the wall
+  // normals (the wall law, the wall-normal Riemann problem), whose particles the drift moves by v_w dt
+  // (leapfrog_kdk.h) until stop_gates stops them. From the scene's boxes and the clock, so a restart at t
+  // puts them where the uninterrupted run has them; a scene without gates is untouched.
   void move_gates(double t) {
     for (std::size_t b = 0; b < wall_boxes_.size() && b < std::size_t(mdbc_.geometry.n); ++b) {
       const WallBox& w = wall_boxes_[b];
-      bool moving = false;
-      for (int d = 0; d < D; ++d) moving = moving || w.velocity[d] != 0;
-      if (!moving) continue;
+      if (!moving(w)) continue;
+      const double tm = std::min(t, w.stop_time);
       for (int d = 0; d < D; ++d) {
-        mdbc_.geometry.lo[b][d] = T(w.lo[d] + w.velocity[d] * t);
-        mdbc_.geometry.hi[b][d] = T(w.hi[d] + w.velocity[d] * t);
+        mdbc_.geometry.lo[b][d] = T(w.lo[d] + w.velocity[d] * tm);
+        mdbc_.geometry.hi[b][d] = T(w.hi[d] + w.velocity[d] * tm);
       }
     }
     model_.wall_geometry = mdbc_.geometry;
   }
+  // Stops, in the step that ends at t >= t_s, the particles of each gate with a travel (StopGate,
+  // leapfrog_kdk.h): one pass per gate, once per run (a restart's first such step finds them at rest
+  // already, and the pass changes nothing).
+  void stop_gates(double t) {
+    gate_stopped_.resize(wall_boxes_.size(), false);
+    for (std::size_t b = 0; b < wall_boxes_.size(); ++b) {
+      const WallBox& w = wall_boxes_[b];
+      if (gate_stopped_[b] || !moving(w) || !(t >= w.stop_time)) continue;
+      StopGate<T, D> stop{pv_, {}, {}, {}, T(t - w.stop_time)};
+      for (int d = 0; d < D; ++d) {
+        stop.vw[d] = T(w.velocity[d]);
+        stop.lo[d] = T(w.lo[d] + w.velocity[d] * t);
+        stop.hi[d] = T(w.hi[d] + w.velocity[d] * t);
+      }
+      exec_.for_each(n_, stop);
+      gate_stopped_[b] = true;
+    }
+  }
 
  private:
+  static bool moving(const WallBox& w) {
+    bool m = false;
+    for (int d = 0; d < D; ++d) m = m || w.velocity[d] != 0;
+    return m;
+  }
   // The drift carries a correction (XSPH, particle shifting): its field exists and KickDrift adds it.
   bool drift_corrected() const { return model_.xsph > T(0) || model_.shift > T(0); }
 
@@ -446,6 +470,7 @@ class UniformLiquid {
   ColliderSphere collider_host_{};
   MdbcWalls<T, D> mdbc_{};  // boundary.model = mdbc_english2022 (physics/boundary_mdbc_english2022.h)
   std::vector<WallBox> wall_boxes_;  // the scene's, at t = 0 (move_gates)
+  std::vector<bool> gate_stopped_;    // per wall box: its gate's stop done in this run (stop_gates)
   double h_ = 0, dp_ = 0, max_density_ratio_ = 2;
   bool count_pairs_ = false;
   PairCounts pairs_;
