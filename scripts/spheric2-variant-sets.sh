@@ -75,6 +75,10 @@ variant() {
     gate*) local v=${1#gate}; [[ $v =~ ^[0-9]*\.?[0-9]+$ ]] || return 1
       if [ "${spheric2_dim:-3}" = 2 ]; then echo "tank.1.open_top=true;gate.1.min=1.962,0;gate.1.max=1.992,0.65;gate.1.velocity=0,$v"
       else echo "tank.1.open_top=true;gate.1.min=1.962,0,0;gate.1.max=1.992,1,0.65;gate.1.velocity=0,0,$v"; fi ;;
+    # the same gate lifted by 0.3 m only and stopped there (gate.N.travel), the tank's top closed (the
+    # raised door's top at 0.95 m stays under the roof at 1 m): lift3
+    lift*) local v=${1#lift}; [[ $v =~ ^[0-9]*\.?[0-9]+$ ]] || return 1
+      variant "gate$v" | sed 's/^tank.1.open_top=true;//; s/$/;gate.1.travel=0.3/' ;;
     *) return 1 ;;
   esac
 }

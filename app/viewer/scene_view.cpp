@@ -1,6 +1,7 @@
 #include "viewer/scene_view.h"
 
 #include "render/box_lines.h"
+#include "scene/scene_builder.h"
 
 #include "render/frame_render_data.h"
 #include "viewer/view_model.h"
@@ -9,6 +10,7 @@
 #include "viewer/scene_look.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -70,16 +72,23 @@ double measured_spacing(const HostParticles& h) {
 
 }  // namespace
 
-std::vector<render::Bounds> geometry_outline(const ParamSet& scene, int dim) {
+std::vector<render::Bounds> geometry_outline(const ParamSet& scene, int dim, double time) {
   std::vector<render::Bounds> out;
-  for (const char* section : {"tank", "obstacle"})
+  for (const char* section : {"tank", "obstacle", "gate"})
     for (int i : scene.indices(section)) {
       const std::string s = std::string(section) + "." + std::to_string(i);
       const auto lo = scene.vec3(s + ".min"), hi = scene.vec3(s + ".max");
+      // A gate where it is at `time`: moved by v min(t, t_s) (scene_builder.h, gate_stop_time).
+      std::array<double, 3> shift = {0, 0, 0};
+      if (section == std::string("gate")) {
+        const auto v = scene.vec3(s + ".velocity");
+        const double t = std::min(time, gate_stop_time(scene, s));
+        for (int d = 0; d < 3; ++d) shift[d] = v[d] * t;
+      }
       render::Bounds b;
       for (int d = 0; d < 3; ++d) {
-        b.lo[d] = d < dim ? float(lo[d]) : 0.f;
-        b.hi[d] = d < dim ? float(hi[d]) : 0.f;
+        b.lo[d] = d < dim ? float(lo[d] + shift[d]) : 0.f;
+        b.hi[d] = d < dim ? float(hi[d] + shift[d]) : 0.f;
       }
       out.push_back(b);
     }
@@ -88,6 +97,8 @@ std::vector<render::Bounds> geometry_outline(const ParamSet& scene, int dim) {
 
 void SceneView::reset_camera(const render::Bounds& b, int dim, const ParamSet& scene, double spacing) {
   bounds_ = b;
+  outline_scene_ = scene;
+  outline_dim_ = dim;
   settings_.outline = geometry_outline(scene, dim);
   const bool two_d = dim < 3;
   camera_ = render::Camera(two_d);
@@ -103,6 +114,11 @@ void SceneView::reset_camera(const render::Bounds& b, int dim, const ParamSet& s
 
 void SceneView::fit() { camera_.fit(bounds_); }
 
+void SceneView::follow_gates(double time) {
+  if (!settings_.outline.empty() && !outline_scene_.indices("gate").empty())
+    settings_.outline = geometry_outline(outline_scene_, outline_dim_, time);
+}
+
 RenderRange SceneView::show(const FrameData& frame) {
   const auto t0 = std::chrono::steady_clock::now();
   const RenderRange r =
@@ -112,6 +128,7 @@ RenderRange SceneView::show(const FrameData& frame) {
   upload_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   take_range(r);
   measure_histogram(frame_col_, frame.find("kind"));
+  follow_gates(frame.time);
   return r;
 }
 
@@ -159,6 +176,7 @@ RenderRange SceneView::update() {
   take_range(r);
   measure_histogram_live();
   const ColliderSphere c = sim_->collider();
+  follow_gates(sim_->time());
   settings_.show_collider = c.enabled;
   settings_.collider_center = glm::vec3(float(c.center[0]), float(c.center[1]), sim_->dim() == 3 ? float(c.center[2]) : 0.f);
   settings_.collider_radius = float(c.radius);

@@ -33,9 +33,11 @@ struct LookOptions {
   std::string walls, sprites, view, theme;
 };
 
-// The boxes of the scene's [tank.N] (inner box) and [obstacle.N] sections, drawn as a wireframe when
-// the walls are hidden (2D: z = 0).
-std::vector<render::Bounds> geometry_outline(const ParamSet& scene, int dim);
+// The boxes of the scene's [tank.N] (inner box), [obstacle.N] and [gate.N] sections, drawn as a
+// wireframe when the walls are hidden (2D: z = 0); a gate's where it is at `time` (s), its box moved by
+// v min(t, t_s) (t_s: where its travel stops it), as the solver moves it. update() and show() redraw it
+// at the simulation's or the frame's time.
+std::vector<render::Bounds> geometry_outline(const ParamSet& scene, int dim, double time = 0);
 
 class SceneView {
  public:
@@ -99,7 +101,12 @@ class SceneView {
   void connect(Simulation& sim);  // the upload path (interop, splat or host copy) for sim's buffers
   void measure_histogram(const std::vector<float>& values, const FieldData* kind);
   void measure_histogram_live();
+  // The outline's gates where they are at `time` (geometry_outline); an outline cleared (tests, a look
+  // without it) stays cleared, and one without gates is left as it is.
+  void follow_gates(double time);
   Simulation* sim_;  // null in playback
+  ParamSet outline_scene_;  // the scene whose geometry the outline draws
+  int outline_dim_ = 2;
   bool allow_interop_, allow_splat_;
   render::GlParticleRenderer renderer_;
   std::unique_ptr<render::ParticleUploader> uploader_;

@@ -180,6 +180,13 @@ double hydrostatic_density(double rho0, double B, double gamma, double g_depth) 
   return rho0 * std::pow(1.0 + p / B, 1.0 / gamma);
 }
 
+double gate_stop_time(const ParamSet& ps, const std::string& section) {
+  const auto v = ps.vec3(section + ".velocity");
+  const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  const double travel = ps.real(section + ".travel");  // 0 (the default): none
+  return ps.is_set(section + ".travel") && speed > 0 ? travel / speed : std::numeric_limits<double>::infinity();
+}
+
 SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   SceneParticles ip;
   ip.has_liquid = true;
@@ -529,7 +536,7 @@ SceneParticles build_scene(const ParamSet& ps, const SizeCheck& check) {
   for (const Box& o : obstacles) add_box(o, zero);
   for (std::size_t g = 0; g < gates.size(); ++g) {
     add_box(gates[g], gate_v[g].data());
-    if (gate_v[g][dim - 1] > 0) ip.wall_boxes.back().stop_time = gate_travel[g] / gate_v[g][dim - 1];
+    ip.wall_boxes.back().stop_time = gate_stop_time(ps, gates[g].section);
   }
   return ip;
 }

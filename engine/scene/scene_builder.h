@@ -8,6 +8,7 @@
 #include "scene/scene_size.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ejecta {
@@ -15,6 +16,11 @@ namespace ejecta {
 // Throws ParamError naming the section and the file:line where its keys were set.
 // `check` sees the particle count before anything large is allocated (scene/scene_size.h).
 SceneParticles build_scene(const ParamSet& params, const SizeCheck& check = {});
+
+// The time at which the gate of section `section` ([gate.N]) stops: its travel / its speed; infinite
+// without a travel or at rest. Its box at time t is min + v min(t, this), max + v min(t, this) (the
+// solver's mDBC boxes, UniformLiquid::move_gates; the viewer's outline, geometry_outline).
+double gate_stop_time(const ParamSet& ps, const std::string& section);
 
 // Tait density at the depth where |g| depth = g_depth under a free surface, from the exact
 // hydrostatic pressure dp/dz = -rho(p) |g| (B = c0^2 rho0 / gamma). Fluid particles start with it and
