@@ -161,9 +161,9 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // fluid.force_registers; issue 18), 1 of the force pass's two-phase neighbour loop
   // (fluid.neighbour_batch; issue 18), 1 of the density diffusion against walls (fluid.wall_diffusion;
   // issue 12), 1 of the walls' pressure pass's threads (boundary.wall_threads; issue 18), 1 of the wall
-  // law's drag coefficient (boundary.friction; issue 12), 3 of the gate ([gate.N]: gate.#.min, gate.#.max,
-  // gate.#.velocity; issue 12).
-  EXPECT_EQ(reg.all().size(), 186u);
+  // law's drag coefficient (boundary.friction; issue 12), 4 of the gate ([gate.N]: gate.#.min, gate.#.max,
+  // gate.#.velocity, gate.#.travel; issue 12).
+  EXPECT_EQ(reg.all().size(), 187u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);
