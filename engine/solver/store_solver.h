@@ -361,7 +361,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
       return info.persistent || info.name == "acceleration" || info.name == "density_rate" ||
              info.name == "xsph_velocity";
     });
-    uniform_->move_gates(this->time_);
+    uniform_->restore_gates(this->time_);
     uniform_->sort_and_reorder();
     this->run_terms(terms_, TermStage::Forces);  // the densities, pressures and walls
   }

@@ -404,6 +404,12 @@ class UniformLiquid {
     }
     model_.wall_geometry = mdbc_.geometry;
   }
+  // A restored frame at time t (a restart, a rewind): the boxes at t, and each stop to be done again if
+  // the frame is before it (a frame after it holds the gate at rest, and the pass then changes nothing).
+  void restore_gates(double t) {
+    gate_stopped_.clear();
+    move_gates(t);
+  }
   // Stops, in the step that ends at t >= t_s, the particles of each gate with a travel (StopGate,
   // leapfrog_kdk.h): one pass per gate, once per run (a restart's first such step finds them at rest
   // already, and the pass changes nothing).
