@@ -239,6 +239,15 @@ TEST(BoundaryModel, CpuAndCudaAgreeOnAMovingGateDamBreak3D_Float) {
                              "boundary.friction=0.008", "tank.1.open_top=true", "gate.1.min=1.872,0,0",
                              "gate.1.max=1.992,1,0.65", "gate.1.velocity=0,0,3"});
 }
+// The same door with a travel of 0.1 m under the closed roof (gate.N.travel): it stops at t = 0.033 s, a
+// third of the way through the 200 steps (StopGate's clipped drift and zeroed velocity, move_gates' boxes
+// at v min(t, t_s)), on the device as on the host.
+TEST(BoundaryModel, CpuAndCudaAgreeOnAStoppedGateDamBreak3D_Float) {
+  expect_cpu_and_cuda_agree("mdbc_english2022",
+                            {"fluid.pressure_term=zhang2017_wall_normal", "boundary.slip=wall_law",
+                             "boundary.friction=0.008", "gate.1.min=1.872,0,0", "gate.1.max=1.992,1,0.65",
+                             "gate.1.velocity=0,0,3", "gate.1.travel=0.1"});
+}
 
 TEST(BoundaryModel, MdbcGhostsMirrorAcrossTheWalls) {
   const ParamSet p = test::shipped_scene("dambreak3d.ini", {"particles.dp=0.04", "boundary.model=mdbc_english2022"});
