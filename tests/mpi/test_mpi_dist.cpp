@@ -227,6 +227,25 @@ TEST(DistCudaDamBreak2D, SameAsOneCudaProcess) {
   expect_same_as_one_process(k2D, Backend::Cuda);
 }
 
+// A moving gate ([gate.N]) is refused on several ranks with its key and the way out; at rest it runs.
+TEST(DistDamBreak2D, MovingGateIsRefusedWithTheKey) {
+  auto message = [](const std::string& velocity) -> std::string {
+    ParamSet p = test::shipped_scene("dambreak2d.ini", {"tank.1.open_top=true", "gate.1.min=0.3,0",
+                                                        "gate.1.max=0.33,0.3", "gate.1.velocity=" + velocity});
+    try {
+      DistributedSimulation sim(p, Backend::Cpu);
+    } catch (const ParamError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string moving = message("0,1");
+  EXPECT_NE(moving.find("gate.1.velocity"), std::string::npos) << moving;
+  EXPECT_NE(moving.find("does not run on several MPI ranks yet"), std::string::npos) << moving;
+  EXPECT_NE(moving.find("run without mpirun"), std::string::npos) << moving;
+  EXPECT_EQ(message("0,0"), "");
+}
+
 TEST(DistDamBreak2D, ParticleCrossingRanksKeepsIdAndFields) {
   // A thin skin and a threshold of 0: ownership is rebuilt every few steps and the key ranges are
   // re-split each time, so particles near the ranges' ends change rank over and over.
