@@ -137,7 +137,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   // The hooks of Scheme::LeapfrogPredicted (staged_integrators.h), the liquid alone's integrator: kick
   // and drift with the predicted velocity and density; the rates at the drifted state; the closing
   // kick, then the limit at the step's end state (step steps_ + 1).
-  void kick_drift(double dt) { uniform_->kick_drift(dt, this->time_ + dt); }
+  void kick_drift(double dt) { uniform_->kick_drift(dt, this->time_); }
   void evaluate_rates() {
     const auto t0 = this->phase_mark();
     uniform_->sort_and_reorder();
@@ -361,7 +361,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
       return info.persistent || info.name == "acceleration" || info.name == "density_rate" ||
              info.name == "xsph_velocity";
     });
-    uniform_->restore_gates(this->time_);
+    uniform_->move_gates(this->time_);
     uniform_->sort_and_reorder();
     this->run_terms(terms_, TermStage::Forces);  // the densities, pressures and walls
   }

@@ -248,11 +248,12 @@ class UniformLiquid {
 
   // The kick and drift of Scheme::LeapfrogPredicted's step (the functors of leapfrog_kdk.h), with the
   // predicted velocity and density for the rates; and its closing kick (kick_and_extremes, below).
-  // time: the clock after the step, at which the rates are evaluated (the gates' boxes, move_gates).
-  void kick_drift(double dt, double time) {
+  // t0: the clock at the step's start; the rates are evaluated at t0 + dt (the gates' boxes, move_gates).
+  void kick_drift(double dt, double t0) {
+    const double t1 = t0 + dt;
     exec_.for_each(n_, KickDrift<T, D>{pv_, T(dt), drift_corrected(), model_.summation});
-    stop_gates(time);
-    move_gates(time);
+    stop_gates(t0, t1);
+    move_gates(t1);
     if (model_.boundary == kBoundaryDbcCrespo2007)
       exec_.for_each(n_, WallDensityKick_Crespo2007<T, D, true>{pv_, T(dt), model_.eos.rho0});
   }
@@ -404,20 +405,14 @@ class UniformLiquid {
     }
     model_.wall_geometry = mdbc_.geometry;
   }
-  // A restored frame at time t (a restart, a rewind): the boxes at t, and each stop to be done again if
-  // the frame is before it (a frame after it holds the gate at rest, and the pass then changes nothing).
-  void restore_gates(double t) {
-    gate_stopped_.clear();
-    move_gates(t);
-  }
-  // Stops, in the step that ends at t >= t_s, the particles of each gate with a travel (StopGate,
-  // leapfrog_kdk.h): one pass per gate, once per run (a restart's first such step finds them at rest
-  // already, and the pass changes nothing).
-  void stop_gates(double t) {
-    gate_stopped_.resize(wall_boxes_.size(), false);
+  // Stops the particles of each gate with a travel (StopGate, leapfrog_kdk.h) in the step t0 -> t that
+  // crosses its stop time t_s (t0 < t_s <= t): one pass per gate, in that step only. From the clock, so a
+  // restart or a rewind to a frame before t_s stops it in the same step, and a frame after t_s holds it at
+  // rest already.
+  void stop_gates(double t0, double t) {
     for (std::size_t b = 0; b < wall_boxes_.size(); ++b) {
       const WallBox& w = wall_boxes_[b];
-      if (gate_stopped_[b] || !moving(w) || !(t >= w.stop_time)) continue;
+      if (!moving(w) || !(t0 < w.stop_time && t >= w.stop_time)) continue;
       StopGate<T, D> stop{pv_, {}, {}, {}, T(t - w.stop_time)};
       for (int d = 0; d < D; ++d) {
         stop.vw[d] = T(w.velocity[d]);
@@ -425,7 +420,6 @@ class UniformLiquid {
         stop.hi[d] = T(w.hi[d] + w.velocity[d] * t);
       }
       exec_.for_each(n_, stop);
-      gate_stopped_[b] = true;
     }
   }
 
@@ -476,7 +470,6 @@ class UniformLiquid {
   ColliderSphere collider_host_{};
   MdbcWalls<T, D> mdbc_{};  // boundary.model = mdbc_english2022 (physics/boundary_mdbc_english2022.h)
   std::vector<WallBox> wall_boxes_;  // the scene's, at t = 0 (move_gates)
-  std::vector<bool> gate_stopped_;    // per wall box: its gate's stop done in this run (stop_gates)
   double h_ = 0, dp_ = 0, max_density_ratio_ = 2;
   bool count_pairs_ = false;
   PairCounts pairs_;
