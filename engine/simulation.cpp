@@ -143,8 +143,14 @@ std::unique_ptr<Simulation> make_simulation(const ParamSet& params, Backend back
   if (scene_has_probes(params) && params.text("physics.model") != "wcsph") make_probe_layout(params, 0, {});
   std::unique_ptr<Simulation> sim =
       build_simulation(params, backend, [&](const SceneSize& s) { check_memory(params, backend, s); });
-  if (ProbeSampling* probes = probe_sampling(*sim); probes && scene_has_probes(params))
-    probes->set_probes(make_probe_layout(params, sim->dim(), sim->fields()));
+  if (ProbeSampling* probes = probe_sampling(*sim); probes && scene_has_probes(params)) {
+    ProbeLayout layout = make_probe_layout(params, sim->dim(), sim->fields());
+    if (std::any_of(layout.instruments.begin(), layout.instruments.end(), [](const ProbeInstrument& in) { return in.load; })) {
+      const HostParticles host = sim->download();
+      check_load_boxes(params, layout, host.position, host.kind);
+    }
+    probes->set_probes(layout);
+  }
   return sim;
 }
 

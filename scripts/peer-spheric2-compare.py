@@ -30,6 +30,10 @@ EXPERIMENT = os.path.join(here, "..", "tests", "data", "spheric2_kleefsman2005.c
 GAUGE_X = {"H1": 0.496, "H2": 0.992, "H3": 1.488, "H4": 2.638}
 
 
+# numpy 2 renamed trapz to trapezoid.
+_trapz = getattr(np, "trapezoid", None) or getattr(np, "trapz")
+
+
 def read_peer_csv(path):
     """A DualSPHysics gauge CSV: {column name without unit: array}."""
     with open(path) as f:
@@ -195,6 +199,10 @@ def main(argv):
         if all(f"P{k}w" in c for k in range(1, 5)):
             pw = np.column_stack([np.nan_to_num(c[f"P{k}w"]) for k in range(1, 5)])
             series.append((f"{label}, 0.403 m x P1w-P4w strips", c["t"], 0.403 * (pw @ strips)))
+        if "box.force.x" in c:
+            # The scene's load [force.1] (docs/probes.md): the fluid's force on the box's wall particles, the
+            # measurement DualSPHysics's box force makes.
+            series.append((f"{label}, box load (fluid force on the box, -x)", c["t"], -c["box.force.x"]))
     p = os.path.join(outdir, "GaugesForce_Box.csv")
     if os.path.exists(p):
         c = read_peer_csv(p)
@@ -206,7 +214,7 @@ def main(argv):
         on = first_above(t, fx, 50.0)
         run5 = np.array([mean_at(t, fx, a, 0.0025) for a in t[(t >= 0.3) & (t <= 0.6)]])
         w = (t >= on) & (t <= on + 0.040)
-        imp = float(np.trapz(fx[w], t[w])) if w.any() else float("nan")
+        imp = float(_trapz(fx[w], t[w])) if w.any() else float("nan")
         print(f"\n{label}: first > 50 N at {on:.4f} s, 5 ms peak {np.nanmax(run5):.0f} N, "
               f"raw max {np.nanmax(fx[(t >= 0.3) & (t <= 0.6)]):.0f} N, impulse over 40 ms {imp:.1f} N s")
     return 0

@@ -55,7 +55,13 @@ ParamSet still_tank_2d() {
                               "probe.4.fields=pressure, velocity", "probe.5.position=0, 0.15",
                               "probe.5.diameter=0.02", "probe.5.normal=1, 0", "probe.5.name=wall",
                               "gauge.1.position=0.25, 0", "gauge.1.top=0.5", "gauge.1.interval=0.01",
-                              "probe.6.position=0, 0.15", "probe.6.source=walls", "probe.6.name=wallp"});
+                              "probe.6.position=0, 0.15", "probe.6.source=walls", "probe.6.name=wallp",
+                              // Loads, every 0.01 s: the floor's walls (every wall particle below its face,
+                              // the corners' included) and the left wall's (every one left of its face, the
+                              // corner's included: the boxes may share particles).
+                              "force.1.name=floor", "force.1.min=-0.1, -0.1", "force.1.max=0.6, 0",
+                              "force.1.interval=0.01", "force.2.name=left", "force.2.min=-0.1, -0.1",
+                              "force.2.max=0, 0.6", "force.2.interval=0.01"});
 }
 
 ProbeSeries run_probes(const ParamSet& p, double until) { return test::run_probe_series(p, Backend::Cpu, until); }
@@ -134,6 +140,36 @@ TEST(Probes, StillTank2D_PressureIsRhoGDepthAndGaugeReadsTheLevel) {
   EXPECT_GT(s.rows(), 10 * gauge_rows);
 }
 
+// Loads ([force.N], physics/fluid_wall_load.h) on the still tank, against statics: the floor carries
+// the water's weight, rho0 g H L per metre of depth, and the left wall the hydrostatic thrust
+// rho0 g H^2 / 2, pushed outward (-x); the floor feels no sideways force (its corners cancel).
+// Tolerance 0.5% of each, at t = 0 and settled over 0.05-0.1 s (measured: floor -0.013% and +0.26%,
+// wall -0.08% and +0.24%; settled, the probes' +0.2-0.5% of the scheme's surface pressure). The sum over all walls is the fluid's weight
+// exactly when the fluid is at rest (its momentum balance), so the floor's figure checks that the
+// pass sees every fluid-wall pair with the step's terms; the wall's that the pairs are split by the box.
+TEST(Probes, LoadsOfAStillTank2D_FloorCarriesTheWeightAndTheWallTheThrust) {
+  const ParamSet p = still_tank_2d();
+  const double H = p.vec3("block.1.max")[1], L = p.vec3("block.1.max")[0], rho0 = p.real("fluid.rho0");
+  const ProbeSeries s = run_probes(p, 0.1);
+  const double weight = rho0 * kG * H * L, thrust = 0.5 * rho0 * kG * H * H;
+  const auto settled = column_means(s, 0.05, 0.1);
+  const std::size_t fy = column(s, "floor.force.y"), fx = column(s, "floor.force.x");
+  const std::size_t wx = column(s, "left.force.x"), wy = column(s, "left.force.y");
+  EXPECT_EQ(s.columns[fy].units, "N/m");
+  std::printf("  floor: t = 0 %.2f N/m, settled %.2f N/m, -rho0 g H L = %.2f (%+.3f%% / %+.3f%%); sideways %.3f N/m\n",
+              s.at(0, fy), settled[fy], -weight, 100 * (-s.at(0, fy) / weight - 1), 100 * (-settled[fy] / weight - 1),
+              settled[fx]);
+  std::printf("  left wall: t = 0 %.2f N/m, settled %.2f N/m, -rho0 g H^2 / 2 = %.2f (%+.3f%% / %+.3f%%); vertical "
+              "(the corner's share of the weight) %.3f N/m\n",
+              s.at(0, wx), settled[wx], -thrust, 100 * (-s.at(0, wx) / thrust - 1), 100 * (-settled[wx] / thrust - 1),
+              settled[wy]);
+  EXPECT_NEAR(-s.at(0, fy) / weight, 1.0, 0.005);
+  EXPECT_NEAR(-settled[fy] / weight, 1.0, 0.005);
+  EXPECT_NEAR(settled[fx] / weight, 0.0, 0.005) << "the floor's sideways load: the two corners cancel";
+  EXPECT_NEAR(-s.at(0, wx) / thrust, 1.0, 0.005);
+  EXPECT_NEAR(-settled[wx] / thrust, 1.0, 0.005);
+}
+
 // A small 3D tank: 0.2 x 0.2 m, 0.3 m of water, dp = 0.02 m. Probes on the axis at three depths, a
 // sensor disc on the wall x = 0, a gauge.
 TEST(Probes, StillTank3D_PressureDiscAndGauge) {
@@ -201,10 +237,11 @@ TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {
   std::getline(in, row1);
   EXPECT_EQ(header,
             "time [s],probe1.pressure [Pa],probe2.pressure [Pa],probe3.pressure [Pa],probe4.pressure [Pa],"
-            "probe4.velocity.x [m/s],probe4.velocity.y [m/s],wall.pressure [Pa],wallp.pressure [Pa],gauge1.height [m]");
+            "probe4.velocity.x [m/s],probe4.velocity.y [m/s],wall.pressure [Pa],wallp.pressure [Pa],gauge1.height [m],"
+            "floor.force.x [N/m],floor.force.y [N/m],left.force.x [N/m],left.force.y [N/m]");
   EXPECT_EQ(row0.rfind("0,", 0), 0u) << row0;
-  EXPECT_NE(row0.back(), ',') << "the gauge is due at t = 0";
-  EXPECT_EQ(row1.back(), ',') << "and not due again before 0.01 s: " << row1;
+  EXPECT_NE(row0.back(), ',') << "the gauge and the loads are due at t = 0";
+  EXPECT_EQ(row1.substr(row1.size() - 5), ",,,,,") << "and not due again before 0.01 s: " << row1;
   std::remove(path.c_str());
 }
 
@@ -278,7 +315,13 @@ TEST(Probes, BadSectionsAreInputErrorsWithFileAndLine) {
   e = test::scene_error(base + "[probe.1]\nname = P1\n[probe.2]\nname = P1\n");
   EXPECT_NE(e.find("probe.2.name: 'P1' is also the name of probe.1"), std::string::npos) << e;
   e = test::scene_error("[physics]\nmodel = gas\n[gas_block.1]\nmax = 1, 1\n[probe.1]\nposition = 0.5, 0.5\n");
-  EXPECT_NE(e.find("probe.1.position: probes and gauges are available with physics.model = wcsph only"),
+  EXPECT_NE(e.find("probe.1.position: probes, gauges and loads are available with physics.model = wcsph only"),
+            std::string::npos)
+      << e;
+  e = test::scene_error(base + "[force.1]\nmin = 0, 0.1\nmax = 0.1, 0\n");
+  EXPECT_NE(e.find("bad.ini:8: force.1.max: max.y = 0 m must be above min.y = 0.1 m"), std::string::npos) << e;
+  e = test::scene_error(base + "[force.1]\nmin = 0.02, 0.02\nmax = 0.05, 0.05\n");
+  EXPECT_NE(e.find("bad.ini:7: force.1.min: the box min..max holds no wall particle (9 fluid particles)"),
             std::string::npos)
       << e;
 }

@@ -830,7 +830,7 @@ std::unique_ptr<Simulation> make_distributed_simulation(const ParamSet& params, 
     throw ParamError(params.where("physics.model") + ": physics.model = " + model +
                      " does not run on several MPI ranks yet (wcsph and solid do); run it without mpirun");
   if (scene_has_probes(params) && dist::rank() == 0)
-    std::fprintf(stderr, "ejecta: warning: the scene's probes and gauges are not sampled in a distributed run yet\n");
+    std::fprintf(stderr, "ejecta: warning: the scene's probes, gauges and loads are not sampled in a distributed run yet\n");
   return std::make_unique<DistributedSimulation>(params, backend);
 }
 

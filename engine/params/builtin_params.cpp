@@ -764,7 +764,7 @@ ParamRegistry make_builtin() {
                       "keeps moving. Set, it must be > 0; in a tank with a closed top the raised gate must fit "
                       "under the roof.")));
 
-  // Numbered sections [probe.N] and [gauge.N]: instruments sampled on the device (engine/probes,
+  // Numbered sections [probe.N], [gauge.N] and [force.N]: instruments sampled on the device (engine/probes,
   // docs/probes.md has the definitions and the CSV format).
   t.group = "Probes";
   t.add(param("probe.#.position", T::Vec3, "0, 0, 0", "m", "Probe position",
@@ -816,6 +816,27 @@ ParamRegistry make_builtin() {
               "drawn over the gauge's live plot in the viewer. \"\" = none."));
   t.add(range(param("gauge.#.reference_column", T::Int, "2", "", "Reference column",
                     "Column of the reference file holding this gauge's heights (1 is the time)."),
+              2, 1000));
+
+  t.add(param("force.#.min", T::Vec3, "0, 0, 0", "m", "Load box min",
+              "Lower corner of the box that selects the wall particles of a load instrument [force.N]: the "
+              "fluid's force on every wall particle inside min..max (a body's walls, e.g. an obstacle's), "
+              "summed, sampled on the device as the reaction of the liquid's own fluid-wall pair terms "
+              "(pressure, viscosity, the wall law): -sum_i m_i a_iw over the fluid i and the walls w inside. "
+              "Columns NAME.force.x/.y/.z in N (3D) or N per metre of depth (2D)."));
+  t.add(param("force.#.max", T::Vec3, "0, 0, 0", "m", "Load box max",
+              "Upper corner of the load instrument's box (each component above min's, in the scene's "
+              "dimensions); the box must hold at least one wall particle."));
+  t.add(param("force.#.name", T::String, "", "", "Load name",
+              "Name of the load instrument in the CSV header and plots; \"\" = forceN."));
+  t.add(range(param("force.#.interval", T::Real, "0", "s", "Load interval",
+                    "Simulated time between samples; 0 = every step."),
+              0, 1e9));
+  t.add(param("force.#.reference", T::String, "", "", "Load reference",
+              "CSV file of a reference force series (time in the first column), relative to the scene file, "
+              "drawn over the load's live plot in the viewer. \"\" = none."));
+  t.add(range(param("force.#.reference_column", T::Int, "2", "", "Reference column",
+                    "Column of the reference file holding this load's values (1 is the time)."),
               2, 1000));
 
   // DEM grains, a material of physics.model = mixed (physics/dem_grains.h; docs/physics.md, "DEM

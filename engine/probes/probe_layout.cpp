@@ -1,5 +1,7 @@
 #include "probes/probe_layout.h"
 
+#include "core/types.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -110,7 +112,7 @@ void add_disc(ProbeLayout& l, const double* c, double diam, const double* n, dou
 }  // namespace
 
 bool scene_has_probes(const ParamSet& params) {
-  return !params.indices("probe").empty() || !params.indices("gauge").empty();
+  return !params.indices("probe").empty() || !params.indices("gauge").empty() || !params.indices("force").empty();
 }
 
 ProbeLayout make_probe_layout(const ParamSet& ps, int dim, const std::vector<FieldInfo>& fields) {
@@ -119,18 +121,19 @@ ProbeLayout make_probe_layout(const ParamSet& ps, int dim, const std::vector<Fie
   const double dp = ps.real("particles.dp");
   const bool any = scene_has_probes(ps);
   if (any && ps.text("physics.model") != "wcsph") {
-    const std::string first = !ps.indices("probe").empty() ? "probe." + std::to_string(ps.indices("probe")[0])
-                                                            : "gauge." + std::to_string(ps.indices("gauge")[0]);
-    fail(ps, first + ".position", "probes and gauges are available with physics.model = wcsph only (this scene "
-                                  "has physics.model = " + ps.text("physics.model") + "); remove the section");
+    const std::string first = !ps.indices("probe").empty()   ? "probe." + std::to_string(ps.indices("probe")[0]) + ".position"
+                              : !ps.indices("gauge").empty() ? "gauge." + std::to_string(ps.indices("gauge")[0]) + ".position"
+                                                             : "force." + std::to_string(ps.indices("force")[0]) + ".min";
+    fail(ps, first, "probes, gauges and loads are available with physics.model = wcsph only (this scene "
+                    "has physics.model = " + ps.text("physics.model") + "); remove the section");
   }
 
-  auto common = [&](const std::string& s, bool gauge, int index) {
+  auto common = [&](const std::string& s, const char* kind, int index) {
     ProbeInstrument in;
     in.section = s;
-    in.gauge = gauge;
+    in.gauge = std::string(kind) == "gauge";
     in.name = ps.text(s + ".name");
-    if (in.name.empty()) in.name = (gauge ? "gauge" : "probe") + std::to_string(index);
+    if (in.name.empty()) in.name = kind + std::to_string(index);
     if (in.name.find_first_of(", \t\"") != std::string::npos)
       fail(ps, s + ".name", "'" + in.name + "' would break the CSV header: use letters, digits, '_' or '-'");
     for (const ProbeInstrument& o : l.instruments)
@@ -144,7 +147,7 @@ ProbeLayout make_probe_layout(const ParamSet& ps, int dim, const std::vector<Fie
 
   for (int i : ps.indices("probe")) {
     const std::string s = "probe." + std::to_string(i);
-    ProbeInstrument in = common(s, false, i);
+    ProbeInstrument in = common(s, "probe", i);
     in.walls = ps.text(s + ".source") == "walls";
     std::vector<std::pair<std::string, std::string>> cols;
     parse_fields(ps, s + ".fields", dim, fields, in, cols);
@@ -174,7 +177,7 @@ ProbeLayout make_probe_layout(const ParamSet& ps, int dim, const std::vector<Fie
   for (int i : ps.indices("gauge")) {
     const std::string s = "gauge." + std::to_string(i);
     if (dim == 1) fail(ps, s + ".position", "a gauge measures a height: it needs a 2D or 3D scene");
-    ProbeInstrument in = common(s, true, i);
+    ProbeInstrument in = common(s, "gauge", i);
     const auto pos = ps.vec3(s + ".position");
     const int up = dim - 1;
     const double top = ps.real(s + ".top");
@@ -198,7 +201,47 @@ ProbeLayout make_probe_layout(const ParamSet& ps, int dim, const std::vector<Fie
     l.columns.push_back(ProbeColumn{in.name + ".height", "m", l.instruments.size()});
     l.instruments.push_back(std::move(in));
   }
+
+  // Loads: a box of wall particles, no sample points; one column per component of the force.
+  static const char* const kForceUnits[3] = {"N/m^2", "N/m", "N"};
+  for (int i : ps.indices("force")) {
+    const std::string s = "force." + std::to_string(i);
+    ProbeInstrument in = common(s, "force", i);
+    in.load = true;
+    const auto lo = ps.vec3(s + ".min"), hi = ps.vec3(s + ".max");
+    for (int d = 0; d < dim; ++d)
+      if (!(hi[d] > lo[d]))
+        fail(ps, s + ".max", std::string("max.") + kAxis[d] + " = " + format_number(hi[d]) + " m must be above min." +
+                                 kAxis[d] + " = " + format_number(lo[d]) + " m (the box selects the wall particles "
+                                 "whose load is summed; e.g. an obstacle's box grown by its wall layers)");
+    for (int d = 0; d < 3; ++d) in.lo[d] = lo[d], in.hi[d] = hi[d];
+    in.first_point = l.num_points();
+    in.num_points = 0;
+    in.first_column = l.columns.size();
+    for (int d = 0; d < dim; ++d)
+      l.columns.push_back(ProbeColumn{in.name + ".force." + kAxis[d], kForceUnits[dim - 1], l.instruments.size()});
+    l.instruments.push_back(std::move(in));
+  }
   return l;
+}
+
+void check_load_boxes(const ParamSet& ps, const ProbeLayout& l, const std::vector<double>& position,
+                      const std::vector<uint8_t>& kind) {
+  const int dim = l.dim;
+  for (const ProbeInstrument& in : l.instruments) {
+    if (!in.load) continue;
+    std::size_t walls = 0, fluid = 0;
+    for (std::size_t j = 0; j < kind.size(); ++j) {
+      bool inside = true;
+      for (int d = 0; d < dim; ++d) inside = inside && position[j * dim + d] >= in.lo[d] && position[j * dim + d] <= in.hi[d];
+      if (inside) (kind[j] == kFluid ? fluid : walls) += 1;
+    }
+    if (walls == 0)
+      fail(ps, in.section + ".min", "the box min..max holds no wall particle (" + std::to_string(fluid) +
+                                        " fluid particles): a load sums the fluid's force on the wall particles inside "
+                                        "it; put the box around a wall or obstacle, wall layers included (they lie "
+                                        "up to a few dp outside the wall's face)");
+  }
 }
 
 }  // namespace ejecta

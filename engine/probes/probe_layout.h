@@ -19,6 +19,10 @@
 //    and the first below (the MeasureTool definition of DualSPHysics, Crespo et al. 2015, with the mass
 //    sum divided by the density). c is 1 in the bulk and 1/2 at a flat free surface; the walls are in
 //    the sum so that c stays 1 down to a wetted floor; a dry floor reads its own height.
+//  - A load ([force.N]) is the fluid's force on the wall particles inside a box (a body's walls), the
+//    reaction of the liquid's fluid-wall pair terms of the momentum equation (pressure, artificial
+//    viscosity, the wall law; physics/fluid_wall_load.h): F = -sum_i m_i sum_{w in box} a_iw, the same
+//    pairs the step used (Newton's third law of the pair forces), as DualSPHysics's force on a body.
 #include "params/param_set.h"
 #include "particles/field_info.h"
 
@@ -44,12 +48,14 @@ struct ProbeChannel {
   int component = 0;  // component of that field (0 for scalars)
 };
 
-// A probe or a gauge.
+// A probe, a gauge or a load.
 struct ProbeInstrument {
   std::string name;        // "P1", or probe<N> / gauge<N>
   std::string section;     // "probe.3" / "gauge.1", for messages
   bool gauge = false;
   bool walls = false;      // probes: average over wall particles instead of fluid (probe.N.source)
+  bool load = false;       // a [force.N]: the fluid's force on the wall particles in lo..hi
+  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   double interval = 0;     // s between samples, 0 = every step
   std::string reference;   // CSV of a reference series (viewer), resolved path, "" = none
   int reference_column = 2;  // its column of values (1-based; 1 is the time)
@@ -76,13 +82,18 @@ struct ProbeLayout {
   bool empty() const { return instruments.empty(); }
 };
 
-// True when the scene has at least one [probe.N] or [gauge.N] section.
+// True when the scene has at least one [probe.N], [gauge.N] or [force.N] section.
 bool scene_has_probes(const ParamSet& params);
 
 // Builds the layout; `fields` is the engine's field registry (Simulation::fields()). Throws ParamError
 // "<file:line>: probe.2.fields: no particle field 'presure' (fields: ...)" and the like for bad input:
 // unknown fields, a zero normal, a gauge whose top is not above its start, probes in a scene whose
-// model has none, gauges in 1D.
+// model has none, gauges in 1D, a load box with max <= min.
 ProbeLayout make_probe_layout(const ParamSet& params, int dim, const std::vector<FieldInfo>& fields);
+
+// Throws ParamError "<file:line>: force.1.min: the box ... holds no wall particle ..." when a load's box
+// selects no wall particle of the built scene (dim coordinates per particle, their kinds).
+void check_load_boxes(const ParamSet& params, const ProbeLayout& layout, const std::vector<double>& position,
+                      const std::vector<uint8_t>& kind);
 
 }  // namespace ejecta

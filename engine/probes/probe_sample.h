@@ -11,9 +11,10 @@
 //    sums go to scratch; no scan over all particles.
 //  - CombineProbeRows runs per point: it adds the rows' and lanes' partials in a fixed order (the sums
 //    do not depend on the thread schedule) and Shepard-normalises.
-//  - ReduceProbeInstruments runs per instrument: it averages a sensor disc or walks a gauge line and
-//    writes the column values into one row of the sample ring (probes/probe_sampler.h). Only whole
-//    batches of rows go back to the host.
+//  - ReduceProbeInstruments runs per instrument: it averages a sensor disc, walks a gauge line or adds a
+//    load's chunk sums (physics/fluid_wall_load.h, launched before it by the solver) and writes the
+//    column values into one row of the sample ring (probes/probe_sampler.h). Only whole batches of rows
+//    go back to the host.
 #include "core/hd.h"
 #include "core/types.h"
 #include "core/vec.h"
@@ -32,6 +33,8 @@ struct ProbeInstrumentDev {
   uint32_t first_column;
   uint32_t gauge;  // 1: a gauge line
   uint32_t walls;  // 1: a probe averaging over wall particles (probe.N.source = walls)
+  uint32_t load;   // 1: a load ([force.N]), its force from the chunk sums of physics/fluid_wall_load.h
+  uint32_t load_index;  // its place among the loads
   double start, step;
 };
 
@@ -154,6 +157,24 @@ struct CombineProbeRows {
   }
 };
 
+// The loads (physics/fluid_wall_load.h): chunk k of the `n` particles' shares of a load: sum[k] = share[k * kLoadChunk] + ... in order (double, so that a load of a
+// million particles keeps its digits).
+constexpr std::size_t kLoadChunk = 256;
+template <class T, int D>
+struct ChunkLoads {
+  const Vec<T, D>* share;
+  std::size_t n;
+  double* sum;  // D per chunk
+  EJ_INLINE void operator()(std::size_t k) const {
+    double s[D];
+    for (int d = 0; d < D; ++d) s[d] = 0;
+    const std::size_t end = (k + 1) * kLoadChunk < n ? (k + 1) * kLoadChunk : n;
+    for (std::size_t i = k * kLoadChunk; i < end; ++i)
+      for (int d = 0; d < D; ++d) s[d] += double(share[i][d]);
+    for (int d = 0; d < D; ++d) sum[k * D + d] = s[d];
+  }
+};
+
 // One instrument's columns, into this sample's row of the ring.
 template <class T>
 struct ReduceProbeInstruments {
@@ -162,9 +183,25 @@ struct ReduceProbeInstruments {
   int stride;
   T level;          // gauge surface level of the colour
   double* columns;  // this sample's row of the ring
+  const double* loads;   // the loads' chunk sums (ChunkLoads): load_chunks x dim per load
+  uint32_t load_chunks;
+  int dim;
 
   EJ_INLINE void operator()(std::size_t k) const {
     const ProbeInstrumentDev in = inst[k];
+    if (in.load) {
+      // The chunks in order, four running sums per component (independent loads in flight).
+      const double* c = loads + std::size_t(in.load_index) * load_chunks * std::size_t(dim);
+      for (int d = 0; d < dim; ++d) {
+        double s[4] = {0, 0, 0, 0};
+        uint32_t q = 0;
+        for (; q + 4 <= load_chunks; q += 4)
+          for (int r = 0; r < 4; ++r) s[r] += c[std::size_t(q + r) * dim + d];
+        for (; q < load_chunks; ++q) s[0] += c[std::size_t(q) * dim + d];
+        columns[in.first_column + d] = (s[0] + s[1]) + (s[2] + s[3]);
+      }
+      return;
+    }
     if (in.gauge) {
       // First point going up with colour below the level, interpolated with the point below it;
       // wet to the top of the line when there is none. The colours are loaded kGaugeChunk at a time.

@@ -42,6 +42,13 @@ class ProbeSampler final : public ProbeRing {
       dv.first_column = uint32_t(in.first_column);
       dv.gauge = in.gauge ? 1u : 0u;
       dv.walls = in.walls ? 1u : 0u;
+      dv.load = in.load ? 1u : 0u;
+      dv.load_index = uint32_t(loads_.size());
+      if (in.load) {
+        LoadBox box;
+        for (int d = 0; d < D; ++d) box.lo[d] = T(in.lo[d]), box.hi[d] = T(in.hi[d]);
+        loads_.push_back(box);
+      }
       dv.start = in.start;
       dv.step = in.step;
       for (const ProbeChannel& c : in.channels) {
@@ -90,12 +97,30 @@ class ProbeSampler final : public ProbeRing {
     queued_ = 0;
   }
 
+  // The box of each load instrument ([force.N]), in layout order.
+  struct LoadBox {
+    Vec<T, D> lo, hi;
+  };
+  const std::vector<LoadBox>& loads() const { return loads_; }
+
   // Samples into the next row of the ring. x, m, rho and kind are the particle arrays in the grid's
-  // (sorted) order; rho is the density the pressures were computed from.
+  // (sorted) order (n particles); rho is the density the pressures were computed from. With loads,
+  // load_pass(box, share) launches the per-particle pass of physics/fluid_wall_load.h that writes each
+  // particle's share of the box's load into share (n entries), on the same stream.
+  template <class LoadPass>
   void queue(const CellGrid<T, D>& grid, const SmoothingKernel<T, D>& kernel, const Vec<T, D>* x, const T* m,
-             const T* rho, const uint8_t* kind) {
+             const T* rho, const uint8_t* kind, std::size_t n, LoadPass&& load_pass) {
     if (queued_ >= slots()) throw std::logic_error("probe ring full: read it before sampling again");
     if (!grid.covers(double(kernel.support()))) throw std::logic_error("probes: the kernel's support exceeds the grid's");
+    const std::size_t chunks = (n + kLoadChunk - 1) / kLoadChunk;
+    if (!loads_.empty()) {
+      if (share_.size() < n) share_.resize(*exec_, n);
+      if (load_sums_.size() < chunks * D * loads_.size()) load_sums_.resize(*exec_, chunks * D * loads_.size());
+      for (std::size_t k = 0; k < loads_.size(); ++k) {
+        load_pass(loads_[k], share_.data());
+        exec_->for_each(chunks, ChunkLoads<T, D>{share_.data(), n, load_sums_.data() + k * chunks * D});
+      }
+    }
     const std::size_t rows = points_.size() * std::size_t(grid.rows());
     // Whole rows (CellGrid::clip off): the lanes split a row's candidates by their place in it.
     CellGrid<T, D> whole = grid;
@@ -108,7 +133,8 @@ class ProbeSampler final : public ProbeRing {
                                                         stride_, grid.rows() * lanes_, T(kDryKernelSum)});
     exec_->for_each(inst_.size(), ReduceProbeInstruments<T>{inst_.data(), values_.data(), stride_,
                                                             T(kGaugeSurfaceLevel),
-                                                            ring_.data() + queued_ * layout_.columns.size()});
+                                                            ring_.data() + queued_ * layout_.columns.size(),
+                                                            load_sums_.data(), uint32_t(chunks), D});
     ++queued_;
   }
 
@@ -125,6 +151,9 @@ class ProbeSampler final : public ProbeRing {
   DeviceArray<T, Exec> partial_;  // per point and cell row
   DeviceArray<T, Exec> values_;   // per point
   DeviceArray<double, Exec> ring_;  // slots() rows of layout().columns.size() values
+  std::vector<LoadBox> loads_;
+  DeviceArray<Vec<T, D>, Exec> share_;  // per particle, a load's shares (physics/fluid_wall_load.h)
+  DeviceArray<double, Exec> load_sums_;  // per load, its chunk sums
 };
 
 }  // namespace ejecta

@@ -26,6 +26,7 @@
 #include "physics/collider_sphere.h"
 #include "physics/density_summation.h"
 #include "physics/diagnostic_sums.h"
+#include "physics/fluid_wall_load.h"
 #include "physics/forces_wcsph.h"
 #include "physics/wall_pressure_adami2012.h"
 #include "physics/wcsph_model.h"
@@ -386,7 +387,12 @@ class UniformLiquid {
   ProbeRing* probe_ring() const { return probes_.get(); }
   void queue_probe_sample() const {
     if (!probes_) throw std::logic_error("queue_probe_sample: no probes installed");
-    probes_->queue(grid_, model_.kernel, pv_.x.get(), pv_.m.get(), pv_.rhop.get(), pv_.kind.get());
+    // Loads ([force.N]): the fluid-wall pair terms of the force pass, with the same model and
+    // neighbour arrays (physics/fluid_wall_load.h).
+    const auto load_pass = [&](const auto& box, Vec<T, D>* share) {
+      exec_.for_each(n_, FluidWallLoad<T, D>{{model_, grid_, pv_, false, WcsphArrays<T, D>{}}, box.lo, box.hi, share});
+    };
+    probes_->queue(grid_, model_.kernel, pv_.x.get(), pv_.m.get(), pv_.rhop.get(), pv_.kind.get(), n_, load_pass);
   }
 
   // The packed halo of a distributed run (dist/store_halo_rows.h), made on first use.
