@@ -23,7 +23,8 @@ ParamSet scene_with_every_section(const std::string& model) {
                                                 "gas_block.1.max=1, 1, 0", "solid_block.1.min=0, 0, 0",
                                                 "solid_block.1.max=1, 1, 0", "grains.1.min=0, 0, 0",
                                                 "grains.1.max=0.1, 0.1, 0", "probe.1.position=0.1, 0.1, 0",
-                                                "gauge.1.position=0.2, 0, 0", "physics.model=" + model});
+                                                "gauge.1.position=0.2, 0, 0", "force.1.min=0, 0, 0",
+                                                "force.1.max=0.1, 0.1, 0", "physics.model=" + model});
 }
 
 TEST(PanelModel, EveryParameterOfTheModelYieldsAWidgetAndNoOther) {
