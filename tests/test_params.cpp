@@ -162,9 +162,10 @@ TEST(ParamRegistry, TableMatchesTheBrief) {
   // (fluid.neighbour_batch; issue 18), 1 of the density diffusion against walls (fluid.wall_diffusion;
   // issue 12), 1 of the walls' pressure pass's threads (boundary.wall_threads; issue 18), 1 of the wall
   // law's drag coefficient (boundary.friction; issue 12), 4 of the gate ([gate.N]: gate.#.min, gate.#.max,
-  // gate.#.velocity, gate.#.travel; issue 12), 6 of the loads ([force.N]: force.#.min, force.#.max,
-  // force.#.name, force.#.interval, force.#.reference, force.#.reference_column; issue 12).
-  EXPECT_EQ(reg.all().size(), 193u);
+  // gate.#.velocity, gate.#.travel; issue 12), 8 of the loads ([force.N]: force.#.min, force.#.max,
+  // force.#.name, force.#.interval, force.#.reference, force.#.reference_column, force.#.area,
+  // force.#.normal; issue 12).
+  EXPECT_EQ(reg.all().size(), 195u);
   const ParamDesc* dim = reg.find("scene.dim");
   ASSERT_NE(dim, nullptr);
   EXPECT_EQ(dim->type, ParamType::Int);

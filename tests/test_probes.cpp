@@ -62,7 +62,11 @@ ParamSet still_tank_2d() {
                               // corner's included: the boxes may share particles).
                               "force.1.name=floor", "force.1.min=-0.1, -0.1", "force.1.max=0.6, 0",
                               "force.1.interval=0.01", "force.2.name=left", "force.2.min=-0.1, -0.1",
-                              "force.2.max=0, 0.6", "force.2.interval=0.01"});
+                              "force.2.max=0, 0.6", "force.2.interval=0.01",
+                              // and a pressure sensor read by its load: the left wall's particles between
+                              // y = 0.1 and 0.2, their face 0.1 m long, looking along +x.
+                              "force.3.name=patch", "force.3.min=-0.1, 0.1", "force.3.max=0, 0.2",
+                              "force.3.area=0.1", "force.3.normal=1, 0", "force.3.interval=0.01"});
 }
 
 ProbeSeries run_probes(const ParamSet& p, double until) { return test::run_probe_series(p, Backend::Cpu, until); }
@@ -169,6 +173,16 @@ TEST(Probes, LoadsOfAStillTank2D_FloorCarriesTheWeightAndTheWallTheThrust) {
   EXPECT_NEAR(settled[fx] / weight, 0.0, 0.005) << "the floor's sideways load: the two corners cancel";
   EXPECT_NEAR(-s.at(0, wx) / thrust, 1.0, 0.005);
   EXPECT_NEAR(-settled[wx] / thrust, 1.0, 0.005);
+  // The sensor read by its load: the mean normal stress on its 0.1 m of wall, rho0 g (H - 0.15) at its
+  // centre for the linear profile, within the probes' 1% (measured and printed).
+  const std::size_t pp = column(s, "patch.pressure");
+  const double level = column_means(s, 0.05, 0.1)[column(s, "gauge1.height")];
+  std::printf("  patch sensor: t = 0 %.1f Pa (%+.3f%% of rho0 g (H - 0.15)), settled %.1f Pa (%+.3f%% below the gauge)\n",
+              s.at(0, pp), 100 * (s.at(0, pp) / (rho0 * kG * (H - 0.15)) - 1), settled[pp],
+              100 * (settled[pp] / (rho0 * kG * (level - 0.15)) - 1));
+  EXPECT_EQ(s.columns[pp].units, "Pa");
+  EXPECT_NEAR(s.at(0, pp) / (rho0 * kG * (H - 0.15)), 1.0, 0.01);
+  EXPECT_NEAR(settled[pp] / (rho0 * kG * (level - 0.15)), 1.0, 0.01);
 }
 
 // In motion the load is the momentum the walls take from the fluid: with every wall in the box, the
@@ -285,10 +299,11 @@ TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {
   EXPECT_EQ(header,
             "time [s],probe1.pressure [Pa],probe2.pressure [Pa],probe3.pressure [Pa],probe4.pressure [Pa],"
             "probe4.velocity.x [m/s],probe4.velocity.y [m/s],wall.pressure [Pa],wallp.pressure [Pa],gauge1.height [m],"
-            "floor.force.x [N/m],floor.force.y [N/m],left.force.x [N/m],left.force.y [N/m]");
+            "floor.force.x [N/m],floor.force.y [N/m],left.force.x [N/m],left.force.y [N/m],patch.force.x [N/m],"
+            "patch.force.y [N/m],patch.pressure [Pa]");
   EXPECT_EQ(row0.rfind("0,", 0), 0u) << row0;
   EXPECT_NE(row0.back(), ',') << "the gauge and the loads are due at t = 0";
-  EXPECT_EQ(row1.substr(row1.size() - 5), ",,,,,") << "and not due again before 0.01 s: " << row1;
+  EXPECT_EQ(row1.substr(row1.size() - 8), ",,,,,,,,") << "and not due again before 0.01 s: " << row1;
   std::remove(path.c_str());
 }
 
@@ -367,6 +382,10 @@ TEST(Probes, BadSectionsAreInputErrorsWithFileAndLine) {
       << e;
   e = test::scene_error(base + "[force.1]\nmin = 0, 0.1\nmax = 0.1, 0\n");
   EXPECT_NE(e.find("bad.ini:8: force.1.max: max.y = 0 m must be above min.y = 0.1 m"), std::string::npos) << e;
+  e = test::scene_error(base + "[force.1]\nmax = 0.1, 0.1\narea = 0.01\nnormal = 0, 0\n");
+  EXPECT_NE(e.find("bad.ini:9: force.1.normal: the sensor normal must not be zero in its first 2 components"),
+            std::string::npos)
+      << e;
   e = test::scene_error(base + "[force.1]\nmin = 0.02, 0.02\nmax = 0.05, 0.05\n");
   EXPECT_NE(e.find("bad.ini:7: force.1.min: the box min..max holds no wall particle (9 fluid particles)"),
             std::string::npos)

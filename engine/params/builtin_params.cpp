@@ -551,15 +551,13 @@ ParamRegistry make_builtin() {
                     "Gas and solid models: a fixed time step instead of the adaptive one (rk23 then runs "
                     "without error control); 0 = adaptive. For convergence studies."),
               0, 1e3), {"gas", "solid", "mixed"}));
-  t.add(per_model(range(param("time.cfl", T::Real, "0.3", "", "CFL number",
-                              "Courant number of the acoustic time step limit: for the liquid dt <= cfl h / "
-                              "(c0 + |v|max + 0.6 alpha c0) (Monaghan 1992), for the gas and solids cfl "
-                              "times the smallest h over the signal speed. The default depends on the "
-                              "model: 0.3 for the liquid (its validations and SPHERIC 2's figures are "
-                              "those of 0.2 within their scatter, docs/physics.md), 0.2 elsewhere. With "
-                              "fluid.shifting = A the liquid's Courant number is at most 0.08 / A (0.2 at A = 0.4)."),
-                        0.01, 1),
-                  {{"wcsph", "0.3"}, {"gas", "0.2"}, {"solid", "0.2"}, {"mixed", "0.2"}}));
+  t.add(range(param("time.cfl", T::Real, "0.2", "", "CFL number",
+                    "Courant number of the acoustic time step limit: for the liquid dt <= cfl h / (c0 + |v|max + "
+                    "0.6 alpha c0) (Monaghan 1992), for the gas and solids cfl times the smallest h over the "
+                    "signal speed. 0.3 blew the liquid's SPHERIC 2 up at dp = 0.01 (docs/physics.md, sixteenth "
+                    "session). With fluid.shifting = A the liquid's Courant number is at most 0.08 / A (0.2 at "
+                    "A = 0.4)."),
+              0.01, 1));
   t.add(range(param("time.force_factor", T::Real, "0.25", "", "Force factor",
                     "Factor f of the acceleration time step limit dt <= f sqrt(h / |a|max)."),
               0.01, 1));
@@ -827,6 +825,16 @@ ParamRegistry make_builtin() {
   t.add(param("force.#.max", T::Vec3, "0, 0, 0", "m", "Load box max",
               "Upper corner of the load instrument's box (each component above min's, in the scene's "
               "dimensions); the box must hold at least one wall particle."));
+  t.add(range(param("force.#.area", T::Real, "0", "m^2", "Load sensor area",
+                    "> 0: the load is also read as a pressure sensor's, the column NAME.pressure = -F . n / area "
+                    "(n = normal, out of the wall into the fluid): the mean normal stress the walls inside the box "
+                    "receive, as a transducer measures the force on its membrane. Give the area of the wall face "
+                    "the box covers (2D: its length, in m). 0 = no pressure column."),
+              0, 1e6));
+  t.add(range(param("force.#.normal", T::Vec3, "1, 0, 0", "", "Load sensor normal",
+                    "Normal of the sensor's wall face, pointing into the fluid (with area > 0); its length does "
+                    "not matter."),
+              -1e3, 1e3));
   t.add(param("force.#.name", T::String, "", "", "Load name",
               "Name of the load instrument in the CSV header and plots; \"\" = forceN."));
   t.add(range(param("force.#.interval", T::Real, "0", "s", "Load interval",

@@ -220,6 +220,17 @@ ProbeLayout make_probe_layout(const ParamSet& ps, int dim, const std::vector<Fie
     in.first_column = l.columns.size();
     for (int d = 0; d < dim; ++d)
       l.columns.push_back(ProbeColumn{in.name + ".force." + kAxis[d], kForceUnits[dim - 1], l.instruments.size()});
+    in.area = ps.real(s + ".area");
+    if (in.area > 0) {
+      const auto nv = ps.vec3(s + ".normal");
+      double len = 0;
+      for (int d = 0; d < dim; ++d) len += nv[d] * nv[d];
+      len = std::sqrt(len);
+      if (!(len > 0)) fail(ps, s + ".normal", "the sensor normal must not be zero in its first " + std::to_string(dim) +
+                                                  " components (e.g. 1, 0, 0 for a face looking along +x)");
+      for (int d = 0; d < dim; ++d) in.normal[d] = nv[d] / len;
+      l.columns.push_back(ProbeColumn{in.name + ".pressure", "Pa", l.instruments.size()});
+    }
     l.instruments.push_back(std::move(in));
   }
   return l;

@@ -56,6 +56,8 @@ struct ProbeInstrument {
   bool walls = false;      // probes: average over wall particles instead of fluid (probe.N.source)
   bool load = false;       // a [force.N]: the fluid's force on the wall particles in lo..hi
   double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  double area = 0;                 // loads: > 0 adds the column NAME.pressure = -F . normal / area
+  double normal[3] = {0, 0, 0};    // unit normal of the sensor's face, into the fluid
   double interval = 0;     // s between samples, 0 = every step
   std::string reference;   // CSV of a reference series (viewer), resolved path, "" = none
   int reference_column = 2;  // its column of values (1-based; 1 is the time)

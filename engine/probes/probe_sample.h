@@ -36,6 +36,8 @@ struct ProbeInstrumentDev {
   uint32_t load;   // 1: a load ([force.N]), its force from the chunk sums of physics/fluid_wall_load.h
   uint32_t load_index;  // its place among the loads
   double start, step;
+  double area;          // a load read as a pressure sensor's (> 0): its face's area and unit normal
+  double normal[3];
 };
 
 // Channel accumulators per point (a probe's values; kMaxProbeChannels in probes/probe_layout.h).
@@ -199,6 +201,12 @@ struct ReduceProbeInstruments {
           for (int r = 0; r < 4; ++r) s[r] += c[std::size_t(q + r) * dim + d];
         for (; q < load_chunks; ++q) s[0] += c[std::size_t(q) * dim + d];
         columns[in.first_column + d] = (s[0] + s[1]) + (s[2] + s[3]);
+      }
+      // The mean normal stress on the sensor's face: the walls receive F, the fluid presses along -n.
+      if (in.area > 0) {
+        double fn = 0;
+        for (int d = 0; d < dim; ++d) fn += columns[in.first_column + d] * in.normal[d];
+        columns[in.first_column + dim] = -fn / in.area;
       }
       return;
     }

@@ -44,6 +44,8 @@ class ProbeSampler final : public ProbeRing {
       dv.walls = in.walls ? 1u : 0u;
       dv.load = in.load ? 1u : 0u;
       dv.load_index = uint32_t(loads_.size());
+      dv.area = in.area;
+      for (int d = 0; d < 3; ++d) dv.normal[d] = in.normal[d];
       if (in.load) {
         LoadBox box;
         for (int d = 0; d < D; ++d) box.lo[d] = T(in.lo[d]), box.hi[d] = T(in.hi[d]);
