@@ -17,7 +17,7 @@ window is 5-75 ms after the defaults' arrival), for runs whose flow a gate delay
 The experiment's row is
 computed the same way.
 
-usage: python3 scripts/spheric2-proxy2d.py [LABEL=]run.csv [...]
+usage: python3 scripts/spheric2-proxy2d.py [LABEL=]run.csv[@PROBE] [...]   (@PROBE: that probe as P1)
 """
 import importlib.util
 import os
@@ -110,8 +110,10 @@ def main():
     runs = [("experiment", impact(exp))]
     for spec in sys.argv[1:]:
         label, path = spec.rsplit("=", 1) if "=" in spec else (os.path.basename(spec), spec)
+        # FILE.csv@NAME reads probe NAME as P1 (e.g. P1m, the sensor read by its load), as spheric2-figures.py does.
+        path, p1 = path.rsplit("@", 1) if "@" in path else (path, "P1")
         try:
-            runs.append((label, impact(sf.read(path), exp)))
+            runs.append((label, impact(sf.read(path, p1), exp)))
         except (OSError, KeyError, ValueError, IndexError) as e:
             runs.append((label + " (unread: %s)" % e, {}))
     print("| figure | " + " | ".join(l for l, _ in runs) + " |")

@@ -762,6 +762,21 @@ ParamRegistry make_builtin() {
                       "keeps moving. Set, it must be > 0; in a tank with a closed top the raised gate must fit "
                       "under the roof.")));
 
+  // The keys every gauge and load has: its name, sampling interval and reference curve.
+  const auto instrument_keys = [&t](const std::string& sec, const std::string& title, const std::string& noun,
+                                    const std::string& series, const std::string& values) {
+    t.add(param(sec + ".#.name", T::String, "", "", title + " name",
+                "Name of the " + noun + " in the CSV header and plots; \"\" = " + sec + "N."));
+    t.add(range(param(sec + ".#.interval", T::Real, "0", "s", title + " interval",
+                      "Simulated time between samples; 0 = every step."),
+                0, 1e9));
+    t.add(param(sec + ".#.reference", T::String, "", "", title + " reference",
+                "CSV file of a reference " + series + " (time in the first column), relative to the scene file, "
+                "drawn over the " + noun + "'s live plot in the viewer. \"\" = none."));
+    t.add(range(param(sec + ".#.reference_column", T::Int, "2", "", "Reference column",
+                      "Column of the reference file holding this " + noun + "'s " + values + " (1 is the time)."),
+                2, 1000));
+  };
   // Numbered sections [probe.N], [gauge.N] and [force.N]: instruments sampled on the device (engine/probes,
   // docs/probes.md has the definitions and the CSV format).
   t.group = "Probes";
@@ -804,17 +819,7 @@ ParamRegistry make_builtin() {
               "steps of dp/4, where the kernel sum over fluid and walls falls below 0.5."));
   t.add(param("gauge.#.top", T::Real, "1", "m", "Gauge top",
               "Height (z in 3D, y in 2D) where the gauge's line ends; a line wet to the top reads top."));
-  t.add(param("gauge.#.name", T::String, "", "", "Gauge name",
-              "Name of the gauge in the CSV header and plots; \"\" = gaugeN."));
-  t.add(range(param("gauge.#.interval", T::Real, "0", "s", "Gauge interval",
-                    "Simulated time between samples; 0 = every step."),
-              0, 1e9));
-  t.add(param("gauge.#.reference", T::String, "", "", "Gauge reference",
-              "CSV file of a reference height series (time in the first column), relative to the scene file, "
-              "drawn over the gauge's live plot in the viewer. \"\" = none."));
-  t.add(range(param("gauge.#.reference_column", T::Int, "2", "", "Reference column",
-                    "Column of the reference file holding this gauge's heights (1 is the time)."),
-              2, 1000));
+  instrument_keys("gauge", "Gauge", "gauge", "height series", "heights");
 
   t.add(param("force.#.min", T::Vec3, "0, 0, 0", "m", "Load box min",
               "Lower corner of the box that selects the wall particles of a load instrument [force.N]: the "
@@ -835,17 +840,7 @@ ParamRegistry make_builtin() {
                     "Normal of the sensor's wall face, pointing into the fluid (with area > 0); its length does "
                     "not matter."),
               -1e3, 1e3));
-  t.add(param("force.#.name", T::String, "", "", "Load name",
-              "Name of the load instrument in the CSV header and plots; \"\" = forceN."));
-  t.add(range(param("force.#.interval", T::Real, "0", "s", "Load interval",
-                    "Simulated time between samples; 0 = every step."),
-              0, 1e9));
-  t.add(param("force.#.reference", T::String, "", "", "Load reference",
-              "CSV file of a reference force series (time in the first column), relative to the scene file, "
-              "drawn over the load's live plot in the viewer. \"\" = none."));
-  t.add(range(param("force.#.reference_column", T::Int, "2", "", "Reference column",
-                    "Column of the reference file holding this load's values (1 is the time)."),
-              2, 1000));
+  instrument_keys("force", "Load", "load", "force series", "values");
 
   // DEM grains, a material of physics.model = mixed (physics/dem_grains.h; docs/physics.md, "DEM
   // grains"): the block geometry [grains.N] and the contact law [dem] (the cuda-samples `particles`

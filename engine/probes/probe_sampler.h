@@ -103,7 +103,6 @@ class ProbeSampler final : public ProbeRing {
   struct LoadBox {
     Vec<T, D> lo, hi;
   };
-  const std::vector<LoadBox>& loads() const { return loads_; }
 
   // Samples into the next row of the ring. x, m, rho and kind are the particle arrays in the grid's
   // (sorted) order (n particles); rho is the density the pressures were computed from. With loads,
