@@ -39,6 +39,7 @@ def read(path, p1="P1"):
             key = "t"
         if key not in cols:
             cols[key] = data[:, k]
+        cols.setdefault(name.strip().split(" ")[0], data[:, k])  # the full name too, e.g. P1m.pressure
     cols["P1"] = cols[p1]  # another probe as P1 (FILE.csv@NAME), e.g. a wall probe beside the fluid one
     m = np.isfinite(cols["P1"])
     return {k: v[m] for k, v in cols.items()}
