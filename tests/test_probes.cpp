@@ -148,8 +148,8 @@ TEST(Probes, StillTank2D_PressureIsRhoGDepthAndGaugeReadsTheLevel) {
 // Loads ([force.N], physics/fluid_wall_load.h) on the still tank, against statics: the floor carries
 // the water's weight, rho0 g H L per metre of depth, and the left wall the hydrostatic thrust
 // rho0 g H^2 / 2, pushed outward (-x); the floor feels no sideways force (its corners cancel).
-// Tolerance 0.5% of each, at t = 0 and settled over 0.05-0.1 s (measured: floor -0.013% and +0.26%,
-// wall -0.08% and +0.24%; settled, the probes' +0.2-0.5% of the scheme's surface pressure). The sum over all walls is the fluid's weight
+// Tolerance 0.5% of each, at t = 0 and settled over 0.05-0.1 s (measured: floor -0.013% and +0.25%,
+// wall -0.08% and +0.22%; settled, the probes' +0.2-0.5% of the scheme's surface pressure). The sum over all walls is the fluid's weight
 // exactly when the fluid is at rest (its momentum balance), so the floor's figure checks that the
 // pass sees every fluid-wall pair with the step's terms; the wall's that the pairs are split by the box.
 TEST(Probes, LoadsOfAStillTank2D_FloorCarriesTheWeightAndTheWallTheThrust) {

@@ -71,6 +71,18 @@ void parse_fields(const ParamSet& ps, const std::string& key, int dim, const std
                       std::to_string(kMaxProbeChannels) + " (split the fields over two probes)");
 }
 
+// The sensor normal of `key` (a probe's disc, a load read as a membrane), unit length in its first dim
+// components (the rest 0); a zero one is an input error.
+void unit_normal(const ParamSet& ps, const std::string& key, int dim, double n[3]) {
+  const auto nv = ps.vec3(key);
+  double len = 0;
+  for (int d = 0; d < dim; ++d) len += nv[d] * nv[d];
+  len = std::sqrt(len);
+  if (!(len > 0)) fail(ps, key, "the sensor normal must not be zero in its first " + std::to_string(dim) +
+                                    " components (e.g. 1, 0, 0 for a face looking along +x)");
+  for (int d = 0; d < 3; ++d) n[d] = d < dim ? nv[d] / len : 0.0;
+}
+
 void add_point(ProbeLayout& l, const double* x, std::size_t owner) {
   for (int d = 0; d < l.dim; ++d) l.points.push_back(x[d]);
   l.point_owner.push_back(uint32_t(owner));
@@ -156,14 +168,8 @@ ProbeLayout make_probe_layout(const ParamSet& ps, int dim, const std::vector<Fie
     in.first_point = l.num_points();
     if (diam > 0) {
       if (dim == 1) fail(ps, s + ".diameter", "a sensor disc needs 2D or 3D; use diameter = 0 in 1D");
-      auto nv = ps.vec3(s + ".normal");
-      double len = 0;
-      for (int d = 0; d < dim; ++d) len += nv[d] * nv[d];
-      len = std::sqrt(len);
-      if (!(len > 0)) fail(ps, s + ".normal", "the sensor normal must not be zero in its first " + std::to_string(dim) +
-                                                  " components (e.g. 1, 0, 0 for a face looking along +x)");
-      double n[3] = {0, 0, 0};
-      for (int d = 0; d < dim; ++d) n[d] = nv[d] / len;
+      double n[3];
+      unit_normal(ps, s + ".normal", dim, n);
       add_disc(l, pos.data(), diam, n, dp, l.instruments.size());
     } else {
       add_point(l, pos.data(), l.instruments.size());
@@ -222,13 +228,7 @@ ProbeLayout make_probe_layout(const ParamSet& ps, int dim, const std::vector<Fie
       l.columns.push_back(ProbeColumn{in.name + ".force." + kAxis[d], kForceUnits[dim - 1], l.instruments.size()});
     in.area = ps.real(s + ".area");
     if (in.area > 0) {
-      const auto nv = ps.vec3(s + ".normal");
-      double len = 0;
-      for (int d = 0; d < dim; ++d) len += nv[d] * nv[d];
-      len = std::sqrt(len);
-      if (!(len > 0)) fail(ps, s + ".normal", "the sensor normal must not be zero in its first " + std::to_string(dim) +
-                                                  " components (e.g. 1, 0, 0 for a face looking along +x)");
-      for (int d = 0; d < dim; ++d) in.normal[d] = nv[d] / len;
+      unit_normal(ps, s + ".normal", dim, in.normal);
       l.columns.push_back(ProbeColumn{in.name + ".pressure", "Pa", l.instruments.size()});
     }
     l.instruments.push_back(std::move(in));

@@ -125,6 +125,19 @@ struct SampleProbeRows {
   }
 };
 
+// p[0] + p[stride] + ... (n values) in a fixed order, with four running sums, value r into sum r % 4,
+// added at the end: four independent chains of loads instead of one (the 36 partials of a probe point in
+// 3D with 4 lanes, a load's thousands of chunk sums), and the same result on every backend.
+template <class R, class U>
+EJ_INLINE R fixed_order_sum(const U* p, std::size_t n, std::size_t stride) {
+  R s[4] = {R(0), R(0), R(0), R(0)};
+  std::size_t r = 0;
+  for (; r + 4 <= n; r += 4)
+    for (int q = 0; q < 4; ++q) s[q] += p[(r + std::size_t(q)) * stride];
+  for (; r < n; ++r) s[0] += p[r * stride];
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
 // One sample point from its rows' and lanes' partials (`parts` = rows x lanes of them), added in a
 // fixed order (so the sums do not depend on the backend's thread schedule). Per point, `stride`
 // values: [0] the colour (kernel sum over fluid and walls), [1] the source's kernel sum, [2 + c] the
@@ -143,16 +156,7 @@ struct CombineProbeRows {
     const uint32_t n = 2 + inst[owner[p]].num_channels;
     const T* in = partial + p * std::size_t(parts) * std::size_t(stride);
     T* out = values + p * std::size_t(stride);
-    // Four running sums, part r into sum r % 4, added at the end: four independent chains of loads
-    // instead of one, so the 36 partials of a point (3D, 4 lanes) are not 36 latencies in a row.
-    for (uint32_t v = 0; v < n; ++v) {
-      T s[4] = {T(0), T(0), T(0), T(0)};
-      int r = 0;
-      for (; r + 4 <= parts; r += 4)
-        for (int q = 0; q < 4; ++q) s[q] += in[std::size_t(r + q) * std::size_t(stride) + v];
-      for (; r < parts; ++r) s[0] += in[std::size_t(r) * std::size_t(stride) + v];
-      out[v] = (s[0] + s[1]) + (s[2] + s[3]);
-    }
+    for (uint32_t v = 0; v < n; ++v) out[v] = fixed_order_sum<T>(in + v, std::size_t(parts), std::size_t(stride));
     const T fluid = out[1];
     const bool wet = fluid >= dry_sum;
     for (uint32_t v = 2; v < n; ++v) out[v] = wet ? out[v] / fluid : T(0);
@@ -192,16 +196,9 @@ struct ReduceProbeInstruments {
   EJ_INLINE void operator()(std::size_t k) const {
     const ProbeInstrumentDev in = inst[k];
     if (in.load) {
-      // The chunks in order, four running sums per component (independent loads in flight).
       const double* c = loads + std::size_t(in.load_index) * load_chunks * std::size_t(dim);
-      for (int d = 0; d < dim; ++d) {
-        double s[4] = {0, 0, 0, 0};
-        uint32_t q = 0;
-        for (; q + 4 <= load_chunks; q += 4)
-          for (int r = 0; r < 4; ++r) s[r] += c[std::size_t(q + r) * dim + d];
-        for (; q < load_chunks; ++q) s[0] += c[std::size_t(q) * dim + d];
-        columns[in.first_column + d] = (s[0] + s[1]) + (s[2] + s[3]);
-      }
+      for (int d = 0; d < dim; ++d)
+        columns[in.first_column + d] = fixed_order_sum<double>(c + d, load_chunks, std::size_t(dim));
       // The mean normal stress on the sensor's face: the walls receive F, the fluid presses along -n.
       if (in.area > 0) {
         double fn = 0;
