@@ -93,6 +93,43 @@ TEST(NeighbourBatch, SameStateAsOneLoop_DbcAndMdbc_Float) {
   expect_batches_same_state({"particles.dp=0.06", "boundary.model=mdbc_english2022"}, 20);
 }
 
+// fluid.force_specialised = defaults (forces_wcsph.h's Defaults): the pass compiled for the default options,
+// their branches removed, against the general pass (off): the same arithmetic on the same pairs, so the
+// same state bit for bit, in 3D (the row32 loop, float) and in 2D (the one loop, double); and with an
+// option off its defaults (XSPH, no-slip walls, Zhang's pressure, beta), where the general pass must run.
+void expect_specialised_same_state(const char* scene, std::vector<std::string> o, long steps) {
+  std::vector<std::string> a = o, b = o;
+  a.push_back("fluid.force_specialised=off");
+  b.push_back("fluid.force_specialised=defaults");
+  auto go = [&](const std::vector<std::string>& k) {
+    auto sim = make_simulation(test::shipped_scene(scene, k), Backend::Cpu);
+    sim->set_count_pairs(true);
+    StopRule rule;
+    rule.max_steps = steps;
+    StepLoop(*sim, rule).run();
+    return sim;
+  };
+  const auto general = go(a), specialised = go(b);
+  test::expect_same_state(*general, *specialised);
+  expect_same_pairs(*general, *specialised);
+}
+
+TEST(ForceVariants, SpecialisedDefaultsSameStateAsGeneral_DamBreak3D_Float) {
+  expect_specialised_same_state("dambreak3d.ini", {"particles.dp=0.06"}, 40);
+}
+
+TEST(ForceVariants, SpecialisedDefaultsSameStateAsGeneral_DamBreak2D_Double) {
+  expect_specialised_same_state("dambreak2d.ini", {"particles.dp=0.004", "scene.precision=double"}, 100);
+}
+
+TEST(ForceVariants, SpecialisedDefaultsLeaveOtherOptionsToTheGeneralPass) {
+  for (const char* option : {"fluid.xsph=0.1", "boundary.slip=no_slip", "fluid.pressure_term=zhang2017", "viscosity.beta=0.5",
+                             "fluid.wall_diffusion=true", "boundary.slip=wall_law"}) {
+    SCOPED_TRACE(option);
+    expect_specialised_same_state("dambreak3d.ini", {"particles.dp=0.08", option}, 20);
+  }
+}
+
 // On the GPU, each variant against the every-thread, 72-register kernel with one loop (the former default) over 200 steps
 // at dp = 0.04, float.
 TEST(ForceVariants, CudaVariantsAgreeWithTheDefaultPass_Float) {
@@ -100,7 +137,7 @@ TEST(ForceVariants, CudaVariantsAgreeWithTheDefaultPass_Float) {
   const auto base = run({"particles.dp=0.04", "fluid.force_threads=all", "fluid.force_registers=72", "fluid.neighbour_batch=off"},
                         Backend::Cuda, 200);
   for (const char* v : {"fluid.force_threads=fluid", "fluid.force_registers=64", "fluid.neighbour_batch=row16",
-                        "fluid.neighbour_batch=row32", "fluid.neighbour_batch=rows2"}) {
+                        "fluid.neighbour_batch=row32", "fluid.neighbour_batch=rows2", "fluid.force_specialised=off"}) {
     const auto s = run({"particles.dp=0.04", v}, Backend::Cuda, 200);
     const test::ParticleDifference d = test::max_difference_by_id(base->download(), s->download());
     std::printf("  %s against every thread and 72 registers, GPU, 200 steps: |dx| %.3g m, |dv| %.3g m/s, |drho| %.3g\n", v, d.position,

@@ -1054,6 +1054,16 @@ ParamRegistry make_builtin() {
                               "instead of the thread's local memory (16 or 24 KB a block of 128 on the "
                               "GPU; exec/thread_slots.h): the same results, another register allocation."),
                         {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared"})));
+  // Speed (issue 18, stop 36): the force pass compiled for the default options.
+  t.add(rebuild(choices(param("fluid.force_specialised", T::Choice, "defaults", "", "Force pass specialised",
+                              "The fused force pass (fluid.force_kernel = particles, the arrays record, the "
+                              "default neighbour loop): defaults = where the liquid's options are the "
+                              "defaults (Monaghan's pair pressure, boundary.slip = at_rest, Adami's walls, "
+                              "fluid.wall_diffusion off, the Fourtakas diffusion, fluid.xsph 0, "
+                              "viscosity.beta 0, no shifting), a kernel compiled for them with the other "
+                              "options' branches left out, else the general one; off = the general kernel "
+                              "always. The same results bit for bit on the CPU."),
+                        {"defaults", "off"})));
   // Speed (issue 18, helper speed7): the bucket order's bands, for the L2 at millions of particles.
   t.group = "Neighbours";
   t.add(only(rebuild(range(param("neighbours.band_rows", T::Int, "0", "", "Bucket order bands",

@@ -38,8 +38,14 @@ namespace ejecta {
 // the fused pass held more registers and ran 15% slower on the H200 (docs/benchmarks.md).
 // Nb: how a neighbour is read (forces_wcsph_neighbours.h), the store's arrays or the packed mirror;
 // the arithmetic is the same.
-template <class T, int D, bool Shifting = false, class Nb = WcsphArrays<T, D>>
+// Defaults (fluid.force_specialised = defaults, issue 18): the pass compiled for the default options
+// (wcsph_default_options: Monaghan's pressure, at_rest walls, Adami's walls, no wall diffusion, no
+// XSPH, beta 0, Fourtakas's hydrostatic part, no shifting), the other options' branches and sums left out;
+// picked at run time by the solver when the model's options are those. The same arithmetic on the same
+// pairs: the same results bit for bit on the CPU (tests/test_force_variants.cpp).
+template <class T, int D, bool Shifting = false, class Nb = WcsphArrays<T, D>, bool Defaults = false>
 struct Forces_WCSPH_Monaghan1992 {
+  static_assert(!(Defaults && Shifting), "the default options have no shifting");
   // CUDA blocks of 128 per SM to fit (exec_cuda.cuh): 7 in float (at most 72 registers, 28 warps).
   // Measured on the H200 (2026-12-03, 3D dam break at 1M, float): the force pass took 2.08 ms with
   // 84 registers (5 blocks), 2.08 ms with 6 blocks (80 registers), 1.91 ms with 7; at f3245af, before
@@ -102,29 +108,30 @@ struct Forces_WCSPH_Monaghan1992 {
     const T rhoj = n.rho;
     // Adami's wall keeps its volume (mass rho_w V_w); a dynamic boundary particle its mass (Crespo 2007;
     // English et al. 2022's mDBC too).
-    const T mj = fluid_j || model.boundary != kBoundaryAdami2012 ? n.m : n.m * (rhoj / model.eos.rho0);
+    const T mj = fluid_j || (!Defaults && model.boundary != kBoundaryAdami2012) ? n.m : n.m * (rhoj / model.eos.rho0);
     const Vec<T, D> vij = s.vi - n.v;
     const T vx = dot(vij, xij);
     // The fluid's velocity relative to a wall, v_i - v_w, for the wall terms (continuity, wall law, the
     // wall-normal Riemann problem): the record's wall velocity is v_w except with no_slip (its mirror,
     // the walls then at rest).
-    const Vec<T, D> vrel = fluid_j || model.slip != kSlipNoSlip ? vij : s.vi;
+    const Vec<T, D> vrel = fluid_j || Defaults || model.slip != kSlipNoSlip ? vij : s.vi;
     T visc = 0;
-    if (vx < T(0) && (fluid_j || wall_slip_viscous(model.slip))) {
+    if (vx < T(0) && (fluid_j || Defaults || wall_slip_viscous(model.slip))) {
       const T mu = h * vx / (r2 + model.eta2);
       // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
-      visc = (-model.alpha * model.eos.c0 * mu + model.beta * mu * mu) / (T(0.5) * (rhoi + rhoj));
+      const T beta_term = Defaults ? T(0) : model.beta * mu * mu;
+      visc = (-model.alpha * model.eos.c0 * mu + beta_term) / (T(0.5) * (rhoi + rhoj));
       if (!fluid_j) visc *= model.wall_visc;
     }
     T pij;
-    if (model.pressure != kPressureMonaghan1992) {
+    if (!Defaults && model.pressure != kPressureMonaghan1992) {
       pij = zhang2017_pair_pressure(model, vrel, xj, xij, !fluid_j, vx, r, rhoi, rhoj, s.p_i, n.p);
     } else {
       pij = s.pi_rho2 + n.p / (rhoj * rhoj);
     }
     s.acc += xij * (-mj * (pij + visc) * F);
     // boundary.slip = wall_law: the wall's shear stress, V_w = m_w / rho0 (physics/wall_friction.h).
-    if (!fluid_j && model.slip == kSlipWallLaw)
+    if (!Defaults && !fluid_j && model.slip == kSlipWallLaw)
       s.acc += wall_friction_accel(model.wall_geometry, model.wall_friction, vrel, xj, xij, F, n.m / model.eos.rho0);
     if constexpr (Shifting) s.shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
     // Continuity uses the walls' true velocity (v_w), not the no-slip mirror velocity.
@@ -132,11 +139,11 @@ struct Forces_WCSPH_Monaghan1992 {
     // The diffusion against walls too with fluid.wall_diffusion: V_j = m_j / rho_j of the wall particle
     // and its density as the wall model gives it (mDBC's ghost node; hydrostatic at rest, so that the
     // hydrostatic part below cancels it in a still tank).
-    if (diffusion > T(0) && (fluid_j || model.wall_diffusion)) {
-      const T rho_hydro = model.diffusion_hydrostatic ? dot(model.gravity, xij) * rho_h : T(0);
+    if (diffusion > T(0) && (fluid_j || (!Defaults && model.wall_diffusion))) {
+      const T rho_hydro = Defaults || model.diffusion_hydrostatic ? dot(model.gravity, xij) * rho_h : T(0);
       s.drho += diffusion * T(-2) * (rhoj - rhoi + rho_hydro) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
     }
-    if (fluid_j && model.xsph > T(0)) s.xs += (n.v - s.vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
+    if (!Defaults && fluid_j && model.xsph > T(0)) s.xs += (n.v - s.vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
   }
 
   EJ_INLINE void finish(std::size_t i, const Sums& s, uint32_t cand) const {
@@ -144,7 +151,7 @@ struct Forces_WCSPH_Monaghan1992 {
     pv.drho[i] = model.summation ? T(0) : s.drho;
     if constexpr (Shifting)
       pv.xsph[i] = s.xs * model.xsph + s.shift.velocity(model.shift, pv.m[i] / s.rhoi * model.kernel.W(T(0)));
-    else if (model.xsph > T(0))
+    else if (!Defaults && model.xsph > T(0))
       pv.xsph[i] = s.xs * model.xsph;
     if (count_pairs) {
       pv.pair_real[i] = s.real;

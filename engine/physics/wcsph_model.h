@@ -85,6 +85,16 @@ inline int wall_slip_from(const std::string& slip) {
 // physics/pressure_zhang2017.h).
 enum PressureTerm : int { kPressureMonaghan1992 = 0, kPressureZhang2017 = 1, kPressureZhang2017WallNormal = 2 };
 
+// Whether a model's options are the defaults that the force pass's specialised kernel is compiled for
+// (Forces_WCSPH_Monaghan1992's Defaults; fluid.force_specialised): Monaghan's pair pressure, viscosity
+// against walls at rest, Adami's walls, the density diffusion with its hydrostatic part between fluid
+// particles only, no XSPH, no beta, no shifting. Any other value of these runs the general kernel.
+template <class T, int D>
+bool wcsph_default_options(const WcsphModel<T, D>& m) {
+  return m.pressure == kPressureMonaghan1992 && m.slip == kSlipAtRest && m.boundary == kBoundaryAdami2012 && !m.wall_diffusion &&
+         m.diffusion_hydrostatic && m.xsph == T(0) && m.beta == T(0) && m.shift == T(0);
+}
+
 // Device memory only (DevicePtr, exec/device_ptr.h): a host array here is a compile error.
 template <class T, int D>
 struct ParticleView {

@@ -168,7 +168,7 @@ struct Term_Forces_Monaghan1992_UniformH {
             {"viscosity.alpha", "viscosity.beta", "viscosity.wall_factor", "fluid.delta_sph", "fluid.density_diffusion",
              "fluid.wall_diffusion", "fluid.pressure_term", "fluid.xsph", "fluid.shifting", "fluid.neighbour_record",
              "fluid.neighbour_cells", "fluid.force_kernel", "fluid.force_threads", "fluid.force_registers",
-             "fluid.neighbour_batch", "boundary.slip", "boundary.friction",
+             "fluid.neighbour_batch", "fluid.force_specialised", "boundary.slip", "boundary.friction",
              "physics.gravity"},
             {"xsph_velocity"}};
   }
@@ -219,19 +219,36 @@ struct Term_Forces_Monaghan1992_UniformH {
   // fluid.neighbour_batch (3D): the two-phase loop of forces_wcsph_batch.h, its queue and rows per flush
   // by force_kernel's bits 8 and 16 (row16, row32, rows2), with shifting too (never 64 registers then);
   // bit 64 puts the queue in shared memory (row32_shared, rows2_shared).
+  // Bit 128 (fluid.force_specialised = defaults): where the model's options are the defaults
+  // (wcsph_default_options), the pass compiled for them; built for the default loop only (row32 with
+  // the queue in local memory, and the one loop, which 2D runs), any other loop runs the general pass.
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16,
-                       kForceSharedQueue = 64;
+                       kForceSharedQueue = 64, kForceDefaults = 128;
   template <class C, bool Shifting = false>
   static void variant(C& c, int kernel) {
+    if constexpr (!Shifting) {
+      const int batch = C::D == 3 ? (kernel & kForceBatch) / 8 : 0;
+      const bool default_loop = batch == 0 || (batch == 2 && !(kernel & kForceSharedQueue));
+      if ((kernel & kForceDefaults) && default_loop && wcsph_default_options(c.model)) {
+        variant_of<C, false, true>(c, kernel);
+        return;
+      }
+    }
+    variant_of<C, Shifting, false>(c, kernel);
+  }
+  template <class C, bool Shifting, bool Defaults>
+  static void variant_of(C& c, int kernel) {
     using T = typename C::T;
-    using F = Forces_WCSPH_Monaghan1992<T, C::D, Shifting, WcsphArrays<T, C::D>>;
+    using F = Forces_WCSPH_Monaghan1992<T, C::D, Shifting, WcsphArrays<T, C::D>, Defaults>;
     const F f{c.model, c.grid, c.pv, c.count_pairs, WcsphArrays<T, C::D>{}};
     const uint32_t *list = nullptr, *count = nullptr;
     if (kernel & kForceFluidList) {
       const FlaggedList fluid = list_flagged(c, [&c](uint32_t* flag) { return FlagKind{c.pv.kind.get(), kFluid, flag}; });
       list = fluid.list, count = fluid.count;
     }
-    if constexpr (C::D == 3) {
+    if constexpr (C::D == 3 && Defaults) {
+      if ((kernel & kForceBatch) / 8 == 2) return launch<Shifting>(c, kernel, ForcesBatched<F, 32, 1>{f}, list, count);
+    } else if constexpr (C::D == 3) {
       const int batch = (kernel & kForceBatch) / 8;
       if (kernel & kForceSharedQueue) {
         if (batch == 2) return launch<Shifting>(c, kernel, ForcesBatched<F, 32, 1, true>{f}, list, count);
