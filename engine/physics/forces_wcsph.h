@@ -106,9 +106,13 @@ struct Forces_WCSPH_Monaghan1992 {
     const T F = model.kernel.F(r);  // grad_i W_ij = xij F
     const bool fluid_j = n.fluid;
     const T rhoj = n.rho;
+    // Two reciprocals shared by the terms below (the pressure, the diffusion's volume and shifting's; mu and
+    // the diffusion's r^2 / (r^2 + eta^2)) in place of five divisions a pair, and 1 / rho0 (the same for
+    // every pair) in the wall's mass (issue 18: an IEEE division is a multi-instruction sequence on the GPU).
+    const T inv_rhoj = T(1) / rhoj, inv_r2eta = T(1) / (r2 + model.eta2);
     // Adami's wall keeps its volume (mass rho_w V_w); a dynamic boundary particle its mass (Crespo 2007;
     // English et al. 2022's mDBC too).
-    const T mj = fluid_j || (!Defaults && model.boundary != kBoundaryAdami2012) ? n.m : n.m * (rhoj / model.eos.rho0);
+    const T mj = fluid_j || (!Defaults && model.boundary != kBoundaryAdami2012) ? n.m : n.m * (rhoj * (T(1) / model.eos.rho0));
     const Vec<T, D> vij = s.vi - n.v;
     const T vx = dot(vij, xij);
     // The fluid's velocity relative to a wall, v_i - v_w, for the wall terms (continuity, wall law, the
@@ -117,7 +121,7 @@ struct Forces_WCSPH_Monaghan1992 {
     const Vec<T, D> vrel = fluid_j || Defaults || model.slip != kSlipNoSlip ? vij : s.vi;
     T visc = 0;
     if (vx < T(0) && (fluid_j || Defaults || wall_slip_viscous(model.slip))) {
-      const T mu = h * vx / (r2 + model.eta2);
+      const T mu = h * vx * inv_r2eta;
       // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
       const T beta_term = Defaults ? T(0) : model.beta * mu * mu;
       visc = (-model.alpha * model.eos.c0 * mu + beta_term) / (T(0.5) * (rhoi + rhoj));
@@ -127,13 +131,13 @@ struct Forces_WCSPH_Monaghan1992 {
     if (!Defaults && model.pressure != kPressureMonaghan1992) {
       pij = zhang2017_pair_pressure(model, vrel, xj, xij, !fluid_j, vx, r, rhoi, rhoj, s.p_i, n.p);
     } else {
-      pij = s.pi_rho2 + n.p / (rhoj * rhoj);
+      pij = s.pi_rho2 + n.p * inv_rhoj * inv_rhoj;
     }
     s.acc += xij * (-mj * (pij + visc) * F);
     // boundary.slip = wall_law: the wall's shear stress, V_w = m_w / rho0 (physics/wall_friction.h).
     if (!Defaults && !fluid_j && model.slip == kSlipWallLaw)
       s.acc += wall_friction_accel(model.wall_geometry, model.wall_friction, vrel, xj, xij, F, n.m / model.eos.rho0);
-    if constexpr (Shifting) s.shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
+    if constexpr (Shifting) s.shift.add(mj * inv_rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
     // Continuity uses the walls' true velocity (v_w), not the no-slip mirror velocity.
     s.drho += mj * F * dot(vrel, xij);
     // The diffusion against walls too with fluid.wall_diffusion: V_j = m_j / rho_j of the wall particle
@@ -141,7 +145,7 @@ struct Forces_WCSPH_Monaghan1992 {
     // hydrostatic part below cancels it in a still tank).
     if (diffusion > T(0) && (fluid_j || (!Defaults && model.wall_diffusion))) {
       const T rho_hydro = Defaults || model.diffusion_hydrostatic ? dot(model.gravity, xij) * rho_h : T(0);
-      s.drho += diffusion * T(-2) * (rhoj - rhoi + rho_hydro) * F * (r2 / (r2 + model.eta2)) * (mj / rhoj);
+      s.drho += diffusion * T(-2) * (rhoj - rhoi + rho_hydro) * F * (r2 * inv_r2eta) * (mj * inv_rhoj);
     }
     if (!Defaults && fluid_j && model.xsph > T(0)) s.xs += (n.v - s.vi) * (mj / (T(0.5) * (rhoi + rhoj)) * model.kernel.W(r));
   }
