@@ -106,7 +106,7 @@ struct Forces_WCSPH_Monaghan1992 {
     const T F = model.kernel.F(r);  // grad_i W_ij = xij F
     const bool fluid_j = n.fluid;
     const T rhoj = n.rho;
-    // Two reciprocals shared by the terms below (the pressure, the diffusion's volume and shifting's; mu and
+    // Two reciprocals shared by the terms below (the pressure and the diffusion's volume; mu and
     // the diffusion's r^2 / (r^2 + eta^2)) in place of five divisions a pair, and 1 / rho0 (the same for
     // every pair) in the wall's mass (issue 18: an IEEE division is a multi-instruction sequence on the GPU).
     const T inv_rhoj = T(1) / rhoj, inv_r2eta = T(1) / (r2 + model.eta2);
@@ -137,7 +137,11 @@ struct Forces_WCSPH_Monaghan1992 {
     // boundary.slip = wall_law: the wall's shear stress, V_w = m_w / rho0 (physics/wall_friction.h).
     if (!Defaults && !fluid_j && model.slip == kSlipWallLaw)
       s.acc += wall_friction_accel(model.wall_geometry, model.wall_friction, vrel, xj, xij, F, n.m / model.eos.rho0);
-    if constexpr (Shifting) s.shift.add(mj * inv_rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
+    // Shifting's volume keeps its division: with mj * inv_rhoj the hydrostatic tank under shifting
+    // (Hydrostatic2D.ShiftingKeepsTheTankAtRest) let a corner particle move at 0.11-0.15 m/s where the
+    // division gives 0.08-0.09 (four round-off perturbations each, stop 36): the shifting term at a corner
+    // is sensitive to this sum's rounding, not understood yet (the default pass has no shifting).
+    if constexpr (Shifting) s.shift.add(mj / rhoj, model.kernel.W(r), xij * F, model.shift_inv_wdp);
     // Continuity uses the walls' true velocity (v_w), not the no-slip mirror velocity.
     s.drho += mj * F * dot(vrel, xij);
     // The diffusion against walls too with fluid.wall_diffusion: V_j = m_j / rho_j of the wall particle
