@@ -114,6 +114,27 @@ void expect_specialised_same_state(const char* scene, std::vector<std::string> o
   expect_same_pairs(*general, *specialised);
 }
 
+// The specialised pass runs where the options are the defaults (wcsph_default_options), so the shipped scenes must
+// have them: were a default changed, the bit-identity tests below would still pass while every run took the
+// general pass. The options the pass is compiled for, read from the shipped 3D and 2D dam breaks.
+TEST(ForceVariants, ShippedDamBreaksHaveTheOptionsTheSpecialisedPassIsCompiledFor) {
+  for (const char* scene : {"dambreak3d.ini", "dambreak2d.ini", "spheric2_slice2d.ini"}) {
+    SCOPED_TRACE(scene);
+    const ParamSet p = test::shipped_scene(scene, {});
+    EXPECT_EQ(p.text("fluid.force_specialised"), "defaults");
+    EXPECT_EQ(p.text("fluid.force_kernel"), "particles");
+    EXPECT_EQ(p.text("fluid.neighbour_batch"), "row32");
+    EXPECT_EQ(p.text("fluid.pressure_term"), "monaghan1992");
+    EXPECT_EQ(p.text("boundary.slip"), "at_rest");
+    EXPECT_EQ(p.text("boundary.model"), "adami2012");
+    EXPECT_EQ(p.text("fluid.density_diffusion"), "fourtakas2019");
+    EXPECT_FALSE(p.flag("fluid.wall_diffusion"));
+    EXPECT_EQ(p.real("fluid.xsph"), 0.0);
+    EXPECT_EQ(p.real("viscosity.beta"), 0.0);
+    EXPECT_EQ(p.real("fluid.shifting"), 0.0);
+  }
+}
+
 TEST(ForceVariants, SpecialisedDefaultsSameStateAsGeneral_DamBreak3D_Float) {
   expect_specialised_same_state("dambreak3d.ini", {"particles.dp=0.06"}, 40);
 }
