@@ -15,8 +15,8 @@
 namespace ejecta {
 namespace {
 
-std::unique_ptr<Simulation> run(std::vector<std::string> o, Backend backend, long steps) {
-  auto sim = make_simulation(test::shipped_scene("dambreak3d.ini", o), backend);
+std::unique_ptr<Simulation> run(std::vector<std::string> o, Backend backend, long steps, const char* scene = "dambreak3d.ini") {
+  auto sim = make_simulation(test::shipped_scene(scene, o), backend);
   sim->set_count_pairs(true);
   StopRule rule;
   rule.max_steps = steps;
@@ -101,15 +101,7 @@ void expect_specialised_same_state(const char* scene, std::vector<std::string> o
   std::vector<std::string> a = o, b = o;
   a.push_back("fluid.force_specialised=off");
   b.push_back("fluid.force_specialised=defaults");
-  auto go = [&](const std::vector<std::string>& k) {
-    auto sim = make_simulation(test::shipped_scene(scene, k), Backend::Cpu);
-    sim->set_count_pairs(true);
-    StopRule rule;
-    rule.max_steps = steps;
-    StepLoop(*sim, rule).run();
-    return sim;
-  };
-  const auto general = go(a), specialised = go(b);
+  const auto general = run(a, Backend::Cpu, steps, scene), specialised = run(b, Backend::Cpu, steps, scene);
   test::expect_same_state(*general, *specialised);
   expect_same_pairs(*general, *specialised);
 }
