@@ -16,6 +16,10 @@ variant() {
   fi
   case $1 in
     defaults) echo "" ;;
+    # issue 18: the specialised force pass with the GPU's approximate reciprocal and square root (float),
+    # and the exact specialised pass written out (for an A/B against it whichever is the default)
+    fast) echo "fluid.force_specialised=fast" ;;
+    exact) echo "fluid.force_specialised=defaults" ;;
     # thirteenth session: Adami's no-slip wall (the fluid's mirrored velocity in the wall's viscous term),
     # and DualSPHysics 5.0's own SPHERIC 2 case (/work/shared/peers/dualsphysics/Spheric2Dam_01M.xml: DBC
     # walls, hdp = 2 with 4 wall layers for its 2h = 4 dp support, c0 = 20 sqrt(g H) = 45.6, alpha 0.05,

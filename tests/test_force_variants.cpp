@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <string>
 
 namespace ejecta {
 namespace {
@@ -150,13 +151,56 @@ TEST(ForceVariants, CudaVariantsAgreeWithTheDefaultPass_Float) {
   const auto base = run({"particles.dp=0.04", "fluid.force_threads=all", "fluid.force_registers=72", "fluid.neighbour_batch=off"},
                         Backend::Cuda, 200);
   for (const char* v : {"fluid.force_threads=fluid", "fluid.force_registers=64", "fluid.neighbour_batch=row16",
-                        "fluid.neighbour_batch=row32", "fluid.neighbour_batch=rows2", "fluid.force_specialised=off"}) {
+                        "fluid.neighbour_batch=row32", "fluid.neighbour_batch=rows2", "fluid.force_specialised=off",
+                        "fluid.force_specialised=fast"}) {
     const auto s = run({"particles.dp=0.04", v}, Backend::Cuda, 200);
     const test::ParticleDifference d = test::max_difference_by_id(base->download(), s->download());
     std::printf("  %s against every thread and 72 registers, GPU, 200 steps: |dx| %.3g m, |dv| %.3g m/s, |drho| %.3g\n", v, d.position,
                 d.velocity, d.density);
     EXPECT_LT(d.position, 1e-3 * 0.04) << v;
   }
+}
+
+// fluid.force_specialised = fast (core/pair_math.h): on the CPU the same instructions as defaults, so
+// the same state bit for bit (the key's help says so), in 3D (float, row32) and 2D (float, the one loop).
+TEST(ForceVariants, FastMathIsTheSpecialisedPassOnTheCpu) {
+  for (const auto& [scene, dp] : {std::pair{"dambreak3d.ini", "particles.dp=0.06"}, std::pair{"dambreak2d.ini", "particles.dp=0.004"}}) {
+    SCOPED_TRACE(scene);
+    const auto exact = run({dp, "fluid.force_specialised=defaults"}, Backend::Cpu, 40, scene);
+    const auto fast = run({dp, "fluid.force_specialised=fast"}, Backend::Cpu, 40, scene);
+    test::expect_same_state(*exact, *fast);
+    expect_same_pairs(*exact, *fast);
+  }
+}
+
+// On the GPU in float, fast runs a kernel of its own (the approximate reciprocal and square root): its
+// state must differ both from the exact specialised pass's and from the general pass's (else the
+// selection ran one of those), by round-off only, over 200 steps of the 3D dam break (row32) and 400 of
+// the 2D one (the one loop); in double it is the exact pass (no approximate instructions), the same
+// state bit for bit.
+TEST(ForceVariants, CudaFastMathDiffersByRoundOffOnly) {
+  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
+  struct Case {
+    const char* scene;
+    double dp;
+    long steps;
+  };
+  for (const Case c : {Case{"dambreak3d.ini", 0.04, 200}, Case{"dambreak2d.ini", 0.004, 400}}) {
+    SCOPED_TRACE(c.scene);
+    const std::string dp = "particles.dp=" + std::to_string(c.dp);
+    const auto fast = run({dp, "fluid.force_specialised=fast"}, Backend::Cuda, c.steps, c.scene);
+    for (const char* other : {"defaults", "off"}) {
+      const auto o = run({dp, std::string("fluid.force_specialised=") + other}, Backend::Cuda, c.steps, c.scene);
+      const test::ParticleDifference d = test::max_difference_by_id(o->download(), fast->download());
+      std::printf("  %s: fast against %s, GPU, %ld steps: |dx| %.3g m, |dv| %.3g m/s, |drho| %.3g\n", c.scene, other,
+                  c.steps, d.position, d.velocity, d.density);
+      EXPECT_GT(d.position + d.velocity + d.density, 0.0) << "fast ran the kernel of " << other;
+      EXPECT_LT(d.position, 1e-3 * c.dp) << other;
+    }
+  }
+  const auto exact = run({"particles.dp=0.06", "scene.precision=double", "fluid.force_specialised=defaults"}, Backend::Cuda, 40);
+  const auto fast = run({"particles.dp=0.06", "scene.precision=double", "fluid.force_specialised=fast"}, Backend::Cuda, 40);
+  test::expect_same_state(*exact, *fast);
 }
 
 // On the GPU, the queue in shared memory (row32_shared, rows2_shared) against the same loop with the queue

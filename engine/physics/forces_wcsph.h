@@ -23,6 +23,7 @@
 // A wall particle keeps the volume V_w = m_w / rho0 it was built with (the lattice cell): its mass in
 // the sums is rho_w V_w with the density extrapolated from the fluid (Adami et al. 2012 write the
 // wall terms with volumes), so the wall pushes with its pressure, not a density-scaled one.
+#include "core/pair_math.h"
 #include "physics/forces_wcsph_neighbours.h"
 #include "physics/pressure_zhang2017.h"
 #include "physics/shifting_sun2017.h"
@@ -42,10 +43,13 @@ namespace ejecta {
 // (wcsph_default_options: Monaghan's pressure, at_rest walls, Adami's walls, no wall diffusion, no
 // XSPH, beta 0, Fourtakas's hydrostatic part, no shifting), the other options' branches and sums left out;
 // picked at run time by the solver when the model's options are those. The same arithmetic on the same
-// pairs: the same results bit for bit on the CPU (tests/test_force_variants.cpp).
-template <class T, int D, bool Shifting = false, class Nb = WcsphArrays<T, D>, bool Defaults = false>
+// pairs: the same results bit for bit on the CPU (tests/test_force_variants.cpp). Defaults = 2
+// (fluid.force_specialised = fast): the same pass with the GPU's approximate reciprocal and square root
+// in float (core/pair_math.h); on the CPU and in double the same instructions as Defaults = 1.
+template <class T, int D, bool Shifting = false, class Nb = WcsphArrays<T, D>, int Defaults = 0>
 struct Forces_WCSPH_Monaghan1992 {
   static_assert(!(Defaults && Shifting), "the default options have no shifting");
+  static constexpr bool kFast = Defaults == 2;
   // CUDA blocks of 128 per SM to fit (exec_cuda.cuh): 7 in float (at most 72 registers, 28 warps).
   // Measured on the H200 (2026-12-03, 3D dam break at 1M, float): the force pass took 2.08 ms with
   // 84 registers (5 blocks), 2.08 ms with 6 blocks (80 registers), 1.91 ms with 7; at f3245af, before
@@ -102,14 +106,14 @@ struct Forces_WCSPH_Monaghan1992 {
     const T diffusion = model.delta * h * model.eos.c0;
     // rho^H_ji = rho0 g.(x_j - x_i) / c0^2 = -(rho0 / c0^2) g.x_ij
     const T rho_h = model.eos.rho0 / (model.eos.c0 * model.eos.c0);
-    const T r = sqrt(r2);
+    const T r = pair_sqrt<kFast>(r2);
     const T F = model.kernel.F(r);  // grad_i W_ij = xij F
     const bool fluid_j = n.fluid;
     const T rhoj = n.rho;
     // Two reciprocals shared by the terms below (the pressure and the diffusion's volume; mu and
     // the diffusion's r^2 / (r^2 + eta^2)) in place of five divisions a pair, and 1 / rho0 (the same for
     // every pair) in the wall's mass (issue 18: an IEEE division is a multi-instruction sequence on the GPU).
-    const T inv_rhoj = T(1) / rhoj, inv_r2eta = T(1) / (r2 + model.eta2);
+    const T inv_rhoj = pair_rcp<kFast>(rhoj), inv_r2eta = pair_rcp<kFast>(r2 + model.eta2);
     // Adami's wall keeps its volume (mass rho_w V_w); a dynamic boundary particle its mass (Crespo 2007;
     // English et al. 2022's mDBC too).
     const T mj = fluid_j || (!Defaults && model.boundary != kBoundaryAdami2012) ? n.m : n.m * (rhoj * (T(1) / model.eos.rho0));
@@ -124,7 +128,7 @@ struct Forces_WCSPH_Monaghan1992 {
       const T mu = h * vx * inv_r2eta;
       // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
       const T beta_term = Defaults ? T(0) : model.beta * mu * mu;
-      visc = (-model.alpha * model.eos.c0 * mu + beta_term) / (T(0.5) * (rhoi + rhoj));
+      visc = pair_div<kFast>(-model.alpha * model.eos.c0 * mu + beta_term, T(0.5) * (rhoi + rhoj));
       if (!fluid_j) visc *= model.wall_visc;
     }
     T pij;

@@ -222,21 +222,26 @@ struct Term_Forces_Monaghan1992_UniformH {
   // Bit 128 (fluid.force_specialised = defaults): where the model's options are the defaults
   // (wcsph_default_options), the pass compiled for them; built for the default loop only (row32 with
   // the queue in local memory, and the one loop, which 2D runs), any other loop runs the general pass.
+  // Bit 256 with it (fluid.force_specialised = fast): that pass with the GPU's approximate reciprocal and
+  // square root in float (core/pair_math.h); in double, which has no such instructions, the exact one.
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16,
-                       kForceSharedQueue = 64, kForceDefaults = 128;
+                       kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256;
   template <class C, bool Shifting = false>
   static void variant(C& c, int kernel) {
     if constexpr (!Shifting) {
       const int batch = C::D == 3 ? (kernel & kForceBatch) / 8 : 0;
       const bool default_loop = batch == 0 || (batch == 2 && !(kernel & kForceSharedQueue));
       if ((kernel & kForceDefaults) && default_loop && wcsph_default_options(c.model)) {
-        variant_of<C, false, true>(c, kernel);
+        if constexpr (sizeof(typename C::T) == 4) {
+          if (kernel & kForceFast) return variant_of<C, false, 2>(c, kernel);
+        }
+        variant_of<C, false, 1>(c, kernel);
         return;
       }
     }
-    variant_of<C, Shifting, false>(c, kernel);
+    variant_of<C, Shifting, 0>(c, kernel);
   }
-  template <class C, bool Shifting, bool Defaults>
+  template <class C, bool Shifting, int Defaults>
   static void variant_of(C& c, int kernel) {
     using T = typename C::T;
     using F = Forces_WCSPH_Monaghan1992<T, C::D, Shifting, WcsphArrays<T, C::D>, Defaults>;

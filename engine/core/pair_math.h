@@ -1,0 +1,47 @@
+#pragma once
+// The pair terms' reciprocal, division and square root, exact or (Fast) the GPU's approximations in float
+// (issue 18, fluid.force_specialised = fast): on the device rcp.approx.f32 and sqrt.approx.f32 (PTX ISA,
+// "rcp", "sqrt": at most 1 ulp for the reciprocal, ~2 ulp for the square root, against the correctly
+// rounded sequences nvcc otherwise emits, each a dozen instructions and a branch); everywhere else, in
+// double and on the CPU, exactly 1 / x, a / b and sqrt(x). So the CPU's results of a pass compiled
+// with Fast are those of the exact one bit for bit, and the GPU's differ from them by round-off, as
+// FMA contraction already makes them differ.
+#include "core/hd.h"
+
+#include <type_traits>
+
+namespace ejecta {
+
+template <bool Fast, class T>
+EJ_INLINE T pair_rcp(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (Fast && std::is_same_v<T, float>) {
+    float r;
+    asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+  }
+#endif
+  return T(1) / x;
+}
+
+template <bool Fast, class T>
+EJ_INLINE T pair_div(T a, T b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (Fast && std::is_same_v<T, float>) return a * pair_rcp<Fast>(b);
+#endif
+  return a / b;
+}
+
+template <bool Fast, class T>
+EJ_INLINE T pair_sqrt(T x) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (Fast && std::is_same_v<T, float>) {
+    float r;
+    asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+  }
+#endif
+  return sqrt(x);
+}
+
+}  // namespace ejecta
