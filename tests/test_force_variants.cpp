@@ -114,7 +114,7 @@ TEST(ForceVariants, ShippedDamBreaksHaveTheOptionsTheSpecialisedPassIsCompiledFo
   for (const char* scene : {"dambreak3d.ini", "dambreak2d.ini", "spheric2_slice2d.ini"}) {
     SCOPED_TRACE(scene);
     const ParamSet p = test::shipped_scene(scene, {});
-    EXPECT_EQ(p.text("fluid.force_specialised"), "defaults");
+    EXPECT_EQ(p.text("fluid.force_specialised"), "fast");
     EXPECT_EQ(p.text("fluid.force_kernel"), "particles");
     EXPECT_EQ(p.text("fluid.neighbour_batch"), "row32");
     EXPECT_EQ(p.text("fluid.pressure_term"), "monaghan1992");

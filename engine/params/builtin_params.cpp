@@ -1055,7 +1055,7 @@ ParamRegistry make_builtin() {
                               "GPU; exec/thread_slots.h): the same results, another register allocation."),
                         {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared"})));
   // Speed (issue 18, stop 36): the force pass compiled for the default options.
-  t.add(rebuild(choices(param("fluid.force_specialised", T::Choice, "defaults", "", "Force pass specialised",
+  t.add(rebuild(choices(param("fluid.force_specialised", T::Choice, "fast", "", "Force pass specialised",
                               "The fused force pass (fluid.force_kernel = particles, the arrays record, the "
                               "default neighbour loop): defaults = where the liquid's options are the "
                               "defaults (Monaghan's pair pressure, boundary.slip = at_rest, Adami's walls, "
