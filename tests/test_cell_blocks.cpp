@@ -63,7 +63,10 @@ TEST(CellBlocks, SameStateAsParticlePassOnDamBreak2D_Double) {
 
 TEST(CellBlocks, CudaAgreesWithParticlePassOnDamBreak3D_Float) {
   if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
-  const auto s = run_both("dambreak3d.ini", {"particles.dp=0.04"}, Backend::Cuda, 200);
+  // The particle pass's general kernel, whose pair terms the cell blocks run (fluid.force_specialised
+  // = fast, the default, takes the GPU's approximate reciprocal and square root: another trajectory by
+  // round-off, which moves a few candidates across the clipped rows' ends).
+  const auto s = run_both("dambreak3d.ini", {"particles.dp=0.04", "fluid.force_specialised=off"}, Backend::Cuda, 200);
   const HostParticles a = s[0]->download(), b = s[1]->download();
   ASSERT_EQ(a.n, b.n);
   std::vector<double> xa(a.position.size()), xb(b.position.size());

@@ -1064,10 +1064,12 @@ ParamRegistry make_builtin() {
                               "options' branches left out, else the general one; off = the general kernel "
                               "always. The same results bit for bit on the CPU; on the H100 (2026-12-05) "
                               "the force pass took 1.094 against 1.290 ms at 1M in float, 4.52 against "
-                              "5.33 ms at 4M, 2.37 against 2.64 ms in double (docs/benchmarks.md). fast = "
-                              "defaults with the GPU's approximate reciprocal and square root in the pair "
-                              "terms in float (rcp.approx, sqrt.approx: 1-2 ulp; core/pair_math.h): on the "
-                              "CPU and in double the same as defaults."),
+                              "5.33 ms at 4M, 2.37 against 2.64 ms in double (docs/benchmarks.md). fast (the "
+                              "default) = defaults with the GPU's approximate reciprocal and square root in "
+                              "the pair terms in float (rcp.approx, sqrt.approx: 1-2 ulp; core/pair_math.h): "
+                              "on the H100 (2026-12-05, 23:09) 1.033 against 1.085 ms at 1M, 4.30 against "
+                              "4.51 ms at 4M; the GPU's results differ from defaults' by round-off; on the "
+                              "CPU and in double the same instructions as defaults."),
                         {"defaults", "fast", "off"})));
   // Speed (issue 18, helper speed7): the bucket order's bands, for the L2 at millions of particles.
   t.group = "Neighbours";
