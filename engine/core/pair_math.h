@@ -1,11 +1,11 @@
 #pragma once
 // The pair terms' reciprocal, division and square root, exact or (Fast) the GPU's approximations in float
 // (issue 18, fluid.force_specialised = fast): on the device rcp.approx.f32 and sqrt.approx.f32 (PTX ISA,
-// "rcp", "sqrt": at most 1 ulp for the reciprocal, ~2 ulp for the square root, against the correctly
-// rounded sequences nvcc otherwise emits, each a dozen instructions and a branch); everywhere else, in
-// double and on the CPU, exactly 1 / x, a / b and sqrt(x). So the CPU's results of a pass compiled
-// with Fast are those of the exact one bit for bit, and the GPU's differ from them by round-off, as
-// FMA contraction already makes them differ.
+// "rcp", "sqrt": an error of the order of 1 ulp, against the correctly rounded sequences nvcc otherwise
+// emits, each a dozen instructions and a branch; measured in docs/benchmarks.md, 2026-12-05 23:09);
+// everywhere else, in double and on the CPU, exactly 1 / x, a / b and sqrt(x). So the CPU's results of a
+// pass compiled with Fast are those of the exact one bit for bit, and the GPU's differ from them by
+// round-off, as FMA contraction already makes them differ.
 #include "core/hd.h"
 
 #include <type_traits>

@@ -223,7 +223,8 @@ struct Term_Forces_Monaghan1992_UniformH {
   // (wcsph_default_options), the pass compiled for them; built for the default loop only (row32 with
   // the queue in local memory, and the one loop, which 2D runs), any other loop runs the general pass.
   // Bit 256 with it (fluid.force_specialised = fast): that pass with the GPU's approximate reciprocal and
-  // square root in float (core/pair_math.h); in double, which has no such instructions, the exact one.
+  // square root in float (core/pair_math.h); in double the exact one (PTX's approximate f64 reciprocal
+  // keeps about 20 bits, too few for a double pass).
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16,
                        kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256;
   template <class C, bool Shifting = false>
