@@ -12,16 +12,31 @@
 
 namespace ejecta {
 
-template <bool Fast, class T>
-EJ_INLINE T pair_rcp(T x) {
+enum class PairOp { Rcp, Sqrt };
+
+// 1 / x or sqrt(x); with Fast, in float on the device, the one approximate PTX instruction.
+template <bool Fast, PairOp Op, class T>
+EJ_INLINE T pair_op(T x) {
 #if defined(__CUDA_ARCH__)
   if constexpr (Fast && std::is_same_v<T, float>) {
     float r;
-    asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    if constexpr (Op == PairOp::Rcp) asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    else asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
     return r;
   }
 #endif
-  return T(1) / x;
+  if constexpr (Op == PairOp::Rcp) return T(1) / x;
+  else return sqrt(x);
+}
+
+template <bool Fast, class T>
+EJ_INLINE T pair_rcp(T x) {
+  return pair_op<Fast, PairOp::Rcp>(x);
+}
+
+template <bool Fast, class T>
+EJ_INLINE T pair_sqrt(T x) {
+  return pair_op<Fast, PairOp::Sqrt>(x);
 }
 
 template <bool Fast, class T>
@@ -30,18 +45,6 @@ EJ_INLINE T pair_div(T a, T b) {
   if constexpr (Fast && std::is_same_v<T, float>) return a * pair_rcp<Fast>(b);
 #endif
   return a / b;
-}
-
-template <bool Fast, class T>
-EJ_INLINE T pair_sqrt(T x) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (Fast && std::is_same_v<T, float>) {
-    float r;
-    asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-  }
-#endif
-  return sqrt(x);
 }
 
 }  // namespace ejecta
