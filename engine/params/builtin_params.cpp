@@ -1066,10 +1066,13 @@ ParamRegistry make_builtin() {
                               "the force pass took 1.094 against 1.290 ms at 1M in float, 4.52 against "
                               "5.33 ms at 4M, 2.37 against 2.64 ms in double (docs/benchmarks.md). fast (the "
                               "default) = defaults with the GPU's approximate reciprocal and square root in "
-                              "the pair terms in float (rcp.approx, sqrt.approx: 1-2 ulp; core/pair_math.h): "
-                              "on the H100 (2026-12-05, 23:09) 1.033 against 1.085 ms at 1M, 4.30 against "
-                              "4.51 ms at 4M; the GPU's results differ from defaults' by round-off; on the "
-                              "CPU and in double the same instructions as defaults."),
+                              "the pair terms (core/pair_math.h): in float rcp.approx and sqrt.approx (1-2 "
+                              "ulp; on the H100, 2026-12-05 23:09, 1.033 against 1.085 ms at 1M, 4.30 "
+                              "against 4.51 ms at 4M), in double their f64 forms refined by FMA steps to "
+                              "about 1 ulp; with fast the walls' pressure pass (Adami's walls) takes the "
+                              "approximate square root too, whatever the other options; the GPU's results "
+                              "differ from defaults' by round-off; on the CPU the same instructions as "
+                              "defaults."),
                         {"defaults", "fast", "off"})));
   // Speed (issue 18, helper speed7): the bucket order's bands, for the L2 at millions of particles.
   t.group = "Neighbours";

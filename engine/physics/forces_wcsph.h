@@ -45,7 +45,7 @@ namespace ejecta {
 // picked at run time by the solver when the model's options are those. The same arithmetic on the same
 // pairs: the same results bit for bit on the CPU (tests/test_force_variants.cpp). Defaults = 2
 // (fluid.force_specialised = fast): the same pass with the GPU's approximate reciprocal and square root
-// in float (core/pair_math.h); on the CPU and in double the same instructions as Defaults = 1.
+// (core/pair_math.h; in double refined by FMA steps); on the CPU the same instructions as Defaults = 1.
 template <class T, int D, bool Shifting = false, class Nb = WcsphArrays<T, D>, int Defaults = 0>
 struct Forces_WCSPH_Monaghan1992 {
   static_assert(!(Defaults && Shifting), "the default options have no shifting");

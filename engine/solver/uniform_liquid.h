@@ -132,7 +132,7 @@ class UniformLiquid {
     force_kernel_ |= 8 * (rows == "row16" ? 1 : rows == "row32" ? 2 : rows == "rows2" ? 3 : 0);
     if (shared_queue) force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceSharedQueue;
     // fluid.force_specialised (the pass compiled for the default options where the model has them): bit 128;
-    // fast, that pass with the GPU's approximate reciprocal and square root in float: bits 128 and 256.
+    // fast, that pass with the GPU's approximate reciprocal and square root: bits 128 and 256.
     const std::string specialised = params.text("fluid.force_specialised");
     if (specialised != "off") force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceDefaults;
     if (specialised == "fast") force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceFast;
