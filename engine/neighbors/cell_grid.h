@@ -224,6 +224,69 @@ struct CellGrid {
     });
   }
 
+  // The wrapped first cell (offset -reach) of a point's rows along each axis, and its clip. Scalars,
+  // not arrays indexed by the row number: on the GPU an array indexed at run time lives in local memory.
+  struct Around {
+    uint32_t x0, y0, z0;
+    Clip clip;
+  };
+  EJ_INLINE Around around(const Vec<T, D>& p) const {
+    long long c[3];
+    const Clip k = place(p, c);
+    Around a{static_cast<uint32_t>(wrap(c[0] - reach, dims[0])),
+             D >= 2 ? static_cast<uint32_t>(wrap(c[1] - reach, dims[1])) : 0u,
+             D >= 3 ? static_cast<uint32_t>(wrap(c[2] - reach, dims[2])) : 0u, k};
+    return a;
+  }
+
+  // Row r of the cells around a (see for_each_candidate_in_row): its particles are up to three ranges
+  // of sorted particles, [b0, e0), [b1, e1), [b2, e2) (empty ones with b == e), visited in that order.
+  // In row-major or banded order the row's cells lo .. hi (row_span), one range (two where the row wraps
+  // around the table's edge), a sub-range of the whole row's, so the candidates keep their order; by
+  // rank (Morton, reach 1, not clipped) the three cells' ranges, merged where adjacent. Scalars, not
+  // arrays (an array indexed at run time lives in local memory on the GPU).
+  struct RowRanges {
+    uint32_t b0, e0, b1, e1, b2, e2;
+    EJ_INLINE uint32_t count() const { return (e0 - b0) + (e1 - b1) + (e2 - b2); }
+  };
+  EJ_INLINE RowRanges row_ranges(const Around& a, int r) const {
+    const int w = 2 * reach + 1;
+    const uint32_t by = D >= 2 ? step(a.y0, r % w, dims[1]) : 0u;
+    const uint32_t bz = D >= 3 ? step(a.z0, r / w, dims[2]) : 0u;
+    RowRanges q{0, 0, 0, 0, 0, 0};
+    if (!rank) {  // row-major or banded: the row's cells are adjacent buckets
+      int lo, hi;
+      row_span(a.clip, r, lo, hi);
+      if (lo > hi) return q;
+      const uint32_t row = row_of(by, bz);
+      const uint32_t xl = step(a.x0, lo + reach, dims[0]), xh = step(a.x0, hi + reach, dims[0]);
+      if (xl <= xh) {
+        q.b0 = offset[row + xl], q.e0 = offset[row + xh + 1];
+      } else {
+        q.b0 = offset[row + xl], q.e0 = offset[row + dims[0]];
+        q.b1 = offset[row], q.e1 = offset[row + xh + 1];
+      }
+    } else {  // by rank (reach 1 only): each cell's range, merged with the previous one where it starts at its end
+      const uint32_t row = static_cast<uint32_t>(dims[0]) * (by + static_cast<uint32_t>(dims[1]) * bz);
+      const uint32_t k0 = rank[row + a.x0], k1 = rank[row + step(a.x0, 1, dims[0])], k2 = rank[row + step(a.x0, 2, dims[0])];
+      q.b0 = offset[k0], q.e0 = offset[k0 + 1];
+      const uint32_t c1 = offset[k1], d1 = offset[k1 + 1], c2 = offset[k2], d2 = offset[k2 + 1];
+      if (c1 == q.e0) {
+        q.e0 = d1;
+      } else {
+        q.b1 = c1, q.e1 = d1;
+      }
+      if (q.b1 == q.e1 && c2 == q.e0) {
+        q.e0 = d2;
+      } else if (q.b1 != q.e1 && c2 == q.e1) {
+        q.e1 = d2;
+      } else {
+        q.b2 = c2, q.e2 = d2;
+      }
+    }
+    return q;
+  }
+
  private:
   // The distance in cells from a point at f in its cell (0 <= f < 1) to the cell k cells away along an axis.
   EJ_INLINE static T gap(int k, T f) { return k > 0 ? T(k) - f : k < 0 ? T(-k - 1) + f : T(0); }
@@ -260,66 +323,14 @@ struct CellGrid {
     return k;
   }
 
-  // The wrapped first cell (offset -reach) of a point's rows along each axis, and its clip. Scalars,
-  // not arrays indexed by the row number: on the GPU an array indexed at run time lives in local memory.
-  struct Around {
-    uint32_t x0, y0, z0;
-    Clip clip;
-  };
-  EJ_INLINE Around around(const Vec<T, D>& p) const {
-    long long c[3];
-    const Clip k = place(p, c);
-    Around a{static_cast<uint32_t>(wrap(c[0] - reach, dims[0])),
-             D >= 2 ? static_cast<uint32_t>(wrap(c[1] - reach, dims[1])) : 0u,
-             D >= 3 ? static_cast<uint32_t>(wrap(c[2] - reach, dims[2])) : 0u, k};
-    return a;
-  }
-
-  // Row r of the cells around a (see for_each_candidate_in_row). Its particles are up to three ranges
-  // of memory: in row-major or banded order the row's cells lo .. hi (row_span), one range (two where
-  // the row wraps around the table's edge), a sub-range of the whole row's, so the candidates keep
-  // their order; by rank (Morton, reach 1, not clipped) the three cells' ranges, merged where adjacent.
-  // The ranges are found first and scanned by one loop, so the caller's functor is inlined once, not
-  // once per case (a fused force pass is large).
+  // Row r of the cells around a, scanned by one loop over its ranges (row_ranges), so the caller's functor
+  // is inlined once, not once per case (a fused force pass is large).
   template <class F>
   EJ_INLINE uint32_t scan_row(const Around& a, int r, F& f) const {
-    const int w = 2 * reach + 1;
-    const uint32_t by = D >= 2 ? step(a.y0, r % w, dims[1]) : 0u;
-    const uint32_t bz = D >= 3 ? step(a.z0, r / w, dims[2]) : 0u;
-    uint32_t b0, e0, b1 = 0, e1 = 0, b2 = 0, e2 = 0;
-    if (!rank) {  // row-major or banded: the row's cells are adjacent buckets
-      int lo, hi;
-      row_span(a.clip, r, lo, hi);
-      if (lo > hi) return 0;
-      const uint32_t row = row_of(by, bz);
-      const uint32_t xl = step(a.x0, lo + reach, dims[0]), xh = step(a.x0, hi + reach, dims[0]);
-      if (xl <= xh) {
-        b0 = offset[row + xl], e0 = offset[row + xh + 1];
-      } else {
-        b0 = offset[row + xl], e0 = offset[row + dims[0]];
-        b1 = offset[row], e1 = offset[row + xh + 1];
-      }
-    } else {  // by rank (reach 1 only): each cell's range, merged with the previous one where it starts at its end
-      const uint32_t row = static_cast<uint32_t>(dims[0]) * (by + static_cast<uint32_t>(dims[1]) * bz);
-      const uint32_t k0 = rank[row + a.x0], k1 = rank[row + step(a.x0, 1, dims[0])], k2 = rank[row + step(a.x0, 2, dims[0])];
-      b0 = offset[k0], e0 = offset[k0 + 1];
-      const uint32_t c1 = offset[k1], d1 = offset[k1 + 1], c2 = offset[k2], d2 = offset[k2 + 1];
-      if (c1 == e0) {
-        e0 = d1;
-      } else {
-        b1 = c1, e1 = d1;
-      }
-      if (b1 == e1 && c2 == e0) {
-        e0 = d2;
-      } else if (b1 != e1 && c2 == e1) {
-        e1 = d2;
-      } else {
-        b2 = c2, e2 = d2;
-      }
-    }
+    const RowRanges q = row_ranges(a, r);
     uint32_t visited = 0;
     EJ_NO_UNROLL
-    for (int k = 0; k < 3; ++k) visited += scan(k == 0 ? b0 : k == 1 ? b1 : b2, k == 0 ? e0 : k == 1 ? e1 : e2, f);
+    for (int k = 0; k < 3; ++k) visited += scan(k == 0 ? q.b0 : k == 1 ? q.b1 : q.b2, k == 0 ? q.e0 : k == 1 ? q.e1 : q.e2, f);
     return visited;
   }
 

@@ -3,14 +3,16 @@
 // of cells, against the warp divergence Nsight Compute found in its neighbour loop (on the H200 at the
 // peer's settings, 16.9 of 32 threads active per warp on average: about one candidate in four is within
 // the support, and the pair terms ran with only the lanes whose candidate was).
-//  1. the row's candidates with the distance test only (x_j, r^2 < r2max, not self), the indices of
-//     those within the support appended to a per-thread queue of Cap entries;
+//  1. the row's candidates with the distance test only (x_j, r^2 < r2max), the indices of those within
+//     the support appended to a per-thread queue of Cap entries (i itself among them: the pair terms
+//     skip it, as the one loop's do, so phase 1 carries no self test);
 //  2. the queue through the pair terms (F::pair, the very function of the default pass: its distance
 //     test repeats, cheap), so that lanes with similar queue lengths run the heavy arithmetic together.
 // The queue is flushed every Rows rows (at a point where the warp has reconverged: the row loop is the
-// same for every lane), and when it fills: the row's scan then stops taking candidates, the queue is
-// flushed and the row is scanned again from the first candidate not taken. The pairs are visited in the
-// order of the default pass, so the sums are the same bit for bit on the CPU (tests/test_neighbour_batch.cpp).
+// same for every lane), and when it fills: the row's scan then flushes and goes on from the candidate it
+// stopped at (the row's ranges of sorted particles from CellGrid::row_ranges, the particle's cells
+// computed once by CellGrid::around). The pairs are visited in the order of the default pass, so the
+// sums are the same bit for bit on the CPU (tests/test_neighbour_batch.cpp).
 // On CUDA the queue is a local array (local memory, L1-cached), Cap x 4 bytes a thread, or with Shared
 // (fluid.neighbour_batch = row32_shared) the thread's slice of the block's shared memory (Cap x 512
 // bytes a block of 128: exec/thread_slots.h), which takes the queue out of the thread's stack (ptxas's
@@ -33,26 +35,27 @@ struct ForcesBatched {
     int n = 0;
     uint32_t cand = 0;
     const int rows = f.grid.rows();
+    const auto around = f.grid.around(s.xi);  // the particle's cells, once for its rows
     EJ_NO_UNROLL
     for (int r = 0; r < rows; ++r) {
-      uint32_t done = 0;  // the row's candidates taken before the last flush
-      for (;;) {
-        uint32_t seen = 0;
-        bool full = false;
-        const uint32_t visited = f.grid.for_each_candidate_in_row(s.xi, r, [&](uint32_t j) {
-          if (full || seen++ < done) return;
-          if (!f.within(s, j == i, f.nb.position(f.pv, j).x)) return;
-          q[n++] = j;
-          if (n == Cap) full = true, done = seen;
-        });
-        if (full || (r + 1) % Rows == 0 || r + 1 == rows) {
-          flush(s, i, q, n);
+      const auto rr = f.grid.row_ranges(around, r);
+      cand += rr.count();
+      EJ_NO_UNROLL
+      for (int k = 0; k < 3; ++k) {
+        uint32_t j = k == 0 ? rr.b0 : k == 1 ? rr.b1 : rr.b2;
+        const uint32_t e = k == 0 ? rr.e0 : k == 1 ? rr.e1 : rr.e2;
+        for (;;) {
+          // The distance test alone; i itself is queued too (the pair terms skip it, as the one loop's do).
+          for (; j < e && n < Cap; ++j)
+            if (f.within(s, false, f.nb.position(f.pv, j).x)) q[n++] = j;
+          if (j == e) break;
+          flush(s, i, q, n);  // the queue filled within the row: flushed, the scan goes on from j
           n = 0;
         }
-        if (!full) {
-          cand += visited;
-          break;
-        }
+      }
+      if ((r + 1) % Rows == 0 || r + 1 == rows) {
+        flush(s, i, q, n);
+        n = 0;
       }
     }
     f.finish(i, s, cand);
