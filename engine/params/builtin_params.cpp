@@ -1069,10 +1069,9 @@ ParamRegistry make_builtin() {
                               "the pair terms (core/pair_math.h): in float rcp.approx and sqrt.approx (1-2 "
                               "ulp; on the H100, 2026-12-05 23:09, 1.033 against 1.085 ms at 1M, 4.30 "
                               "against 4.51 ms at 4M), in double their f64 forms refined by FMA steps to "
-                              "about 1 ulp; with fast the walls' pressure pass (Adami's walls) takes the "
-                              "approximate square root too, whatever the other options; the GPU's results "
-                              "differ from defaults' by round-off; on the CPU the same instructions as "
-                              "defaults."),
+                              "about 1 ulp (on the H200, 2026-12-06, 1.57 against 2.17 ms at 1M); the GPU's "
+                              "results differ from defaults' by round-off; on the CPU the same instructions "
+                              "as defaults."),
                         {"defaults", "fast", "off"})));
   // Speed (issue 18, helper speed7): the bucket order's bands, for the L2 at millions of particles.
   t.group = "Neighbours";

@@ -12,14 +12,11 @@
 // slip leaves the viscous term with walls out altogether, see WallSlip). v_w is the wall particle's own
 // velocity, 0 for a fixed wall and the gate's for a [gate.N] (integrators/leapfrog_kdk.h moves it); the
 // record's wall velocity is then v_w for the continuity, wall-law and wall-normal terms (forces_wcsph.h).
-#include "core/pair_math.h"
 #include "physics/wcsph_model.h"
 
 namespace ejecta {
 
-// Fast (fluid.force_specialised = fast, issue 18): r = sqrt(r^2) by the GPU's approximate square root
-// (core/pair_math.h), as in the force pass; on the CPU the exact one.
-template <class T, int D, bool Fast = false>
+template <class T, int D>
 struct WallPressure_Adami2012 {
   WcsphModel<T, D> model;
   CellGrid<T, D> grid;
@@ -42,7 +39,7 @@ struct WallPressure_Adami2012 {
     Vec<T, D> sum_rho_r = Vec<T, D>::zero(), sum_vw = Vec<T, D>::zero();
     if (wet(xi)) grid.for_each_neighbor(xi, pv.x, r2max, [&](uint32_t j, const Vec<T, D>& r, T r2) {
       if (pv.kind[j] != kFluid) return;
-      const T w = model.kernel.W(pair_sqrt<Fast>(r2));
+      const T w = model.kernel.W(sqrt(r2));
       sum_w += w;
       sum_pw += pv.p[j] * w;
       sum_rho_r += r * (pv.rhop[j] * w);
@@ -68,9 +65,9 @@ struct WallPressure_Adami2012 {
 // a dry wall takes its values here, as the pass would give it. Then a scan and ScatterFlagged
 // (forces_wcsph.h) list the wet walls in sorted order, and the pass runs over the list
 // (Term_WallPressure_Adami2012): each wall's sums as before, the same results bit for bit.
-template <class T, int D, bool Fast = false>
+template <class T, int D>
 struct FlagWetWalls {
-  WallPressure_Adami2012<T, D, Fast> f;
+  WallPressure_Adami2012<T, D> f;
   uint32_t* flag;
   EJ_INLINE void operator()(std::size_t i) const {
     uint32_t wet = 0;

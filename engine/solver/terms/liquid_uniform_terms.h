@@ -86,32 +86,25 @@ struct Term_WallPressure_Adami2012 {
             "(eq. 22-23) (wall_pressure_adami2012.h)",
             {"position", "velocity_predicted", "density_predicted", "pressure", "acceleration", "kind"},
             {"pressure", "density_predicted", "velocity_predicted"},
-            {"boundary.slip", "boundary.wall_pressure", "boundary.wall_threads", "fluid.force_specialised", "physics.gravity"}};
+            {"boundary.slip", "boundary.wall_pressure", "boundary.wall_threads", "physics.gravity"}};
   }
-  // boundary.wall_threads = wet: bit kWallList of the context's force_kernel (solver/uniform_liquid.h);
-  // fluid.force_specialised = fast: bit kFastSqrt (the force term's kForceFast), the pass with the GPU's
-  // approximate square root.
-  static constexpr int kWallList = 32, kFastSqrt = 256;
+  // boundary.wall_threads = wet: bit kWallList of the context's force_kernel (solver/uniform_liquid.h).
+  static constexpr int kWallList = 32;
   template <class C>
   static std::function<void()> bind(C& c) {
     return [&c] {
-      if (c.force_kernel & kFastSqrt) run<true>(c);
-      else run<false>(c);
+      using W = WallPressure_Adami2012<typename C::T, C::D>;
+      const W f{c.model, c.grid, c.pv};
+      // Over a row selection (a distributed run's split pass) every row runs as selected.
+      if (!(c.force_kernel & kWallList) || c.exec.rows_selected()) {
+        c.exec.for_each_balanced(c.n, f);
+        return;
+      }
+      // The wet walls' list (wall_pressure_adami2012.h, FlagWetWalls; list_flagged above); the launch
+      // covers n lanes, those past the count return.
+      const FlaggedList wet = list_flagged(c, [&f](uint32_t* flag) { return FlagWetWalls<typename C::T, C::D>{f, flag}; });
+      c.exec.for_each_balanced(c.n, ForcesOverList<W, 3>{f, wet.list, wet.count});
     };
-  }
-  template <bool Fast, class C>
-  static void run(C& c) {
-    using W = WallPressure_Adami2012<typename C::T, C::D, Fast>;
-    const W f{c.model, c.grid, c.pv};
-    // Over a row selection (a distributed run's split pass) every row runs as selected.
-    if (!(c.force_kernel & kWallList) || c.exec.rows_selected()) {
-      c.exec.for_each_balanced(c.n, f);
-      return;
-    }
-    // The wet walls' list (wall_pressure_adami2012.h, FlagWetWalls; list_flagged above); the launch
-    // covers n lanes, those past the count return.
-    const FlaggedList wet = list_flagged(c, [&f](uint32_t* flag) { return FlagWetWalls<typename C::T, C::D, Fast>{f, flag}; });
-    c.exec.for_each_balanced(c.n, ForcesOverList<W, 3>{f, wet.list, wet.count});
   }
 };
 
@@ -233,7 +226,7 @@ struct Term_Forces_Monaghan1992_UniformH {
   // square root (core/pair_math.h): in float the one instruction each, in double the approximate
   // instruction refined to the last bit or two by FMA steps (no correctly rounded sequence, no branch).
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16,
-                       kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = Term_WallPressure_Adami2012::kFastSqrt;
+                       kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256;
   template <class C, bool Shifting = false>
   static void variant(C& c, int kernel) {
     if constexpr (!Shifting) {
