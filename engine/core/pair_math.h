@@ -16,7 +16,7 @@ namespace ejecta {
 
 enum class PairOp { Rcp, Sqrt };
 
-// 1 / x or sqrt(x); with Fast, in float on the device, the one approximate PTX instruction.
+// 1 / x or sqrt(x); with Fast, on the device, the approximate PTX instruction (in double refined by FMA steps).
 template <bool Fast, PairOp Op, class T>
 EJ_INLINE T pair_op(T x) {
 #if defined(__CUDA_ARCH__)

@@ -247,6 +247,8 @@ struct CellGrid {
   // arrays (an array indexed at run time lives in local memory on the GPU).
   struct RowRanges {
     uint32_t b0, e0, b1, e1, b2, e2;
+    EJ_INLINE uint32_t begin(int k) const { return k == 0 ? b0 : k == 1 ? b1 : b2; }
+    EJ_INLINE uint32_t end(int k) const { return k == 0 ? e0 : k == 1 ? e1 : e2; }
     EJ_INLINE uint32_t count() const { return (e0 - b0) + (e1 - b1) + (e2 - b2); }
   };
   EJ_INLINE RowRanges row_ranges(const Around& a, int r) const {
@@ -330,7 +332,7 @@ struct CellGrid {
     const RowRanges q = row_ranges(a, r);
     uint32_t visited = 0;
     EJ_NO_UNROLL
-    for (int k = 0; k < 3; ++k) visited += scan(k == 0 ? q.b0 : k == 1 ? q.b1 : q.b2, k == 0 ? q.e0 : k == 1 ? q.e1 : q.e2, f);
+    for (int k = 0; k < 3; ++k) visited += scan(q.begin(k), q.end(k), f);
     return visited;
   }
 

@@ -84,12 +84,13 @@ struct Forces_WCSPH_Monaghan1992 {
     return s;
   }
 
-  // pair()'s distance test alone (the same expression): the first phase of the batched loop
-  // (forces_wcsph_batch.h, fluid.neighbour_batch), which queues the candidates that pass it.
-  EJ_INLINE bool within(const Sums& s, bool self, const Vec<T, D>& xj) const {
+  // pair()'s distance test alone (the same expression, without its self test: pair() skips i itself): the
+  // first phase of the batched loop (forces_wcsph_batch.h, fluid.neighbour_batch), which queues the
+  // candidates that pass it.
+  EJ_INLINE bool within(const Sums& s, const Vec<T, D>& xj) const {
     const T r2max = model.kernel.support() * model.kernel.support();
     const T r2 = norm2(s.xi - xj);
-    return r2 < r2max && !self;
+    return r2 < r2max;
   }
 
   // One candidate j at xj (self: j is i itself); rest() reads the neighbour's other values

@@ -42,12 +42,12 @@ struct ForcesBatched {
       cand += rr.count();
       EJ_NO_UNROLL
       for (int k = 0; k < 3; ++k) {
-        uint32_t j = k == 0 ? rr.b0 : k == 1 ? rr.b1 : rr.b2;
-        const uint32_t e = k == 0 ? rr.e0 : k == 1 ? rr.e1 : rr.e2;
+        uint32_t j = rr.begin(k);
+        const uint32_t e = rr.end(k);
         for (;;) {
           // The distance test alone; i itself is queued too (the pair terms skip it, as the one loop's do).
           for (; j < e && n < Cap; ++j)
-            if (f.within(s, false, f.nb.position(f.pv, j).x)) q[n++] = j;
+            if (f.within(s, f.nb.position(f.pv, j).x)) q[n++] = j;
           if (j == e) break;
           flush(s, i, q, n);  // the queue filled within the row: flushed, the scan goes on from j
           n = 0;
