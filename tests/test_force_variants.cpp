@@ -66,10 +66,6 @@ void expect_batches_same_state(std::vector<std::string> o, long steps, bool shar
   std::vector<const char*> batches = {"fluid.neighbour_batch=row16", "fluid.neighbour_batch=row32",
                                       "fluid.neighbour_batch=rows2"};
   if (shared) batches.insert(batches.end(), {"fluid.neighbour_batch=row32_shared", "fluid.neighbour_batch=rows2_shared"});
-  // The warp's ring (built for the fast specialised pass; with other options row32 runs): on the CPU each
-  // lane is its own group and drains its whole queue after every row.
-  batches.insert(batches.end(), {"fluid.neighbour_batch=warp32", "fluid.neighbour_batch=warp64"});
-  if (shared) batches.push_back("fluid.neighbour_batch=warp48");
   for (const char* batch : batches) {
     SCOPED_TRACE(batch);
     o.back() = batch;
@@ -88,12 +84,6 @@ TEST(NeighbourBatch, SameStateAsOneLoop_EveryOption_Double) {
                              "fluid.pressure_term=zhang2017", "boundary.slip=no_slip", "fluid.xsph=0.1",
                              "fluid.shifting=0.2", "fluid.density_diffusion=molteni2009"},
                             30);
-}
-
-// The default options with cells of the support (about 130 neighbours a row): warp32's ring fills within
-// rows, so a lane drains it alone mid-row and the scan resumes (and the ring wraps round).
-TEST(NeighbourBatch, SameStateAsOneLoop_SupportCells_Float) {
-  expect_batches_same_state({"particles.dp=0.06", "fluid.neighbour_cells=support"}, 20);
 }
 
 // Dynamic and modified dynamic boundary particles (wall masses as stored), every thread, 72 registers.
@@ -237,32 +227,6 @@ TEST(NeighbourBatch, CudaSharedQueueSameStateAsLocal) {
       test::expect_same_state(*local, *shared);
       expect_same_pairs(*local, *shared);
     }
-}
-
-// On the GPU, the warp's ring (warp32, warp48, warp64: the lanes of a warp drain their queues together,
-// each its oldest entries) against row32 (each lane drains its own after every row): every particle's
-// pairs in the same order through the same pair function, so the same state bit for bit, in float at the
-// defaults, with cells of the support (rows that overflow a lane's ring, drained by that lane alone) and
-// with every thread launched (the walls join the warp's decisions with empty queues), and in double.
-TEST(NeighbourBatch, CudaWarpRingSameStateAsRow32) {
-  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
-  const std::vector<std::vector<std::string>> settings = {
-      {"particles.dp=0.04"},
-      {"particles.dp=0.04", "fluid.neighbour_cells=support"},
-      {"particles.dp=0.04", "fluid.force_threads=all", "fluid.force_registers=72"},
-      {"particles.dp=0.05", "scene.precision=double"}};
-  for (const auto& o : settings) {
-    std::vector<std::string> a = o;
-    a.push_back("fluid.neighbour_batch=row32");
-    const auto row32 = run(a, Backend::Cuda, 100);
-    for (const char* ring : {"warp32", "warp48", "warp64"}) {
-      a.back() = std::string("fluid.neighbour_batch=") + ring;
-      SCOPED_TRACE(a.back() + ", " + (o.size() > 1 ? o[1] : o[0]));
-      const auto warp = run(a, Backend::Cuda, 100);
-      test::expect_same_state(*row32, *warp);
-      expect_same_pairs(*row32, *warp);
-    }
-  }
 }
 
 }  // namespace

@@ -1052,14 +1052,8 @@ ParamRegistry make_builtin() {
                               "2.70 ms at the peer's settings (docs/benchmarks.md). row32_shared, "
                               "rows2_shared: row32, rows2 with the queue in the block's shared memory "
                               "instead of the thread's local memory (16 or 24 KB a block of 128 on the "
-                              "GPU; exec/thread_slots.h): the same results, another register allocation. "
-                              "warp32, warp48, warp64 (with fluid.force_specialised = fast and the default "
-                              "options; otherwise row32): a ring of 32, 48 or 64 entries that the lanes of a "
-                              "warp drain together after each row, each lane its oldest entries, as many as "
-                              "the emptiest lane holds or as leave room for the next row; the same pairs "
-                              "in the same order (the same results as row32 bit for bit)."),
-                        {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared", "warp32", "warp48",
-                         "warp64"})));
+                              "GPU; exec/thread_slots.h): the same results, another register allocation."),
+                        {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared"})));
   // Speed (issue 18, stop 36): the force pass compiled for the default options.
   t.add(rebuild(choices(param("fluid.force_specialised", T::Choice, "fast", "", "Force pass specialised",
                               "The fused force pass (fluid.force_kernel = particles, the arrays record, the "

@@ -130,9 +130,6 @@ class UniformLiquid {
     const bool shared_queue = batch == "row32_shared" || batch == "rows2_shared";
     const std::string rows = shared_queue ? batch.substr(0, batch.size() - 7) : batch;
     force_kernel_ |= 8 * (rows == "row16" ? 1 : rows == "row32" ? 2 : rows == "rows2" ? 3 : 0);
-    // warp32 / warp48 / warp64: the ring drained by the warp (bit 512), its capacity in bits 8 and 16.
-    if (rows.compare(0, 4, "warp") == 0)
-      force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceWarpQueue + 8 * (rows == "warp32" ? 1 : rows == "warp48" ? 2 : 3);
     if (shared_queue) force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceSharedQueue;
     // fluid.force_specialised (the pass compiled for the default options where the model has them): bit 128;
     // fast, that pass with the GPU's approximate reciprocal and square root: bits 128 and 256.
@@ -500,7 +497,7 @@ class UniformLiquid {
   std::unique_ptr<ProbeSampler<T, D, Exec>> probes_;
   // What the terms read when they run (references to the members above).
   WcsphTermContext<T, D, Exec> ctx_{exec_, n_, cells_, store_, grid_, pv_, model_, packed_, m_wall_, count_pairs_,
-                                    collider_, mdbc_, force_kernel_, dp_};
+                                    collider_, mdbc_, force_kernel_};
   std::unique_ptr<dist::StoreHaloRows<T, D, Exec>> halo_;
 };
 

@@ -14,8 +14,6 @@
 #include "physics/wall_pressure_adami2012.h"
 #include "solver/term_registry.h"
 
-#include <algorithm>
-#include <cmath>
 #include <utility>
 
 namespace ejecta {
@@ -228,17 +226,13 @@ struct Term_Forces_Monaghan1992_UniformH {
   // square root (core/pair_math.h): in float the one instruction each, in double the approximate
   // instruction refined to the last bit or two by FMA steps (no correctly rounded sequence, no branch).
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16,
-                       kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256, kForceWarpQueue = 512;
+                       kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256;
   template <class C, bool Shifting = false>
   static void variant(C& c, int kernel) {
-    const int batch = C::D == 3 ? (kernel & kForceBatch) / 8 : 0;
-    const bool warp = (kernel & kForceWarpQueue) && (kernel & kForceFast);
-    const bool default_loop = batch == 0 || (batch == 2 && !(kernel & kForceSharedQueue)) || warp;
-    const bool specialised = !Shifting && (kernel & kForceDefaults) && default_loop && wcsph_default_options(c.model);
-    // The warp's ring is built for the fast specialised pass alone; elsewhere row32 runs.
-    if ((kernel & kForceWarpQueue) && !(specialised && warp)) kernel = (kernel & ~(kForceWarpQueue | kForceBatch)) | 16;
     if constexpr (!Shifting) {
-      if (specialised) {
+      const int batch = C::D == 3 ? (kernel & kForceBatch) / 8 : 0;
+      const bool default_loop = batch == 0 || (batch == 2 && !(kernel & kForceSharedQueue));
+      if ((kernel & kForceDefaults) && default_loop && wcsph_default_options(c.model)) {
         if (kernel & kForceFast) return variant_of<C, false, 2>(c, kernel);
         variant_of<C, false, 1>(c, kernel);
         return;
@@ -256,14 +250,6 @@ struct Term_Forces_Monaghan1992_UniformH {
       const FlaggedList fluid = list_flagged(c, [&c](uint32_t* flag) { return FlagKind{c.pv.kind.get(), kFluid, flag}; });
       list = fluid.list, count = fluid.count;
     }
-    if constexpr (C::D == 3 && Defaults == 2) {
-      if (kernel & kForceWarpQueue) {
-        const int batch = (kernel & kForceBatch) / 8;
-        if (batch == 1) return launch<Shifting>(c, kernel, warp_queued<32>(c, f), list, count);
-        if (batch == 2) return launch<Shifting>(c, kernel, warp_queued<48>(c, f), list, count);
-        return launch<Shifting>(c, kernel, warp_queued<64>(c, f), list, count);
-      }
-    }
     if constexpr (C::D == 3 && Defaults) {
       if ((kernel & kForceBatch) / 8 == 2) return launch<Shifting>(c, kernel, ForcesBatched<F, 32, 1>{f}, list, count);
     } else if constexpr (C::D == 3) {
@@ -277,18 +263,6 @@ struct Term_Forces_Monaghan1992_UniformH {
       if (batch == 3) return launch<Shifting>(c, kernel, ForcesBatched<F, 48, 2>{f}, list, count);
     }
     if constexpr (!Shifting) launch<Shifting>(c, kernel, f, list, count);
-  }
-  // fluid.neighbour_batch = warp32 / warp48 / warp64: the queue a ring drained by the warp together
-  // (forces_wcsph_batch.h), with room kept for the most neighbours a row of cells is expected to hold: its
-  // cross-section (two cells) times the support's chord (2 R, or the row's 2 reach + 1 cells), over the
-  // particle's volume dp^D, and 15% for a compressed or disordered fluid.
-  template <int Cap, class C, class F>
-  static ForcesBatched<F, Cap, 1, false, true> warp_queued(const C& c, const F& f) {
-    const double cell = 1.0 / double(c.grid.inv_cell), support = double(c.model.kernel.support());
-    const double chord = std::min(2 * support, (2 * c.grid.reach + 1) * cell);
-    const double row = 1.15 * cell * cell * chord / (c.dp * c.dp * c.dp);
-    const int room = Cap - static_cast<int>(std::ceil(row));  // at most Cap - 1: a full ring always drains
-    return {f, std::clamp(room, 0, Cap - 1)};
   }
   template <bool Shifting, class C, class G>
   static void launch(C& c, int kernel, const G& g, const uint32_t* list, const uint32_t* count) {
