@@ -64,7 +64,7 @@ void expect_batches_same_state(std::vector<std::string> o, long steps, bool shar
   o.push_back("fluid.neighbour_batch=off");
   const auto base = run(o, Backend::Cpu, steps);
   std::vector<const char*> batches = {"fluid.neighbour_batch=row16", "fluid.neighbour_batch=row32",
-                                      "fluid.neighbour_batch=rows2"};
+                                      "fluid.neighbour_batch=rows2", "fluid.neighbour_batch=auto"};
   if (shared) batches.insert(batches.end(), {"fluid.neighbour_batch=row32_shared", "fluid.neighbour_batch=rows2_shared"});
   for (const char* batch : batches) {
     SCOPED_TRACE(batch);
@@ -118,7 +118,7 @@ TEST(ForceVariants, ShippedDamBreaksHaveTheOptionsTheSpecialisedPassIsCompiledFo
     const ParamSet p = test::shipped_scene(scene, {});
     EXPECT_EQ(p.text("fluid.force_specialised"), "fast");
     EXPECT_EQ(p.text("fluid.force_kernel"), "particles");
-    EXPECT_EQ(p.text("fluid.neighbour_batch"), "row32");
+    EXPECT_EQ(p.text("fluid.neighbour_batch"), "auto");
     EXPECT_EQ(p.text("fluid.pressure_term"), "monaghan1992");
     EXPECT_EQ(p.text("boundary.slip"), "at_rest");
     EXPECT_EQ(p.text("boundary.model"), "adami2012");
@@ -227,6 +227,25 @@ TEST(NeighbourBatch, CudaSharedQueueSameStateAsLocal) {
       test::expect_same_state(*local, *shared);
       expect_same_pairs(*local, *shared);
     }
+}
+
+// On the GPU, fluid.neighbour_batch = auto (row32 with the row's scan bounded by the queue's room in
+// candidates, where a row's candidates fit the queue: the fast pass in float at h/dp 1.5 with half cells)
+// against row32: the same pairs in the same order through the same pair function, so the same state bit
+// for bit; at the defaults (the bounded scan runs) and with cells of the support (rows of up to ~130
+// candidates: auto keeps row32's scan, the same kernel).
+TEST(NeighbourBatch, CudaBoundedScanSameStateAsRow32) {
+  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
+  for (const std::vector<std::string>& o : std::vector<std::vector<std::string>>{
+           {"particles.dp=0.04"}, {"particles.dp=0.04", "fluid.neighbour_cells=support"}}) {
+    std::vector<std::string> a = o, b = o;
+    a.push_back("fluid.neighbour_batch=row32");
+    b.push_back("fluid.neighbour_batch=auto");
+    SCOPED_TRACE(o.back());
+    const auto row32 = run(a, Backend::Cuda, 100), bounded = run(b, Backend::Cuda, 100);
+    test::expect_same_state(*row32, *bounded);
+    expect_same_pairs(*row32, *bounded);
+  }
 }
 
 }  // namespace

@@ -1038,7 +1038,7 @@ ParamRegistry make_builtin() {
                               "H200). The same results; no effect on the CPU or in double."),
                         {"72", "64"})));
   // Speed (issue 18, helper speed9): the force pass's neighbour loop in two phases, against warp divergence.
-  t.add(rebuild(choices(param("fluid.neighbour_batch", T::Choice, "row32", "", "Neighbour batch",
+  t.add(rebuild(choices(param("fluid.neighbour_batch", T::Choice, "auto", "", "Neighbour batch",
                               "The fused force pass's neighbour loop (3D, fluid.force_kernel = particles, "
                               "the arrays record): off = each candidate tested and, within the support, "
                               "its pair terms computed at once (on the GPU only the lanes with a neighbour "
@@ -1046,14 +1046,19 @@ ParamRegistry make_builtin() {
                               "within the support first queued (16 or 32 a thread), then their pair terms "
                               "computed with nearly every lane active (physics/forces_wcsph_batch.h); rows2 "
                               "= a queue of 48 flushed every two rows. The same pairs in the same order: "
-                              "the same results bit for bit on the CPU. row32 is the default: on the H200 "
+                              "the same results bit for bit on the CPU. row32: on the H200 "
                               "(2026-12-04) the force pass took 1.385 against 1.502 ms at 1M in float, "
                               "5.74 against 6.28 ms at 4M, 3.14 against 3.65 ms in double, 2.60 against "
-                              "2.70 ms at the peer's settings (docs/benchmarks.md). row32_shared, "
+                              "2.70 ms at the peer's settings (docs/benchmarks.md). auto (the default) = "
+                              "row32, with the fast specialised pass in float (fluid.force_specialised) "
+                              "scanning a row up to the queue's room in candidates where a row's candidates "
+                              "fit the queue (Ejecta's h/dp 1.5 with half cells; not at h/dp 2 or with "
+                              "cells of the support): the same pairs in the same order, 3-4% faster at the "
+                              "defaults on the H100 (2026-12-06). row32_shared, "
                               "rows2_shared: row32, rows2 with the queue in the block's shared memory "
                               "instead of the thread's local memory (16 or 24 KB a block of 128 on the "
                               "GPU; exec/thread_slots.h): the same results, another register allocation."),
-                        {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared"})));
+                        {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared", "auto"})));
   // Speed (issue 18, stop 36): the force pass compiled for the default options.
   t.add(rebuild(choices(param("fluid.force_specialised", T::Choice, "fast", "", "Force pass specialised",
                               "The fused force pass (fluid.force_kernel = particles, the arrays record, the "

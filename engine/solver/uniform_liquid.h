@@ -125,8 +125,12 @@ class UniformLiquid {
     if (params.text("fluid.force_threads") == "fluid") force_kernel_ |= 2;
     if (params.text("fluid.force_registers") == "64") force_kernel_ |= 4;
     // fluid.neighbour_batch (physics/forces_wcsph_batch.h): bits 8 and 16, 0 off, 1 row16, 2 row32, 3 rows2;
-    // bit 64, the queue in shared memory (row32_shared, rows2_shared).
-    const std::string batch = params.text("fluid.neighbour_batch");
+    // bit 64, the queue in shared memory (row32_shared, rows2_shared); auto, row32 with bit 512 (the
+    // bounded scan where a row's candidates fit the queue).
+    const std::string batch_key = params.text("fluid.neighbour_batch");
+    const bool bounded = batch_key == "auto";
+    const std::string batch = bounded ? "row32" : batch_key;
+    if (bounded) force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceBoundedScan;
     const bool shared_queue = batch == "row32_shared" || batch == "rows2_shared";
     const std::string rows = shared_queue ? batch.substr(0, batch.size() - 7) : batch;
     force_kernel_ |= 8 * (rows == "row16" ? 1 : rows == "row32" ? 2 : rows == "rows2" ? 3 : 0);
@@ -479,7 +483,8 @@ class UniformLiquid {
   int packed_ = 0;  // 0 the arrays, 1 packed, 2 packed with the EOS in the loop
   int force_kernel_ = 0;  // bits: 1 cell blocks (fluid.force_kernel), 2 fluid list, 4 64 registers, 8 and 16
                           // the neighbour batch; 32 the wet walls' list (boundary.wall_threads); 64 the
-                          // batch's queue in shared memory
+                          // batch's queue in shared memory; 128 and 256 the specialised and fast pass;
+                          // 512 the bounded scan (fluid.neighbour_batch = auto)
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};
@@ -497,7 +502,7 @@ class UniformLiquid {
   std::unique_ptr<ProbeSampler<T, D, Exec>> probes_;
   // What the terms read when they run (references to the members above).
   WcsphTermContext<T, D, Exec> ctx_{exec_, n_, cells_, store_, grid_, pv_, model_, packed_, m_wall_, count_pairs_,
-                                    collider_, mdbc_, force_kernel_};
+                                    collider_, mdbc_, force_kernel_, dp_};
   std::unique_ptr<dist::StoreHaloRows<T, D, Exec>> halo_;
 };
 

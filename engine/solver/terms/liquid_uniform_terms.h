@@ -14,6 +14,7 @@
 #include "physics/wall_pressure_adami2012.h"
 #include "solver/term_registry.h"
 
+#include <cmath>
 #include <utility>
 
 namespace ejecta {
@@ -225,8 +226,10 @@ struct Term_Forces_Monaghan1992_UniformH {
   // Bit 256 with it (fluid.force_specialised = fast): that pass with the GPU's approximate reciprocal and
   // square root (core/pair_math.h): in float the one instruction each, in double the approximate
   // instruction refined to the last bit or two by FMA steps (no correctly rounded sequence, no branch).
+  // Bit 512 with row32 (fluid.neighbour_batch = auto): in the fast pass in float, the row's scan bounded
+  // by the queue's room (ForcesBatched's Bounded) where a row's candidates fit the queue (rows_fit).
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16,
-                       kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256;
+                       kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256, kForceBoundedScan = 512;
   template <class C, bool Shifting = false>
   static void variant(C& c, int kernel) {
     if constexpr (!Shifting) {
@@ -251,7 +254,12 @@ struct Term_Forces_Monaghan1992_UniformH {
       list = fluid.list, count = fluid.count;
     }
     if constexpr (C::D == 3 && Defaults) {
-      if ((kernel & kForceBatch) / 8 == 2) return launch<Shifting>(c, kernel, ForcesBatched<F, 32, 1>{f}, list, count);
+      if ((kernel & kForceBatch) / 8 == 2) {
+        if constexpr (Defaults == 2 && sizeof(T) == 4)
+          if ((kernel & kForceBoundedScan) && rows_fit(c, 32))
+            return launch<Shifting>(c, kernel, ForcesBatched<F, 32, 1, false, true>{f}, list, count);
+        return launch<Shifting>(c, kernel, ForcesBatched<F, 32, 1>{f}, list, count);
+      }
     } else if constexpr (C::D == 3) {
       const int batch = (kernel & kForceBatch) / 8;
       if (kernel & kForceSharedQueue) {
@@ -263,6 +271,14 @@ struct Term_Forces_Monaghan1992_UniformH {
       if (batch == 3) return launch<Shifting>(c, kernel, ForcesBatched<F, 48, 2>{f}, list, count);
     }
     if constexpr (!Shifting) launch<Shifting>(c, kernel, f, list, count);
+  }
+  // Whether a row of cells holds few enough candidates for the bounded scan: 2 reach + 1 cells of
+  // (cell / dp)^D particles, and half as many again for a compressed or disordered fluid, at most the
+  // queue (Ejecta's defaults, half cells of 1.5 dp: 25; the peer's h = 2 dp: 60; cells of the support: 122).
+  template <class C>
+  static bool rows_fit(const C& c, int cap) {
+    const double per_cell = std::pow(1.0 / (double(c.grid.inv_cell) * c.dp), C::D);
+    return 1.5 * (2 * c.grid.reach + 1) * per_cell <= cap;
   }
   template <bool Shifting, class C, class G>
   static void launch(C& c, int kernel, const G& g, const uint32_t* list, const uint32_t* count) {

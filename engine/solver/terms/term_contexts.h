@@ -102,6 +102,7 @@ struct WcsphTermContext {
   const ColliderSphereState<T, D>& collider;
   const MdbcWalls<T, D>& mdbc;  // boundary.model = mdbc_english2022: the interface and its settings
   const int& force_kernel;  // 0 the particle pass, 1 cell blocks (fluid.force_kernel; forces_wcsph_cells.h)
+  const double& dp;         // the lattice spacing
 };
 
 }  // namespace ejecta
