@@ -52,14 +52,10 @@ struct ForcesBatched {
         const uint32_t e = rr.end(k);
         for (;;) {
           // The distance test alone; i itself is queued too (the pair terms skip it, as the one loop's do).
-          if constexpr (Bounded) {
-            const uint32_t room = static_cast<uint32_t>(Cap - n), stop = e - j > room ? j + room : e;
-            for (; j < stop; ++j)
-              if (f.within(s, f.nb.position(f.pv, j).x)) q[n++] = j;
-          } else {
-            for (; j < e && n < Cap; ++j)
-              if (f.within(s, f.nb.position(f.pv, j).x)) q[n++] = j;
-          }
+          // Bounded: the queue's room in candidates ends the scan (one test a candidate); else the queue's fill.
+          const uint32_t room = static_cast<uint32_t>(Cap - n), stop = Bounded && e - j > room ? j + room : e;
+          for (; j < stop && (Bounded || n < Cap); ++j)
+            if (f.within(s, f.nb.position(f.pv, j).x)) q[n++] = j;
           if (j == e) break;
           flush(s, i, q, n);  // the queue filled within the row: flushed, the scan goes on from j
           n = 0;

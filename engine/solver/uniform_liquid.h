@@ -127,13 +127,11 @@ class UniformLiquid {
     // fluid.neighbour_batch (physics/forces_wcsph_batch.h): bits 8 and 16, 0 off, 1 row16, 2 row32, 3 rows2;
     // bit 64, the queue in shared memory (row32_shared, rows2_shared); auto, row32 with bit 512 (the
     // bounded scan where a row's candidates fit the queue).
-    const std::string batch_key = params.text("fluid.neighbour_batch");
-    const bool bounded = batch_key == "auto";
-    const std::string batch = bounded ? "row32" : batch_key;
-    if (bounded) force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceBoundedScan;
+    const std::string batch = params.text("fluid.neighbour_batch");
+    if (batch == "auto") force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceBoundedScan;
     const bool shared_queue = batch == "row32_shared" || batch == "rows2_shared";
     const std::string rows = shared_queue ? batch.substr(0, batch.size() - 7) : batch;
-    force_kernel_ |= 8 * (rows == "row16" ? 1 : rows == "row32" ? 2 : rows == "rows2" ? 3 : 0);
+    force_kernel_ |= 8 * (rows == "row16" ? 1 : rows == "row32" || rows == "auto" ? 2 : rows == "rows2" ? 3 : 0);
     if (shared_queue) force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceSharedQueue;
     // fluid.force_specialised (the pass compiled for the default options where the model has them): bit 128;
     // fast, that pass with the GPU's approximate reciprocal and square root: bits 128 and 256.
