@@ -83,6 +83,11 @@ variant() {
     # raised door's top at 0.95 m stays under the roof at 1 m): lift3
     lift*) local v=${1#lift}; [[ $v =~ ^[0-9]*\.?[0-9]+$ ]] || return 1
       variant "gate$v" | sed 's/^tank.1.open_top=true;//; s/$/;gate.1.travel=0.3/' ;;
+    # seventeenth session: P1-P4 also read as membranes, the load on the box's wall particles behind a patch
+    # of the face (scripts/spheric2-membrane-sets.sh, P1's box with the floor's corner), sampled every 1 ms;
+    # their goal-table figures: scripts/spheric2-figures.py RUN.csv@P1m
+    mem) "$(dirname "${BASH_SOURCE[0]}")/spheric2-membrane-sets.sh" "${spheric2_dim:-3}" 0.001 | grep -vx -- --set |
+      paste -sd';' ;;
     *) return 1 ;;
   esac
 }

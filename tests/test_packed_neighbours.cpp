@@ -41,6 +41,16 @@ TEST(PackedNeighbours, SameStateAsArraysOnDamBreak3D_Float) {
   }
 }
 
+// The packed record through the specialised passes' loops (issue 18): the one loop and row32 of
+// fluid.force_specialised = defaults; the defaults' own (auto, fast) are the test above.
+TEST(PackedNeighbours, SameStateAsArraysInTheSpecialisedLoops_Float) {
+  for (const char* loop : {"fluid.neighbour_batch=off", "fluid.neighbour_batch=row32"}) {
+    SCOPED_TRACE(loop);
+    const auto s = run_all({"particles.dp=0.06", loop, "fluid.force_specialised=defaults"}, Backend::Cpu, 40);
+    for (int k : {1, 2}) test::expect_same_state(*s[0], *s[k]);
+  }
+}
+
 TEST(PackedNeighbours, SameStateAsArraysWithEveryOption_Double) {
   // Zhang's pair pressure, no-slip walls, XSPH, shifting, Molteni's diffusion as published.
   const auto s = run_all({"particles.dp=0.06", "scene.precision=double", "fluid.pressure_term=zhang2017",

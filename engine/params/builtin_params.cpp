@@ -983,9 +983,13 @@ ParamRegistry make_builtin() {
   t.group = "Fluid";
   t.add(rebuild(choices(param("fluid.neighbour_record", T::Choice, "arrays", "", "Neighbour record",
                               "How the 3D force pass reads a neighbour: arrays = six arrays of the store "
-                              "(the default: on the H200 as fast as packed in float and 9% faster in double); "
+                              "(the default: with the specialised passes and auto's loop on the H100, 2026-12-06, "
+                              "packed is 1.5% faster at the float defaults, 2% slower at the peer's settings "
+                              "and 17% slower in double); "
                               "packed = a packed copy of the sorted particles, position with pressure and "
-                              "velocity with density (two 16-byte loads and the mass); packed_eos = two "
+                              "velocity with density (two 16-byte loads and the mass), with the default "
+                              "neighbour loop and the specialised passes too, but a thread per particle "
+                              "(the fluid list needs the sort buffers it lives in); packed_eos = two "
                               "16-byte loads, the fluid's pressure derived from its density (Tait) in the "
                               "loop. The same results (bit-identical on the CPU); the packed copy lives in "
                               "the sort's buffers and adds 4 (float) or 24 (double) bytes a particle. 2D "
@@ -1014,7 +1018,7 @@ ParamRegistry make_builtin() {
   // Speed (issue 18, helper speed7): A/B variants of the particle pass, and the bucket order's bands.
   t.add(rebuild(choices(param("fluid.force_threads", T::Choice, "fluid", "", "Force pass threads",
                               "Which particles the fused force pass launches a thread for (fluid.force_kernel "
-                              "= particles, the arrays record, no shifting): all = every particle, a wall "
+                              "= particles, the arrays record (packed: all), no shifting): all = every particle, a wall "
                               "returning at once; fluid = the fluid's sorted indices only, listed each pass "
                               "(a flag, a scan and a scatter), so no lane of a warp idles on a wall where "
                               "walls and fluid share buckets (the default: 5% faster at the peer's settings "
@@ -1032,15 +1036,15 @@ ParamRegistry make_builtin() {
                         {"all", "wet"})));
   t.add(rebuild(choices(param("fluid.force_registers", T::Choice, "64", "", "Force pass registers",
                               "The CUDA launch bound of the fused force pass in float (fluid.force_kernel = "
-                              "particles, the arrays record, no shifting): 72 = 7 blocks of 128 threads a "
+                              "particles, no shifting): 72 = 7 blocks of 128 threads a "
                               "SM, at most 72 registers; 64 = 8 blocks, at most 64 registers (more spills, "
                               "more warps; the default, with fluid.force_threads = fluid 3-5% faster on the "
                               "H200). The same results; no effect on the CPU or in double."),
                         {"72", "64"})));
   // Speed (issue 18, helper speed9): the force pass's neighbour loop in two phases, against warp divergence.
   t.add(rebuild(choices(param("fluid.neighbour_batch", T::Choice, "auto", "", "Neighbour batch",
-                              "The fused force pass's neighbour loop (3D, fluid.force_kernel = particles, "
-                              "the arrays record): off = each candidate tested and, within the support, "
+                              "The fused force pass's neighbour loop (3D, fluid.force_kernel = particles; "
+                              "the packed record: row32 and auto only): off = each candidate tested and, within the support, "
                               "its pair terms computed at once (on the GPU only the lanes with a neighbour "
                               "at that step run them); row16, row32 = per row of cells, the candidates "
                               "within the support first queued (16 or 32 a thread), then their pair terms "
@@ -1061,8 +1065,8 @@ ParamRegistry make_builtin() {
                         {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared", "auto"})));
   // Speed (issue 18, stop 36): the force pass compiled for the default options.
   t.add(rebuild(choices(param("fluid.force_specialised", T::Choice, "fast", "", "Force pass specialised",
-                              "The fused force pass (fluid.force_kernel = particles, the arrays record, the "
-                              "default neighbour loop): defaults = where the liquid's options are the "
+                              "The fused force pass (fluid.force_kernel = particles, either neighbour record "
+                              "but packed_eos, the default neighbour loop): defaults = where the liquid's options are the "
                               "defaults (Monaghan's pair pressure, boundary.slip = at_rest, Adami's walls, "
                               "fluid.wall_diffusion off, the Fourtakas diffusion, fluid.xsph 0, "
                               "viscosity.beta 0, no shifting), a kernel compiled for them with the other "

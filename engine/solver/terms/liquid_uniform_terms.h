@@ -15,6 +15,7 @@
 #include "solver/term_registry.h"
 
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 namespace ejecta {
@@ -184,45 +185,53 @@ struct Term_Forces_Monaghan1992_UniformH {
         cell_blocks(c);
         return;
       }
+      // Over a row selection (a distributed run's pass split around its halo exchange, solver/
+      // row_subset_pass.h) the loop's rows are the selection's: the fluid list, whose positions are not
+      // rows, steps aside for it (the execution layer says whether rows are selected).
+      const int kernel = c.exec.rows_selected() ? c.force_kernel & ~kForceFluidList : c.force_kernel;
       if constexpr (D == 3) {
         if (c.packed) {
           const auto [xp, vr] = wcsph_packed_record<T>(*c.cells, c.store, c.n);
           if (c.packed == 2) {
             c.exec.for_each(c.n, PackWcsphNeighbours<T, true>{c.pv, xp, vr});
             pass(c, WcsphPacked<T, D, true>{xp, vr, c.model.eos, c.m_wall, c.model.summation});
-          } else {
-            c.exec.for_each(c.n, PackWcsphNeighbours<T>{c.pv, xp, vr});
-            pass(c, WcsphPacked<T, D>{xp, vr, c.model.eos, c.m_wall, c.model.summation});
+            return;
           }
+          c.exec.for_each(c.n, PackWcsphNeighbours<T>{c.pv, xp, vr});
+          // The record lives in the sort block, where the fluid list would be made: a thread per particle.
+          dispatch(c, kernel & ~kForceFluidList, WcsphPacked<T, D>{xp, vr, c.model.eos, c.m_wall, c.model.summation});
           return;
         }
       }
-      // Over a row selection (a distributed run's pass split around its halo exchange, solver/
-      // row_subset_pass.h) the loop's rows are the selection's: the fluid list, whose positions are not
-      // rows, steps aside for it (the execution layer says whether rows are selected).
-      const int kernel = c.exec.rows_selected() ? c.force_kernel & ~kForceFluidList : c.force_kernel;
-      if constexpr (D == 3) {  // fluid.neighbour_batch (forces_wcsph_batch.h), with or without shifting
-        if (kernel & kForceBatch) {
-          if (c.model.shift > T(0)) variant<C, true>(c, kernel); else variant<C, false>(c, kernel);
-          return;
-        }
-      }
-      if ((kernel & (kForceFluidList | kForceRegisters64)) && c.model.shift <= T(0)) {
-        variant(c, kernel);
-        return;
-      }
-      pass(c, WcsphArrays<T, D>{});
+      dispatch(c, kernel, WcsphArrays<T, D>{});
     };
   }
+  // The pass's loop for a neighbour record nb (the arrays, or packed in 3D).
+  template <class C, class Nb>
+  static void dispatch(C& c, int kernel, const Nb& nb) {
+    using T = typename C::T;
+    if constexpr (C::D == 3) {  // fluid.neighbour_batch (forces_wcsph_batch.h), with or without shifting
+      if (kernel & kForceBatch) {
+        if (c.model.shift > T(0)) variant<C, true>(c, kernel, nb); else variant<C, false>(c, kernel, nb);
+        return;
+      }
+    }
+    if ((kernel & (kForceFluidList | kForceRegisters64)) && c.model.shift <= T(0)) {
+      variant(c, kernel, nb);
+      return;
+    }
+    pass(c, nb);
+  }
   // The force pass's A/B variants (fluid.force_threads, fluid.force_registers; bits of `kernel`, the
-  // context's force_kernel less the fluid list over a row selection), with the arrays record and
-  // without shifting only: over the fluid's list (list_flagged), and/or bounded to 64 registers (float).
+  // context's force_kernel less the fluid list over a row selection), without shifting only: over the
+  // fluid's list (list_flagged; the arrays record only), and/or bounded to 64 registers (float).
   // fluid.neighbour_batch (3D): the two-phase loop of forces_wcsph_batch.h, its queue and rows per flush
   // by force_kernel's bits 8 and 16 (row16, row32, rows2), with shifting too (never 64 registers then);
   // bit 64 puts the queue in shared memory (row32_shared, rows2_shared).
   // Bit 128 (fluid.force_specialised = defaults): where the model's options are the defaults
   // (wcsph_default_options), the pass compiled for them; built for the default loop only (row32 with
-  // the queue in local memory, and the one loop, which 2D runs), any other loop runs the general pass.
+  // the queue in local memory, and the one loop, which 2D runs), any other loop runs the general pass;
+  // over either record in 3D (the packed record's only variants).
   // Bit 256 with it (fluid.force_specialised = fast): that pass with the GPU's approximate reciprocal and
   // square root (core/pair_math.h): in float the one instruction each, in double the approximate
   // instruction refined to the last bit or two by FMA steps (no correctly rounded sequence, no branch).
@@ -230,24 +239,27 @@ struct Term_Forces_Monaghan1992_UniformH {
   // by the queue's room (ForcesBatched's Bounded) where a row's candidates fit the queue (rows_fit).
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16,
                        kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256, kForceBoundedScan = 512;
-  template <class C, bool Shifting = false>
-  static void variant(C& c, int kernel) {
+  // The packed record (nb not the arrays) has the specialised passes' loops only; its other variants run
+  // the general pass.
+  template <class C, bool Shifting = false, class Nb>
+  static void variant(C& c, int kernel, const Nb& nb) {
     if constexpr (!Shifting) {
       const int batch = C::D == 3 ? (kernel & kForceBatch) / 8 : 0;
       const bool default_loop = batch == 0 || (batch == 2 && !(kernel & kForceSharedQueue));
       if ((kernel & kForceDefaults) && default_loop && wcsph_default_options(c.model)) {
-        if (kernel & kForceFast) return variant_of<C, false, 2>(c, kernel);
-        variant_of<C, false, 1>(c, kernel);
+        if (kernel & kForceFast) return variant_of<C, false, 2>(c, kernel, nb);
+        variant_of<C, false, 1>(c, kernel, nb);
         return;
       }
     }
-    variant_of<C, Shifting, 0>(c, kernel);
+    if constexpr (std::is_same_v<Nb, WcsphArrays<typename C::T, C::D>>) variant_of<C, Shifting, 0>(c, kernel, nb);
+    else pass(c, nb);
   }
-  template <class C, bool Shifting, int Defaults>
-  static void variant_of(C& c, int kernel) {
+  template <class C, bool Shifting, int Defaults, class Nb>
+  static void variant_of(C& c, int kernel, const Nb& nb) {
     using T = typename C::T;
-    using F = Forces_WCSPH_Monaghan1992<T, C::D, Shifting, WcsphArrays<T, C::D>, Defaults>;
-    const F f{c.model, c.grid, c.pv, c.count_pairs, WcsphArrays<T, C::D>{}};
+    using F = Forces_WCSPH_Monaghan1992<T, C::D, Shifting, Nb, Defaults>;
+    const F f{c.model, c.grid, c.pv, c.count_pairs, nb};
     const uint32_t *list = nullptr, *count = nullptr;
     if (kernel & kForceFluidList) {
       const FlaggedList fluid = list_flagged(c, [&c](uint32_t* flag) { return FlagKind{c.pv.kind.get(), kFluid, flag}; });
