@@ -44,7 +44,7 @@ struct WallPressure_Adami2012 {
       sum_pw += pv.p[j] * w;
       sum_rho_r += r * (pv.rhop[j] * w);
       if (model.wall_fluid_accel) sum_acc += dot(model.gravity - pv.a[j], r) * (pv.rhop[j] * w);
-      sum_vw += pv.vp[j] * w;
+      if (model.slip == kSlipNoSlip) sum_vw += pv.vp[j] * w;  // the mirror's average: no slip only
     });
     if (sum_w > T(0)) {
       T pw = (sum_pw + (model.wall_fluid_accel ? sum_acc : dot(model.gravity, sum_rho_r))) / sum_w;
