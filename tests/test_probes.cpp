@@ -307,6 +307,32 @@ TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {
   std::remove(path.c_str());
 }
 
+// The loads are computed only at the samples where one is due (a pass over the particles each; the point
+// probes here are due every step): their due values are those of a run that computes them every step,
+// bit for bit, and the samples in between leave them empty.
+TEST(Probes, LoadsAreComputedWhenDueOnlyWithTheSameValues) {
+  ParamSet every = still_tank_2d();
+  for (const char* k : {"force.1.interval=0", "force.2.interval=0", "force.3.interval=0"}) every.apply_override(k);
+  const ProbeSeries a = run_probes(still_tank_2d(), 0.05), b = run_probes(every, 0.05);
+  ASSERT_EQ(a.rows(), b.rows());
+  int due = 0, skipped = 0;
+  for (const char* name : {"floor.force.y", "left.force.x", "patch.pressure"}) {
+    const std::size_t ca = column(a, name), cb = column(b, name);
+    for (std::size_t r = 0; r < a.rows(); ++r) {
+      ASSERT_EQ(a.time[r], b.time[r]);
+      EXPECT_FALSE(std::isnan(b.at(r, cb))) << name << " every step, row " << r;
+      if (std::isnan(a.at(r, ca))) {
+        ++skipped;
+        continue;
+      }
+      ++due;
+      EXPECT_EQ(a.at(r, ca), b.at(r, cb)) << name << " at t = " << a.time[r];
+    }
+  }
+  EXPECT_EQ(due, 3 * 6) << "t = 0, 0.01, ..., 0.05";
+  EXPECT_GT(skipped, due);
+}
+
 // The series goes into the closed recording as /probes and reads back the same, NaN cells included;
 // a recording without probes says so.
 TEST(Probes, SeriesRoundTripsThroughTheRecording) {
@@ -440,10 +466,10 @@ TEST(Probes, RingQueuesRowsUntilReadAndRefusesWhenFull) {
   const std::vector<double> now = sample_probes_now(*sim);
   ASSERT_EQ(now.size(), probe_layout(*sim)->columns.size());
   ring->resize(2);
-  probe_sampling(*sim)->queue_probe_sample();
-  probe_sampling(*sim)->queue_probe_sample();
+  probe_sampling(*sim)->queue_probe_sample(true);
+  probe_sampling(*sim)->queue_probe_sample(true);
   EXPECT_EQ(ring->queued(), 2u);
-  EXPECT_THROW(probe_sampling(*sim)->queue_probe_sample(), std::logic_error);
+  EXPECT_THROW(probe_sampling(*sim)->queue_probe_sample(true), std::logic_error);
   EXPECT_THROW(sample_probes_now(*sim), std::logic_error);
   EXPECT_THROW(ring->resize(4), std::logic_error);
   std::vector<double> rows;

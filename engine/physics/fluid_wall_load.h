@@ -13,8 +13,9 @@
 //
 // One pass per load at a sample: lane i computes fluid particle i's share (zero for walls and for
 // particles farther than a support from the box), through the force functor's own begin / pair, so
-// the terms are those of the step, in the same order; ChunkLoads then adds the shares in fixed chunks
-// (probes/probe_sample.h; a sum that does not depend on the thread schedule).
+// the terms are those of the step, in the same order; PartLoads and PartSums then add the shares in a
+// fixed order (probes/probe_sample.h; a sum that does not depend on the thread schedule). Computed only
+// at the samples where a load is due (probes/probe_observer.cpp).
 #include "physics/forces_wcsph.h"
 
 namespace ejecta {

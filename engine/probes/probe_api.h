@@ -51,8 +51,10 @@ class ProbeSampling {
   virtual ProbeRing* probe_ring() const = 0;
   // Samples every installed instrument at the current state (the end of the last step) into the
   // next row of the ring: one value per ProbeLayout::columns entry. Throws std::logic_error when the
-  // ring is full (read it first) or there are no probes.
-  virtual void queue_probe_sample() const = 0;
+  // ring is full (read it first) or there are no probes. with_loads false leaves the loads ([force.N])
+  // out of this sample (a pass over the particles each; their columns in the row are then stale): for a
+  // sample at which no load is due.
+  virtual void queue_probe_sample(bool with_loads) const = 0;
 };
 
 ProbeSampling* probe_sampling(Simulation& sim);

@@ -23,7 +23,7 @@ std::vector<double> sample_probes_now(const Simulation& sim) {
   ProbeRing* ring = p ? p->probe_ring() : nullptr;
   if (!ring) throw std::logic_error("sample_probes_now: the simulation has no probes");
   if (ring->queued() > 0) throw std::logic_error("sample_probes_now: samples are queued; read them first");
-  p->queue_probe_sample();
+  p->queue_probe_sample(true);
   std::vector<double> row;
   ring->read(row);
   return row;
@@ -116,16 +116,19 @@ void ProbeObserver::sample(const Simulation& sim, bool all_due) {
   const double t = sim.time();
   // A due time within a millionth of the next step counts as reached (time is a sum of many dt).
   const double slack = 1e-6 * std::max(0.0, sim.dt());
-  bool any = false;
+  bool any = false, load_due = false;
   due_.resize(layout_.instruments.size());
   for (std::size_t k = 0; k < due_.size(); ++k) {
     due_[k] = all_due || t >= next_[k] - slack;
     any = any || due_[k];
+    load_due = load_due || (due_[k] && layout_.instruments[k].load);
   }
   if (!any) return;
   const auto t0 = std::chrono::steady_clock::now();
   if (probe_sampling(sim)->probe_ring()->queued() == probe_sampling(sim)->probe_ring()->slots()) download();
-  probe_sampling(sim)->queue_probe_sample();
+  // The loads (a pass over the particles each) only when one is due: the scene's point probes may be
+  // sampled every step and its loads every millisecond (scenes/dambreak3d.ini).
+  probe_sampling(sim)->queue_probe_sample(load_due);
   pending_time_.push_back(t);
   pending_due_.insert(pending_due_.end(), due_.begin(), due_.end());
   for (std::size_t k = 0; k < due_.size(); ++k) {

@@ -163,21 +163,40 @@ struct CombineProbeRows {
   }
 };
 
-// The loads (physics/fluid_wall_load.h): chunk k of the `n` particles' shares of a load: sum[k] = share[k * kLoadChunk] + ... in order (double, so that a load of a
-// million particles keeps its digits).
-constexpr std::size_t kLoadChunk = 256;
+// The loads (physics/fluid_wall_load.h): the n particles' shares of a load added in double (so that a
+// load of a million particles keeps its digits) in a fixed order, in two levels of partial sums, so that
+// the result does not depend on the thread schedule and is the same on every backend. Level one
+// (PartLoads): part k sums the shares k, k + kLoadParts, k + 2 kLoadParts, ... (neighbouring threads read
+// neighbouring shares); level two (PartSums): part q sums level one's parts q, q + kLoadParts2, ...; the
+// instrument (ReduceProbeInstruments) adds the kLoadParts2 parts in order. Each level's parts lie
+// component by component (sum[d * parts + k]). Until 2026-12-06 one thread a chunk of 256 consecutive
+// shares, and one thread adding all the chunks: 0.43 ms a sample at 1M particles on the H100, a quarter
+// of SPHERIC 2's step with the probes sampled every step (docs/benchmarks.md).
+constexpr std::size_t kLoadParts = 4096, kLoadParts2 = 64;
 template <class T, int D>
-struct ChunkLoads {
+struct PartLoads {
   const Vec<T, D>* share;
   std::size_t n;
-  double* sum;  // D per chunk
+  double* sum;  // D x kLoadParts
   EJ_INLINE void operator()(std::size_t k) const {
     double s[D];
     for (int d = 0; d < D; ++d) s[d] = 0;
-    const std::size_t end = (k + 1) * kLoadChunk < n ? (k + 1) * kLoadChunk : n;
-    for (std::size_t i = k * kLoadChunk; i < end; ++i)
+    for (std::size_t i = k; i < n; i += kLoadParts)
       for (int d = 0; d < D; ++d) s[d] += double(share[i][d]);
-    for (int d = 0; d < D; ++d) sum[k * D + d] = s[d];
+    for (int d = 0; d < D; ++d) sum[std::size_t(d) * kLoadParts + k] = s[d];
+  }
+};
+struct PartSums {
+  const double* in;  // D x kLoadParts (PartLoads)
+  double* out;       // D x kLoadParts2
+  int dim;
+  EJ_INLINE void operator()(std::size_t q) const {
+    for (int d = 0; d < dim; ++d) {
+      const double* c = in + std::size_t(d) * kLoadParts;
+      double s = 0;
+      for (std::size_t k = q; k < kLoadParts; k += kLoadParts2) s += c[k];
+      out[std::size_t(d) * kLoadParts2 + q] = s;
+    }
   }
 };
 
@@ -189,16 +208,20 @@ struct ReduceProbeInstruments {
   int stride;
   T level;          // gauge surface level of the colour
   double* columns;  // this sample's row of the ring
-  const double* loads;   // the loads' chunk sums (ChunkLoads): load_chunks x dim per load
-  uint32_t load_chunks;
+  const double* loads;   // the loads' last partial sums (PartSums): dim x kLoadParts2 per load
   int dim;
+  bool with_loads;       // false: the loads were not computed for this sample (none due); their columns stay
 
   EJ_INLINE void operator()(std::size_t k) const {
     const ProbeInstrumentDev in = inst[k];
     if (in.load) {
-      const double* c = loads + std::size_t(in.load_index) * load_chunks * std::size_t(dim);
-      for (int d = 0; d < dim; ++d)
-        columns[in.first_column + d] = fixed_order_sum<double>(c + d, load_chunks, std::size_t(dim));
+      if (!with_loads) return;
+      const double* c = loads + std::size_t(in.load_index) * kLoadParts2 * std::size_t(dim);
+      for (int d = 0; d < dim; ++d) {
+        double f = 0;
+        for (std::size_t q = 0; q < kLoadParts2; ++q) f += c[std::size_t(d) * kLoadParts2 + q];
+        columns[in.first_column + d] = f;
+      }
       // The mean normal stress on the sensor's face: the walls receive F, the fluid presses along -n.
       if (in.area > 0) {
         double fn = 0;

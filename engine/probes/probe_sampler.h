@@ -107,19 +107,23 @@ class ProbeSampler final : public ProbeRing {
   // Samples into the next row of the ring. x, m, rho and kind are the particle arrays in the grid's
   // (sorted) order (n particles); rho is the density the pressures were computed from. With loads,
   // load_pass(box, share) launches the per-particle pass of physics/fluid_wall_load.h that writes each
-  // particle's share of the box's load into share (n entries), on the same stream.
+  // particle's share of the box's load into share (n entries), on the same stream. with_loads false
+  // (no load due at this sample: the observer's choice) leaves the loads out, a pass over the particles
+  // each; their columns in the row are then stale, and the observer reads them as not sampled.
   template <class LoadPass>
   void queue(const CellGrid<T, D>& grid, const SmoothingKernel<T, D>& kernel, const Vec<T, D>* x, const T* m,
-             const T* rho, const uint8_t* kind, std::size_t n, LoadPass&& load_pass) {
+             const T* rho, const uint8_t* kind, std::size_t n, LoadPass&& load_pass, bool with_loads) {
     if (queued_ >= slots()) throw std::logic_error("probe ring full: read it before sampling again");
     if (!grid.covers(double(kernel.support()))) throw std::logic_error("probes: the kernel's support exceeds the grid's");
-    const std::size_t chunks = (n + kLoadChunk - 1) / kLoadChunk;
-    if (!loads_.empty()) {
+    with_loads = with_loads && !loads_.empty();
+    if (with_loads) {
       if (share_.size() < n) share_.resize(*exec_, n);
-      if (load_sums_.size() < chunks * D * loads_.size()) load_sums_.resize(*exec_, chunks * D * loads_.size());
+      if (part_sums_.size() < kLoadParts * D) part_sums_.resize(*exec_, kLoadParts * D);
+      if (load_sums_.size() < kLoadParts2 * D * loads_.size()) load_sums_.resize(*exec_, kLoadParts2 * D * loads_.size());
       for (std::size_t k = 0; k < loads_.size(); ++k) {
         load_pass(loads_[k], share_.data());
-        exec_->for_each(chunks, ChunkLoads<T, D>{share_.data(), n, load_sums_.data() + k * chunks * D});
+        exec_->for_each(kLoadParts, PartLoads<T, D>{share_.data(), n, part_sums_.data()});
+        exec_->for_each(kLoadParts2, PartSums{part_sums_.data(), load_sums_.data() + k * kLoadParts2 * D, D});
       }
     }
     const std::size_t rows = points_.size() * std::size_t(grid.rows());
@@ -135,7 +139,7 @@ class ProbeSampler final : public ProbeRing {
     exec_->for_each(inst_.size(), ReduceProbeInstruments<T>{inst_.data(), values_.data(), stride_,
                                                             T(kGaugeSurfaceLevel),
                                                             ring_.data() + queued_ * layout_.columns.size(),
-                                                            load_sums_.data(), uint32_t(chunks), D});
+                                                            load_sums_.data(), D, with_loads});
     ++queued_;
   }
 
@@ -154,7 +158,8 @@ class ProbeSampler final : public ProbeRing {
   DeviceArray<double, Exec> ring_;  // slots() rows of layout().columns.size() values
   std::vector<LoadBox> loads_;
   DeviceArray<Vec<T, D>, Exec> share_;  // per particle, a load's shares (physics/fluid_wall_load.h)
-  DeviceArray<double, Exec> load_sums_;  // per load, its chunk sums
+  DeviceArray<double, Exec> part_sums_;  // a load's first level of partial sums (PartLoads)
+  DeviceArray<double, Exec> load_sums_;  // per load, its last partial sums (PartSums)
 };
 
 }  // namespace ejecta

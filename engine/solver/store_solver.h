@@ -299,9 +299,9 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
     uniform_->set_probes(layout);
   }
   ProbeRing* probe_ring() const override { return uniform_ ? uniform_->probe_ring() : nullptr; }
-  void queue_probe_sample() const override {
+  void queue_probe_sample(bool with_loads) const override {
     if (!uniform_) throw std::logic_error("queue_probe_sample: no probes installed");
-    uniform_->queue_probe_sample();
+    uniform_->queue_probe_sample(with_loads);
   }
 
   // The packed halo of a distributed run of the liquid alone or of solids alone (dist/store_halo_rows.h,

@@ -392,14 +392,15 @@ class UniformLiquid {
     if (!layout.empty()) probes_ = std::make_unique<ProbeSampler<T, D, Exec>>(exec_, store_, layout);
   }
   ProbeRing* probe_ring() const { return probes_.get(); }
-  void queue_probe_sample() const {
+  void queue_probe_sample(bool with_loads) const {
     if (!probes_) throw std::logic_error("queue_probe_sample: no probes installed");
     // Loads ([force.N]): the fluid-wall pair terms of the force pass, with the same model and
     // neighbour arrays (physics/fluid_wall_load.h).
     const auto load_pass = [&](const auto& box, Vec<T, D>* share) {
       exec_.for_each(n_, FluidWallLoad<T, D>{{model_, grid_, pv_, false, WcsphArrays<T, D>{}}, box.lo, box.hi, share});
     };
-    probes_->queue(grid_, model_.kernel, pv_.x.get(), pv_.m.get(), pv_.rhop.get(), pv_.kind.get(), n_, load_pass);
+    probes_->queue(grid_, model_.kernel, pv_.x.get(), pv_.m.get(), pv_.rhop.get(), pv_.kind.get(), n_, load_pass,
+                   with_loads);
   }
 
   // The packed halo of a distributed run (dist/store_halo_rows.h), made on first use.
