@@ -44,7 +44,7 @@ struct ProbeInstrumentDev {
 constexpr int kProbeChannelSlots = 16;
 // Gauge points whose colours one ReduceProbeInstruments thread loads at once while walking up a
 // line: independent loads in flight instead of one dependent load per dp/4.
-constexpr int kGaugeChunk = 16;
+constexpr int kGaugeChunk = 64;
 // Threads per (sample point, cell row) in SampleProbeRows (ProbeRing::set_lanes changes it; 1 is the
 // walk of one thread per row).
 constexpr int kProbeLanes = 4;
@@ -125,17 +125,20 @@ struct SampleProbeRows {
   }
 };
 
-// p[0] + p[stride] + ... (n values) in a fixed order, with four running sums, value r into sum r % 4,
-// added at the end: four independent chains of loads instead of one (the 36 partials of a probe point in
-// 3D with 4 lanes, a load's thousands of chunk sums), and the same result on every backend.
+// p[0] + p[stride] + ... (n values) in a fixed order, with eight running sums, value r into sum r % 8,
+// added pairwise at the end: eight independent chains of loads instead of one (the 100 partials of a probe
+// point in 3D with half cells and 4 lanes: 13 rounds of loads, where four sums took 25), and the same
+// result on every backend.
 template <class R, class U>
 EJ_INLINE R fixed_order_sum(const U* p, std::size_t n, std::size_t stride) {
-  R s[4] = {R(0), R(0), R(0), R(0)};
+  constexpr int kChains = 8;
+  R s[kChains];
+  for (int q = 0; q < kChains; ++q) s[q] = R(0);
   std::size_t r = 0;
-  for (; r + 4 <= n; r += 4)
-    for (int q = 0; q < 4; ++q) s[q] += p[(r + std::size_t(q)) * stride];
+  for (; r + kChains <= n; r += kChains)
+    for (int q = 0; q < kChains; ++q) s[q] += p[(r + std::size_t(q)) * stride];
   for (; r < n; ++r) s[0] += p[r * stride];
-  return (s[0] + s[1]) + (s[2] + s[3]);
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
 // One sample point from its rows' and lanes' partials (`parts` = rows x lanes of them), added in a
