@@ -1018,11 +1018,12 @@ ParamRegistry make_builtin() {
   // Speed (issue 18, helper speed7): A/B variants of the particle pass, and the bucket order's bands.
   t.add(rebuild(choices(param("fluid.force_threads", T::Choice, "fluid", "", "Force pass threads",
                               "Which particles the fused force pass launches a thread for (fluid.force_kernel "
-                              "= particles, the arrays record (packed: all), no shifting): all = every particle, a wall "
-                              "returning at once; fluid = the fluid's sorted indices only, listed each pass "
-                              "(a flag, a scan and a scatter), so no lane of a warp idles on a wall where "
-                              "walls and fluid share buckets (the default: 5% faster at the peer's settings "
-                              "on the H200). The same results bit for bit."),
+                              "= particles, the arrays record (packed: all), no shifting): all = every "
+                              "particle, a wall returning at once; fluid = the fluid's sorted indices only, "
+                              "listed each pass (a flag, a scan and a scatter), so no lane of a warp idles "
+                              "on a wall where walls and fluid share buckets (the default: 5% faster at the "
+                              "peer's settings on the H200; on the H100, 2026-12-06, equal at the defaults). "
+                              "The same results bit for bit."),
                         {"all", "fluid"})));
   // Speed (issue 18, helper speed11): the wall pass's threads.
   t.add(rebuild(choices(param("boundary.wall_threads", T::Choice, "wet", "", "Wall pass threads",
@@ -1044,9 +1045,10 @@ ParamRegistry make_builtin() {
   // Speed (issue 18, helper speed9): the force pass's neighbour loop in two phases, against warp divergence.
   t.add(rebuild(choices(param("fluid.neighbour_batch", T::Choice, "auto", "", "Neighbour batch",
                               "The fused force pass's neighbour loop (3D, fluid.force_kernel = particles; "
-                              "the packed record: row32 and auto only): off = each candidate tested and, within the support, "
-                              "its pair terms computed at once (on the GPU only the lanes with a neighbour "
-                              "at that step run them); row16, row32 = per row of cells, the candidates "
+                              "with the packed record only row32 and auto batch, the others run the one "
+                              "loop): off = each candidate tested and, within the support, its pair terms "
+                              "computed at once (on the GPU only the lanes with a neighbour at that step run "
+                              "them); row16, row32 = per row of cells, the candidates "
                               "within the support first queued (16 or 32 a thread), then their pair terms "
                               "computed with nearly every lane active (physics/forces_wcsph_batch.h); rows2 "
                               "= a queue of 48 flushed every two rows. The same pairs in the same order: "
@@ -1066,9 +1068,9 @@ ParamRegistry make_builtin() {
   // Speed (issue 18, stop 36): the force pass compiled for the default options.
   t.add(rebuild(choices(param("fluid.force_specialised", T::Choice, "fast", "", "Force pass specialised",
                               "The fused force pass (fluid.force_kernel = particles, either neighbour record "
-                              "but packed_eos, the default neighbour loop): defaults = where the liquid's options are the "
-                              "defaults (Monaghan's pair pressure, boundary.slip = at_rest, Adami's walls, "
-                              "fluid.wall_diffusion off, the Fourtakas diffusion, fluid.xsph 0, "
+                              "but packed_eos, the default neighbour loop): defaults = where the liquid's "
+                              "options are the defaults (Monaghan's pair pressure, boundary.slip = at_rest, "
+                              "Adami's walls, fluid.wall_diffusion off, the Fourtakas diffusion, fluid.xsph 0, "
                               "viscosity.beta 0, no shifting), a kernel compiled for them with the other "
                               "options' branches left out, else the general one; off = the general kernel "
                               "always. The same results bit for bit on the CPU; on the H100 (2026-12-05) "

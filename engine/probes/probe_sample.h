@@ -213,7 +213,8 @@ struct ReduceProbeInstruments {
   double* columns;  // this sample's row of the ring
   const double* loads;   // the loads' last partial sums (PartSums): dim x kLoadParts2 per load
   int dim;
-  bool with_loads;       // false: the loads were not computed for this sample (none due); their columns stay
+  bool with_loads;       // false: the loads were not computed for this sample (none due): their columns are
+                         // left as they were, and the observer reads them as not sampled
 
   EJ_INLINE void operator()(std::size_t k) const {
     const ProbeInstrumentDev in = inst[k];
