@@ -12,7 +12,7 @@
 //  - CombineProbeRows runs per point: it adds the rows' and lanes' partials in a fixed order (the sums
 //    do not depend on the thread schedule) and Shepard-normalises.
 //  - ReduceProbeInstruments runs per instrument: it averages a sensor disc, walks a gauge line or adds a
-//    load's chunk sums (physics/fluid_wall_load.h, launched before it by the solver) and writes the
+//    load's partial sums (PartLoads and PartSums below, launched before it by the solver) and writes the
 //    column values into one row of the sample ring (probes/probe_sampler.h). Only whole batches of rows
 //    go back to the host.
 #include "core/hd.h"
@@ -33,7 +33,7 @@ struct ProbeInstrumentDev {
   uint32_t first_column;
   uint32_t gauge;  // 1: a gauge line
   uint32_t walls;  // 1: a probe averaging over wall particles (probe.N.source = walls)
-  uint32_t load;   // 1: a load ([force.N]), its force from the chunk sums of physics/fluid_wall_load.h
+  uint32_t load;   // 1: a load ([force.N]), its force from the partial sums of its shares (physics/fluid_wall_load.h)
   uint32_t load_index;  // its place among the loads
   double start, step;
   double area;          // a load read as a pressure sensor's (> 0): its face's area and unit normal
@@ -173,7 +173,7 @@ struct CombineProbeRows {
 // neighbouring shares); level two (PartSums): part q sums level one's parts q, q + kLoadParts2, ...; the
 // instrument (ReduceProbeInstruments) adds the kLoadParts2 parts in order. Each level's parts lie
 // component by component (sum[d * parts + k]). Until 2026-12-06 one thread a chunk of 256 consecutive
-// shares, and one thread adding all the chunks: 0.43 ms a sample at 1M particles on the H100, a quarter
+// shares, and one thread adding all the chunks: 0.44 ms a sample at 1M particles on the H100, a quarter
 // of SPHERIC 2's step with the probes sampled every step (docs/benchmarks.md).
 constexpr std::size_t kLoadParts = 4096, kLoadParts2 = 64;
 template <class T, int D>
@@ -221,7 +221,7 @@ struct ReduceProbeInstruments {
     if (in.load) {
       if (!with_loads) return;
       const double* c = loads + std::size_t(in.load_index) * kLoadParts2 * std::size_t(dim);
-      for (int d = 0; d < dim; ++d) {
+      for (int d = 0; d < dim; ++d) {  // the last 64 parts in order (a short, fixed sum)
         double f = 0;
         for (std::size_t q = 0; q < kLoadParts2; ++q) f += c[std::size_t(d) * kLoadParts2 + q];
         columns[in.first_column + d] = f;
