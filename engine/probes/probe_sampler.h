@@ -1,7 +1,7 @@
 #pragma once
 // Holds a ProbeLayout on one backend (points, instruments, the field views of each channel, scratch,
 // the ring of sample rows) and samples it with the functors of probes/probe_sample.h through the
-// solver's exec (SampleProbeRows spreads each point's cell rows over kProbeLanes threads): three launches per sample on the step's stream, no download; ProbeRing::read
+// solver's exec (SampleProbeRows spreads each point's cell rows over kProbeLanes threads): two launches per sample on the step's stream, no download; ProbeRing::read
 // downloads all queued rows in one copy (probes/probe_api.h).
 #include "exec/device_array.h"
 #include "probes/probe_api.h"
@@ -62,6 +62,7 @@ class ProbeSampler final : public ProbeRing {
       inst.push_back(dv);
     }
     stride_ = 2 + int(max_channels);
+    max_channels_ = int(max_channels);
     points_.resize(exec, pts.size());
     owner_.resize(exec, pts.size());
     inst_.resize(exec, inst.size());
@@ -69,7 +70,6 @@ class ProbeSampler final : public ProbeRing {
     // EJECTA_PROBE_LANES=N (1..64) overrides kProbeLanes, to measure the split (docs/benchmarks.md).
     const char* lanes_env = std::getenv("EJECTA_PROBE_LANES");
     set_lanes(lanes_env && *lanes_env ? std::atoi(lanes_env) : kProbeLanes);
-    values_.resize(exec, pts.size() * std::size_t(stride_));
     exec.upload(points_.data(), pts.data(), sizeof(Vec<T, D>) * pts.size());
     exec.upload(owner_.data(), layout.point_owner.data(), sizeof(uint32_t) * pts.size());
     exec.upload(inst_.data(), inst.data(), sizeof(ProbeInstrumentDev) * inst.size());
@@ -134,12 +134,11 @@ class ProbeSampler final : public ProbeRing {
                              SampleProbeRows<T, D>{kernel, whole, x, m, rho, kind, points_.data(), owner_.data(),
                                                    inst_.data(), chans_.data(), partial_.data(), stride_, rows,
                                                    uint32_t(lanes_)});
-    exec_->for_each(points_.size(), CombineProbeRows<T>{inst_.data(), owner_.data(), partial_.data(), values_.data(),
-                                                        stride_, grid.rows() * lanes_, T(kDryKernelSum)});
-    exec_->for_each(inst_.size(), ReduceProbeInstruments<T>{inst_.data(), values_.data(), stride_,
-                                                            T(kGaugeSurfaceLevel),
-                                                            ring_.data() + queued_ * layout_.columns.size(),
-                                                            load_sums_.data(), D, with_loads});
+    for_each_block(*exec_, inst_.size(), ReduceProbeInstruments<T>::words(max_channels_),
+                   ReduceProbeInstruments<T>{inst_.data(), partial_.data(), stride_, grid.rows() * lanes_,
+                                             points_.size(), T(kGaugeSurfaceLevel), T(kDryKernelSum),
+                                             ring_.data() + queued_ * layout_.columns.size(), load_sums_.data(), D,
+                                             with_loads});
     ++queued_;
   }
 
@@ -147,6 +146,7 @@ class ProbeSampler final : public ProbeRing {
   Exec* exec_;
   ProbeLayout layout_;
   int stride_ = 0;
+  int max_channels_ = 0;
   int lanes_ = 0;
   std::size_t queued_ = 0;
   DeviceArray<Vec<T, D>, Exec> points_;
@@ -154,7 +154,6 @@ class ProbeSampler final : public ProbeRing {
   DeviceArray<ProbeInstrumentDev, Exec> inst_;
   DeviceArray<ColourSource, Exec> chans_;
   DeviceArray<T, Exec> partial_;  // per point and cell row
-  DeviceArray<T, Exec> values_;   // per point
   DeviceArray<double, Exec> ring_;  // slots() rows of layout().columns.size() values
   std::vector<LoadBox> loads_;
   DeviceArray<Vec<T, D>, Exec> share_;  // per particle, a load's shares (physics/fluid_wall_load.h)
