@@ -278,6 +278,24 @@ top = 0.5
 }
 
 // The CSV beside the run: the header carries the units, a row per sample, empty cells when not due.
+// The CSV's numbers are what printf's %.10g (time) and %.9g (values) write: the row is formatted by
+// std::to_chars with a precision (faster, on the stepping thread), which promises printf's output.
+TEST(Probes, CsvRowsWritePrintfsGeneralFormat) {
+  const std::vector<double> v = {0.0, -0.0, 1.0, -2.5e-7, 123456789.0, 1234567890.0, 6.02214076e23, 5e-324,
+                                 1e300, 0.1, 2826.123456789, -18499.87654, std::nan(""), INFINITY};
+  const std::string row = probe_csv_row(0.4230000123456, v.data(), v.size());
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", 0.4230000123456);
+  std::string expected = buf;
+  for (double x : v) {
+    expected += ',';
+    if (std::isnan(x)) continue;
+    std::snprintf(buf, sizeof buf, "%.9g", x);
+    expected += buf;
+  }
+  EXPECT_EQ(row, expected);
+}
+
 TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {
   auto sim = make_simulation(still_tank_2d(), Backend::Cpu);
   const test::TempDir tmp_dir("ejecta_probes");  // writable wherever the tests run (GPU hosts too)
