@@ -1,7 +1,7 @@
 #pragma once
 // The probe and gauge functors, written once for both backends (definitions in probes/probe_layout.h).
 // Two launches per sample, each for every instrument together, both queued on the step's stream:
-//  - SampleProbeRows runs per (lane, sample point, cell row): the 3^D cells around a point are 3^(D-1)
+//  - SampleProbeRows runs per (lane, cell row, sample point): the 3^D cells around a point are 3^(D-1)
 //    rows along x (for_each_candidate_in_row below), and kProbeLanes threads share one row, lane l
 //    taking the row's candidates l, l + kProbeLanes, ... So a point's candidates (3D, h = 1.3 dp, the
 //    default half cells: 25 rows of ~11) are spread over 25 x 2 threads of ~6 each: the walk is a chain of
@@ -10,11 +10,11 @@
 //    the threads of a warp share a lane and take or skip a candidate together. The partial kernel
 //    sums go to scratch; no scan over all particles.
 //  - ReduceProbeInstruments runs a block per instrument: a thread a point adds the point's rows' and
-//    lanes' partials in a fixed order (the sums do not depend on the thread schedule), then one thread
-//    Shepard-normalises and averages a probe's points (a sensor disc), finds a gauge line's surface or
-//    adds a load's partial sums (PartLoads and PartSums below, launched before it by the solver), and
-//    writes the column values into one row of the sample ring (probes/probe_sampler.h). Only whole
-//    batches of rows go back to the host.
+//    lanes' partials in a fixed order (the sums do not depend on the thread schedule); then one thread
+//    Shepard-normalises and averages a probe's points (a sensor disc), the block finds a gauge line's
+//    surface (a tree over its threads), or one thread adds a load's partial sums (PartLoads and PartSums
+//    below, launched before it by the solver); the column values go into one row of the sample ring
+//    (probes/probe_sampler.h). Only whole batches of rows go back to the host.
 #include "core/hd.h"
 #include "core/types.h"
 #include "core/vec.h"
@@ -69,7 +69,7 @@ EJ_INLINE void for_each_candidate_in_row(const CellGrid<T, D>& g, const Vec<T, D
 // v) * points + point] (point fastest, so that ReduceProbeInstruments' threads, a point each, read
 // neighbouring words): [0] the kernel sum over fluid and walls (the colour of the gauges), [1] the kernel
 // sum over the source (the fluid, or the walls for a probe with source = walls), [2 + c] the sum of
-// channel c weighted by the source's kernel (channels of the point's instrument only). Until 2026-12-07
+// channel c weighted by the source's kernel (channels of the point's instrument only). Until 2026-12-06
 // a point's partials were adjacent (the point the slowest index): each thread of the reduction then read
 // its own cache line at every load, 32 lines a warp's load, about 29 us a sample on the H100.
 template <class T, int D>
@@ -215,7 +215,7 @@ struct PartSums {
 //    (the least index of the points below it, by a tree over the block's threads), interpolated with the
 //    point below it by one thread; wet to the top of the line when there is none;
 //  - a load (one thread): the last kLoadParts2 partial sums of its shares (PartSums) in order.
-// Until 2026-12-07 this was two launches (a thread a point adding its partials into an array of values,
+// Until 2026-12-06 this was two launches (a thread a point adding its partials into an array of values,
 // then a thread an instrument walking the gauge's points one at a time): 15 + 21 us a sample on the H100.
 template <class T>
 struct ReduceProbeInstruments {
