@@ -46,10 +46,15 @@
 #include <stdexcept>
 
 // Keeps nvcc from unrolling a loop whose body inlines a large functor (one copy of the pair pass).
+// EJ_UNROLL asks for the opposite on a loop of constant count: every index a constant after unrolling,
+// so its arrays stay in registers (a variable index puts them in local memory) and its loads are issued
+// together (a rolled loop waits for each before the next; probes/probe_sample.h).
 #if defined(__CUDA_ARCH__)
 #define EJ_NO_UNROLL _Pragma("unroll 1")
+#define EJ_UNROLL _Pragma("unroll")
 #else
 #define EJ_NO_UNROLL
+#define EJ_UNROLL
 #endif
 
 namespace ejecta {

@@ -62,7 +62,7 @@ EJ_INLINE void for_each_candidate_in_row(const CellGrid<T, D>& g, const Vec<T, D
 }
 
 // Partial sums of one lane of one row of cells around one sample point. Item i = (lane * rows + row) *
-// points + point (rows = grid.rows(), num_rows = points x rows): the point is the fastest index, so a
+// points + point (rows = grid.rows(), points = num_points): the point is the fastest index, so a
 // warp's threads take neighbouring points (a gauge line's, dp / 4 apart, walk the same cells) and write
 // neighbouring words; lane l of `lanes` visits the row's candidates l, l + lanes, ... in the grid's
 // order. The point's partial r = row * lanes + lane holds `stride` values, value v at partial[(r * stride +
@@ -86,11 +86,11 @@ struct SampleProbeRows {
   const ColourSource* channels;  // component = the component to read
   T* partial;
   int stride;
-  std::size_t num_rows;  // sample points x grid.rows()
+  std::size_t num_points;  // sample points (of all instruments)
   uint32_t lanes;        // threads per row (kProbeLanes)
 
   EJ_INLINE void operator()(std::size_t i) const {
-    const std::size_t rows = std::size_t(grid.rows()), np = num_rows / rows;
+    const std::size_t rows = std::size_t(grid.rows()), np = num_points;
     const std::size_t p = i % np, lr = i / np;  // lr = lane * rows + row
     const std::size_t row = lr % rows;
     const uint32_t lane = uint32_t(lr / rows);
@@ -131,18 +131,10 @@ struct SampleProbeRows {
   }
 };
 
-// Loops whose every index is a constant after unrolling keep their arrays in registers (a loop with a
-// variable index puts them in local memory, and a rolled loop waits for each load before the next).
-#if defined(__CUDA_ARCH__)
-#define EJ_PROBE_UNROLL _Pragma("unroll")
-#else
-#define EJ_PROBE_UNROLL
-#endif
-
 // p[0] + p[stride] + ... (n values) in a fixed order, with eight running sums, value r into sum r % 8
 // (the values past the last whole round of eight into sum 0, in order), added pairwise at the end: eight
 // independent chains instead of one, and the same result on every backend. The values are loaded
-// kSumBlock at a time before any is added (unrolled, so all of a block's loads are in flight together:
+// kSumBlock at a time before any is added (EJ_UNROLL, so all of a block's loads are in flight together:
 // one latency a block; a point's 50 partials in 3D with half cells and 2 lanes take two, where the
 // rolled loop took one a round of eight and one a value of the remainder, eight).
 constexpr int kSumBlock = 32;
@@ -155,9 +147,9 @@ EJ_INLINE R fixed_order_sum(const U* p, std::size_t n, std::size_t stride) {
   const std::size_t whole = n - n % kChains;  // values in whole rounds
   for (std::size_t base = 0; base < n; base += kSumBlock) {
     U v[kSumBlock];
-    EJ_PROBE_UNROLL
+    EJ_UNROLL
     for (int q = 0; q < kSumBlock; ++q) v[q] = base + q < n ? p[(base + std::size_t(q)) * stride] : U(0);
-    EJ_PROBE_UNROLL
+    EJ_UNROLL
     for (int q = 0; q < kSumBlock; ++q) {
       const std::size_t r = base + std::size_t(q);
       if (r < whole) s[q % kChains] += v[q];

@@ -62,7 +62,6 @@ class ProbeSampler final : public ProbeRing {
       inst.push_back(dv);
     }
     stride_ = 2 + int(max_channels);
-    max_channels_ = int(max_channels);
     points_.resize(exec, pts.size());
     owner_.resize(exec, pts.size());
     inst_.resize(exec, inst.size());
@@ -132,9 +131,9 @@ class ProbeSampler final : public ProbeRing {
     whole.clip = false;
     exec_->for_each_balanced(rows * std::size_t(lanes_),
                              SampleProbeRows<T, D>{kernel, whole, x, m, rho, kind, points_.data(), owner_.data(),
-                                                   inst_.data(), chans_.data(), partial_.data(), stride_, rows,
-                                                   uint32_t(lanes_)});
-    for_each_block(*exec_, inst_.size(), ReduceProbeInstruments<T>::words(max_channels_),
+                                                   inst_.data(), chans_.data(), partial_.data(), stride_,
+                                                   points_.size(), uint32_t(lanes_)});
+    for_each_block(*exec_, inst_.size(), ReduceProbeInstruments<T>::words(stride_ - 2),
                    ReduceProbeInstruments<T>{inst_.data(), partial_.data(), stride_, grid.rows() * lanes_,
                                              points_.size(), T(kGaugeSurfaceLevel), T(kDryKernelSum),
                                              ring_.data() + queued_ * layout_.columns.size(), load_sums_.data(), D,
@@ -145,8 +144,7 @@ class ProbeSampler final : public ProbeRing {
  private:
   Exec* exec_;
   ProbeLayout layout_;
-  int stride_ = 0;
-  int max_channels_ = 0;
+  int stride_ = 0;  // values a partial: 2 + the most channels of a probe
   int lanes_ = 0;
   std::size_t queued_ = 0;
   DeviceArray<Vec<T, D>, Exec> points_;
