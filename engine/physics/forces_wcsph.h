@@ -125,12 +125,17 @@ struct Forces_WCSPH_Monaghan1992 {
     // the walls then at rest).
     const Vec<T, D> vrel = fluid_j || Defaults || model.slip != kSlipNoSlip ? vij : s.vi;
     T visc = 0;
-    if (vx < T(0) && (fluid_j || Defaults || wall_slip_viscous(model.slip))) {
+    const bool approaching = vx < T(0) && (fluid_j || Defaults || wall_slip_viscous(model.slip));
+    // The fast pass computes the term for every pair and keeps it where the pair approaches: the same
+    // values, without the branch and its convergence barrier (about half the pairs of a warp approach,
+    // so the branch diverges and its lanes idle either way; the approximate reciprocal is one instruction).
+    if (kFast || approaching) {
       const T mu = h * vx * inv_r2eta;
       // c_ij = c0: density varies by ~1% in a weakly compressible fluid, so does c.
       const T beta_term = Defaults ? T(0) : model.beta * mu * mu;
-      visc = pair_div<kFast>(-model.alpha * model.eos.c0 * mu + beta_term, T(0.5) * (rhoi + rhoj));
-      if (!fluid_j) visc *= model.wall_visc;
+      T v = pair_div<kFast>(-model.alpha * model.eos.c0 * mu + beta_term, T(0.5) * (rhoi + rhoj));
+      if (!fluid_j) v *= model.wall_visc;
+      visc = approaching ? v : T(0);
     }
     T pij;
     if (!Defaults && model.pressure != kPressureMonaghan1992) {
