@@ -127,6 +127,7 @@ TEST(ForceVariants, ShippedDamBreaksHaveTheOptionsTheSpecialisedPassIsCompiledFo
     EXPECT_EQ(p.real("fluid.xsph"), 0.0);
     EXPECT_EQ(p.real("viscosity.beta"), 0.0);
     EXPECT_EQ(p.real("fluid.shifting"), 0.0);
+    EXPECT_EQ(p.text("particles.kernel"), "wendland_c2");
   }
 }
 

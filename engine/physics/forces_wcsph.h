@@ -41,7 +41,8 @@ namespace ejecta {
 // the arithmetic is the same.
 // Defaults (fluid.force_specialised = defaults, issue 18): the pass compiled for the default options
 // (wcsph_default_options: Monaghan's pressure, at_rest walls, Adami's walls, no wall diffusion, no
-// XSPH, beta 0, Fourtakas's hydrostatic part, no shifting), the other options' branches and sums left out;
+// XSPH, beta 0, Fourtakas's hydrostatic part, no shifting, the Wendland kernel), the other options'
+// branches and sums left out;
 // picked at run time by the solver when the model's options are those. The same arithmetic on the same
 // pairs: the same results bit for bit on the CPU (tests/test_force_variants.cpp). Defaults = 2
 // (fluid.force_specialised = fast): the same pass with the GPU's approximate reciprocal and square root
@@ -108,7 +109,7 @@ struct Forces_WCSPH_Monaghan1992 {
     // rho^H_ji = rho0 g.(x_j - x_i) / c0^2 = -(rho0 / c0^2) g.x_ij
     const T rho_h = model.eos.rho0 / (model.eos.c0 * model.eos.c0);
     const T r = pair_sqrt<kFast>(r2);
-    const T F = model.kernel.F(r);  // grad_i W_ij = xij F
+    const T F = Defaults ? model.kernel.F_wendland(r) : model.kernel.F(r);  // grad_i W_ij = xij F
     const bool fluid_j = n.fluid;
     const T rhoj = n.rho;
     // Two reciprocals shared by the terms below (the pressure and the diffusion's volume; mu and

@@ -70,13 +70,19 @@ struct ForcesBatched {
   }
 
   // q: the queue, a pointer to the local array or (Shared) the shared slots.
+  // The next entry's index is read a pair ahead, so that its load from the queue (local memory on CUDA)
+  // is under way while the pair terms run (Nsight Compute put 7% of the pass's stalls on that load,
+  // H100, 2026-12-06). The same pairs in the same order.
   template <class Q>
   EJ_INLINE void flush(typename F::Sums& s, std::size_t i, Q q, int n) const {
+    if (n <= 0) return;
+    uint32_t j = q[0];
     EJ_NO_UNROLL
     for (int k = 0; k < n; ++k) {
-      const uint32_t j = q[k];
+      const uint32_t next = k + 1 < n ? q[k + 1] : j;
       const auto pos = f.nb.position(f.pv, j);
       f.pair(s, j == i, pos.x, [&] { return f.nb.rest(f.pv, j, pos); });
+      j = next;
     }
   }
 };

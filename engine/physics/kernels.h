@@ -60,6 +60,19 @@ struct SmoothingKernel {
     if (D == 1) return c * T(-3) * s * s;
     return c * T(-5) * s * s * s;
   }
+
+  // F of the Wendland C2 kernel (type must be it) without F's branches, for the force pass specialised
+  // for the default options (forces_wcsph.h): the type known at compile time, and s = 1 - q/2 clamped
+  // at 0 in place of the test q >= 2 (a pair at q >= 2 then gets -0, which adds nothing, where F gives
+  // +0). The same arithmetic as F for q < 2, so the same value bit for bit.
+  EJ_INLINE T F_wendland(T r) const {
+    const T q = r * inv_h;
+    const T c = norm * inv_h * inv_h;
+    T s = T(1) - T(0.5) * q;
+    s = s < T(0) ? T(0) : s;
+    if (D == 1) return c * T(-3) * s * s;
+    return c * T(-5) * s * s * s;
+  }
 };
 
 }  // namespace ejecta

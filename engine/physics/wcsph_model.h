@@ -92,7 +92,8 @@ enum PressureTerm : int { kPressureMonaghan1992 = 0, kPressureZhang2017 = 1, kPr
 template <class T, int D>
 bool wcsph_default_options(const WcsphModel<T, D>& m) {
   return m.pressure == kPressureMonaghan1992 && m.slip == kSlipAtRest && m.boundary == kBoundaryAdami2012 && !m.wall_diffusion &&
-         m.diffusion_hydrostatic && m.xsph == T(0) && m.beta == T(0) && m.shift == T(0);
+         m.diffusion_hydrostatic && m.xsph == T(0) && m.beta == T(0) && m.shift == T(0) &&
+         m.kernel.type == KernelType::WendlandC2;
 }
 
 // Device memory only (DevicePtr, exec/device_ptr.h): a host array here is a compile error.
