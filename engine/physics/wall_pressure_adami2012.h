@@ -31,27 +31,55 @@ struct WallPressure_Adami2012 {
     pv.vp[i] = pv.v[i];
   }
 
+  // Candidates a chunk at a time (issue 18): the chunk's kinds are loaded together, then the fluid
+  // candidates' positions, before any is used, so each thread has several loads in flight where one
+  // candidate at a time waited on each (the pass runs about one wave of wet walls at a quarter of the
+  // SM's warps, latency-bound: Nsight Compute on the H100, 2026-12-06). A wall candidate, about half of a
+  // wet wall's, costs no position load nor distance. The rows, ranges and candidates in for_each_candidate's
+  // order: the same pairs in the same order, the same sums.
+  static constexpr int kChunk = 4;
   EJ_INLINE void operator()(std::size_t i) const {
     if (pv.kind[i] != kWall) return;
     const Vec<T, D> xi = pv.x[i];
     const T r2max = model.kernel.support() * model.kernel.support();
     T sum_w = 0, sum_pw = 0, sum_acc = 0;
     Vec<T, D> sum_rho_r = Vec<T, D>::zero(), sum_vw = Vec<T, D>::zero();
-    // The candidates' kind first (a byte), so that a wall candidate, about half of a wet wall's, costs
-    // no position load nor distance; then the distance test of for_each_neighbor: the same pairs in the
-    // same order.
-    if (wet(xi)) grid.for_each_candidate(xi, [&](uint32_t j) {
-      if (pv.kind[j] != kFluid) return;
-      const Vec<T, D> r = xi - pv.x[j];
-      const T r2 = norm2(r);
-      if (!(r2 < r2max)) return;
+    const auto add = [&](uint32_t j, const Vec<T, D>& r, T r2) {
       const T w = model.kernel.W(sqrt(r2));
       sum_w += w;
       sum_pw += pv.p[j] * w;
       sum_rho_r += r * (pv.rhop[j] * w);
       if (model.wall_fluid_accel) sum_acc += dot(model.gravity - pv.a[j], r) * (pv.rhop[j] * w);
       if (model.slip == kSlipNoSlip) sum_vw += pv.vp[j] * w;  // the mirror's average: no slip only
-    });
+    };
+    if (wet(xi)) {
+      const auto around = grid.around(xi);
+      const int rows = grid.rows();
+      EJ_NO_UNROLL
+      for (int row = 0; row < rows; ++row) {
+        const auto rr = grid.row_ranges(around, row);
+        EJ_NO_UNROLL
+        for (int k = 0; k < 3; ++k) {
+          const uint32_t e = rr.end(k);
+          EJ_NO_UNROLL
+          for (uint32_t j = rr.begin(k); j < e; j += kChunk) {
+            bool fluid[kChunk];
+            Vec<T, D> xj[kChunk];
+            EJ_UNROLL
+            for (int u = 0; u < kChunk; ++u) fluid[u] = j + u < e && pv.kind[j + u] == kFluid;
+            EJ_UNROLL
+            for (int u = 0; u < kChunk; ++u) xj[u] = fluid[u] ? pv.x[j + u] : xi;
+            EJ_UNROLL
+            for (int u = 0; u < kChunk; ++u) {
+              if (!fluid[u]) continue;
+              const Vec<T, D> r = xi - xj[u];
+              const T r2 = norm2(r);
+              if (r2 < r2max) add(j + u, r, r2);
+            }
+          }
+        }
+      }
+    }
     if (sum_w > T(0)) {
       T pw = (sum_pw + (model.wall_fluid_accel ? sum_acc : dot(model.gravity, sum_rho_r))) / sum_w;
       if (pw < T(0)) pw = T(0);
