@@ -5,6 +5,7 @@
 // samples give the same CSV as a download after every sample, on both backends.
 #include "io/h5_probes.h"
 #include "probes/probe_api.h"
+#include "probes/probe_csv_writer.h"
 #include "probe_test_util.h"
 #include "probes/probe_observer.h"
 #include "probes/probe_sample.h"
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace ejecta {
@@ -294,6 +296,45 @@ TEST(Probes, CsvRowsWritePrintfsGeneralFormat) {
     expected += buf;
   }
   EXPECT_EQ(row, expected);
+}
+
+// The CSV writer's thread writes the chunks it is given in order, each row as probe_csv_row formats it;
+// flush() returns once they are in the file; a failed write (a full disk) is reported by close().
+TEST(Probes, CsvWriterThreadWritesTheRowsInOrderAndReportsAFullDisk) {
+  const test::TempDir tmp_dir("ejecta_probes");
+  const std::string path = tmp_dir / "writer.csv";
+  std::string expected;
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    ProbeCsvWriter writer(f);
+    for (int chunk = 0; chunk < 50; ++chunk) {
+      std::vector<double> t, v;
+      for (int r = 0; r < 7; ++r) {
+        t.push_back(0.001 * (chunk * 7 + r));
+        for (int c = 0; c < 3; ++c) v.push_back(c == 1 && r % 3 == 0 ? std::nan("") : 1000.0 * chunk + 10.0 * r + c + 0.125);
+        expected += probe_csv_row(t.back(), v.data() + r * 3, 3) + "\n";
+      }
+      writer.append(t.data(), v.data(), 7, 3);
+      if (chunk == 20) {
+        ASSERT_TRUE(writer.flush());
+        std::ifstream in(path);
+        const std::string so_far((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        EXPECT_EQ(so_far, expected);  // every row queued before flush() is in the file
+      }
+    }
+    EXPECT_TRUE(writer.close());
+  }
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, expected);
+
+  std::FILE* full = std::fopen("/dev/full", "w");
+  ASSERT_NE(full, nullptr) << "/dev/full stands for a full disk";
+  ProbeCsvWriter writer(full);
+  std::vector<double> t(1000, 0.5), v(1000 * 4, 1.0);
+  writer.append(t.data(), v.data(), 1000, 4);
+  EXPECT_FALSE(writer.close());
 }
 
 TEST(Probes, CsvHasUnitsInTheHeaderAndEmptyCellsWhenNotDue) {

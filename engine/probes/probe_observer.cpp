@@ -1,6 +1,7 @@
 #include "probes/probe_observer.h"
 
 #include "probes/probe_api.h"
+#include "probes/probe_csv_writer.h"
 #include "simulation.h"
 
 #include <algorithm>
@@ -36,8 +37,8 @@ std::string probe_csv_header(const std::vector<ProbeColumn>& columns) {
   return s;
 }
 
-// std::to_chars with a precision writes what printf's %.*g writes (C locale), several times faster: the
-// rows are formatted on the stepping thread, between two steps, while the GPU waits (docs/benchmarks.md).
+// std::to_chars with a precision writes what printf's %.*g writes (C locale), several times faster
+// (docs/benchmarks.md); a run's rows are formatted on the CSV writer's thread (probe_csv_writer.h).
 namespace {
 void append_g(std::string& s, double v, int digits) {
   char buf[40];
@@ -90,32 +91,30 @@ ProbeObserver::ProbeObserver(const Simulation& sim, std::size_t ring_slots) : si
   if (ring->slots() != std::max<std::size_t>(1, ring_slots)) ring->resize(ring_slots);
 }
 
-ProbeObserver::~ProbeObserver() {
-  if (csv_) std::fclose(csv_);
-}
+ProbeObserver::~ProbeObserver() = default;  // the writer writes what it holds and closes the file
 
 void ProbeObserver::write_csv(const std::string& path) {
-  if (csv_) std::fclose(csv_);
-  csv_ = std::fopen(path.c_str(), "w");
-  if (!csv_) throw ProbeError("--probes: cannot create " + path);
+  csv_.reset();
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw ProbeError("--probes: cannot create " + path);
   csv_path_ = path;
-  print_series(csv_, series_);
+  print_series(f, series_);  // the header and the rows so far, here; the later rows on the writer's thread
+  csv_ = std::make_unique<ProbeCsvWriter>(f);
 }
 
 void ProbeObserver::flush() {
   const auto t0 = std::chrono::steady_clock::now();
   download();
-  if (csv_) std::fflush(csv_);
+  if (csv_) (void)csv_->flush();  // a failed write is remembered; close() reports it
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void ProbeObserver::close() {
   flush();
   if (!csv_) return;
-  const bool failed = std::ferror(csv_) != 0;
-  const bool close_failed = std::fclose(csv_) != 0;
-  csv_ = nullptr;
-  if (failed || close_failed) throw ProbeError("--probes: cannot write " + csv_path_);
+  const bool ok = csv_->close();
+  csv_.reset();
+  if (!ok) throw ProbeError("--probes: cannot write " + csv_path_);
 }
 
 void ProbeObserver::sample_initial(const Simulation& sim) { sample(sim, true); }
@@ -160,13 +159,14 @@ void ProbeObserver::download() {
     throw std::logic_error("probe ring holds " + std::to_string(rows_.size() / std::max<std::size_t>(1, nc)) +
                            " rows, " + std::to_string(pending_time_.size()) + " sampled (one observer per simulation)");
   const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::size_t first = series_.rows();
   for (std::size_t r = 0; r < pending_time_.size(); ++r) {
     const char* due = &pending_due_[r * ni];
     for (std::size_t c = 0; c < nc; ++c) row_[c] = due[layout_.columns[c].instrument] ? rows_[r * nc + c] : nan;
     series_.time.push_back(pending_time_[r]);
     series_.values.insert(series_.values.end(), row_.begin(), row_.end());
-    if (csv_) std::fprintf(csv_, "%s\n", probe_csv_row(pending_time_[r], row_.data(), nc).c_str());
   }
+  if (csv_) csv_->append(series_.time.data() + first, series_.values.data() + first * nc, series_.rows() - first, nc);
   pending_time_.clear();
   pending_due_.clear();
 }

@@ -9,6 +9,7 @@
 #include "run/step_loop.h"
 
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ std::string probe_csv_row(double time, const double* values, std::size_t n);
 // Writes the whole series as CSV to `out` (a path, "-" = stdout); throws std::runtime_error when the
 // file cannot be written.
 void write_probe_csv(const ProbeSeries& series, const std::string& out);
+
+class ProbeCsvWriter;  // probes/probe_csv_writer.h
 
 struct ProbeError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -70,8 +73,8 @@ class ProbeObserver : public StepObserver {
   const ProbeLayout& layout() const { return layout_; }
   const std::string& csv_path() const { return csv_path_; }
   // Host wall-clock seconds spent in sampling: launching the sampling on the device, the batched
-  // downloads (each waits for the sampling still queued on the device) and the bookkeeping (rows,
-  // CSV). On the GPU the sampling kernels themselves run on the step's stream between steps and are
+  // downloads (each waits for the sampling still queued on the device) and the bookkeeping (rows;
+  // the CSV's formatting and writing run on the writer's thread, probe_csv_writer.h, and are not in it). On the GPU the sampling kernels themselves run on the step's stream between steps and are
   // not in it; the run's wall time with and without probes measures them (docs/benchmarks.md).
   double seconds_sampling() const { return seconds_; }
 
@@ -87,7 +90,7 @@ class ProbeObserver : public StepObserver {
   std::vector<char> pending_due_;
   std::vector<char> due_;
   std::vector<double> rows_, row_;
-  std::FILE* csv_ = nullptr;
+  std::unique_ptr<ProbeCsvWriter> csv_;  // the rows after the header, written on its own thread
   std::string csv_path_;
   double seconds_ = 0;
 };
