@@ -198,18 +198,18 @@ struct RungResult {
   Backend backend = Backend::Cpu;
   Precision precision = Precision::Float;
   int dim = 3;
-  double record_seconds = 0;  // the same steps while recording (only with BenchmarkOptions::record)
-  double record_baseline_seconds = 0;  // the same steps again without recording nor phase timing
+  double record_seconds = 0;  // the same steps while recording (only with BenchmarkOptions::record),
+                              // against `seconds`
   RecordBreakdown record;
 
   double record_overhead_percent() const {
-    return record_baseline_seconds > 0 ? (record_seconds / record_baseline_seconds - 1) * 100 : 0;
+    return seconds > 0 && record_seconds > 0 ? (record_seconds / seconds - 1) * 100 : 0;
   }
   // The same without the drain after the last step (the last frame's write and the file's close,
   // paid once per run whatever its length): what recording costs per frame interval.
   double record_steady_overhead_percent() const {
-    return record_baseline_seconds > 0
-               ? ((record_seconds - record.drain_s) / record_baseline_seconds - 1) * 100
+    return seconds > 0 && record_seconds > 0
+               ? ((record_seconds - record.drain_s) / seconds - 1) * 100
                : 0;
   }
   double steps_per_s() const { return seconds > 0 ? steps / seconds : 0; }
@@ -219,6 +219,15 @@ struct RungResult {
 // Every step goes through the StepLoop, like any other run.
 void run_steps(Simulation& sim, long n, StepObserver* obs = nullptr) {
   StepLoop(sim, StopRule{std::numeric_limits<double>::infinity(), n}).run(obs);
+}
+
+// The wall-clock seconds of n steps, the device's queued work included.
+double timed_steps(Simulation& sim, long n) {
+  sim.synchronize();
+  const auto t0 = Clock::now();
+  run_steps(sim, n);
+  sim.synchronize();
+  return seconds_since(t0);
 }
 
 // A fresh file in a private directory under $TMPDIR (or /tmp), created by the recorder itself: a
@@ -305,11 +314,7 @@ RungResult measure(const BenchmarkOptions& opt, long target) {
   sim->set_count_pairs(false);
 
   // A short timed run decides how many steps fill the measurement time.
-  sim->synchronize();
-  auto t0 = Clock::now();
-  run_steps(*sim, kCalibrationSteps);
-  sim->synchronize();
-  const double per_step = seconds_since(t0) / kCalibrationSteps;
+  const double per_step = timed_steps(*sim, kCalibrationSteps) / kCalibrationSteps;
   long steps = per_step > 0 ? std::max(kMinTimedSteps, long(std::ceil(kMinTimedSeconds / per_step)))
                             : kMinTimedSteps;
   // The record overhead is measured over at least ten frames (1000 steps at one frame per 100), so
@@ -318,38 +323,23 @@ RungResult measure(const BenchmarkOptions& opt, long target) {
 
   // The timed steps run more than once from the same state, saved here and restored before each run
   // (restarts are bit-exact), since later steps of a dam break cost more than earlier ones (the water
-  // spreads): first as an ordinary run, for the figure; then with phase timing, for the phases, whose
-  // waits for the device at every phase boundary leave the GPU idle while the host launches the next
-  // phase (about 5% of a 1.4 ms step on the H100), so they are kept out of the figure; with
-  // BenchmarkOptions::record, again without and with recording, for the record overhead.
+  // spreads): first as an ordinary run, for the figure (and the baseline of the record overhead); then
+  // with phase timing, for the phases, whose waits for the device at every phase boundary leave the GPU
+  // idle while the host launches the next phase (about 5% of a 1.4 ms step on the H100), so they are
+  // kept out of the figure; with BenchmarkOptions::record, again while recording.
   FrameData start;
   sim->capture_frame_into(start);
 
-  sim->synchronize();
-  t0 = Clock::now();
-  run_steps(*sim, steps);
-  sim->synchronize();  // the clock must include queued device work
-  r.seconds = seconds_since(t0);
+  r.seconds = timed_steps(*sim, steps);
   r.steps = steps;
 
   sim->restore_frame(start);
   sim->set_phase_timing(true);
   sim->reset_phase_times();
-  sim->synchronize();
-  t0 = Clock::now();
-  run_steps(*sim, steps);
-  sim->synchronize();
-  r.phase_timed_seconds = seconds_since(t0);
+  r.phase_timed_seconds = timed_steps(*sim, steps);
   r.phases = sim->phase_times();
   sim->set_phase_timing(false);
   if (opt.record) {
-    // Without phase timing, as in ordinary runs: its device syncs would hide part of the cost.
-    sim->restore_frame(start);
-    sim->synchronize();
-    t0 = Clock::now();
-    run_steps(*sim, steps);
-    sim->synchronize();
-    r.record_baseline_seconds = seconds_since(t0);
     sim->restore_frame(start);
     r.record_seconds = time_recorded_steps(*sim, steps, base_scene(opt).ini, &r.record);
     constexpr int kDiagnosticsCalls = 20;
@@ -402,7 +392,7 @@ void print_json(const RungResult& r) {
     j.add("record_frames", r.record.frames)
         .add("record_overhead_percent", r.record_overhead_percent())
         .add("record_steady_overhead_percent", r.record_steady_overhead_percent())
-        .add("record_baseline_s", r.record_baseline_seconds)
+        .add("record_baseline_s", r.seconds)
         .add("record_s", r.record_seconds)
         .add("record_capture_ms_per_frame", r.record.capture_s * per_frame_ms)
         .add("record_wait_ms_per_frame", r.record.wait_s * per_frame_ms)
