@@ -30,11 +30,7 @@ void ProbeCsvWriter::run() {
     queue_.pop_front();
     busy_ = true;
     lock.unlock();
-    std::string text;
-    for (std::size_t r = 0; r < c.time.size(); ++r) {
-      text += probe_csv_row(c.time[r], c.values.data() + r * c.columns, c.columns);
-      text += '\n';
-    }
+    const std::string text = probe_csv_rows(c.time.data(), c.values.data(), c.time.size(), c.columns);
     const bool ok = std::fwrite(text.data(), 1, text.size(), f_) == text.size();
     lock.lock();
     busy_ = false;

@@ -59,13 +59,20 @@ std::string probe_csv_row(double time, const double* values, std::size_t n) {
   return s;
 }
 
+std::string probe_csv_rows(const double* time, const double* values, std::size_t rows, std::size_t columns) {
+  std::string text;
+  for (std::size_t r = 0; r < rows; ++r) {
+    text += probe_csv_row(time[r], values + r * columns, columns);
+    text += '\n';
+  }
+  return text;
+}
+
 namespace {
 
 void print_series(std::FILE* f, const ProbeSeries& series) {
   std::fprintf(f, "%s\n", probe_csv_header(series.columns).c_str());
-  const std::size_t nc = series.columns.size();
-  for (std::size_t r = 0; r < series.rows(); ++r)
-    std::fprintf(f, "%s\n", probe_csv_row(series.time[r], series.values.data() + r * nc, nc).c_str());
+  std::fputs(probe_csv_rows(series.time.data(), series.values.data(), series.rows(), series.columns.size()).c_str(), f);
 }
 
 }  // namespace

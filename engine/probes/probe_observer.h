@@ -29,6 +29,8 @@ struct ProbeSeries {
 std::string probe_csv_header(const std::vector<ProbeColumn>& columns);
 // One CSV row (no newline): time, then the values, NaN written as an empty cell.
 std::string probe_csv_row(double time, const double* values, std::size_t n);
+// `rows` such rows, each ended by a newline: time[r], then values[r * columns ...] (the series' layout).
+std::string probe_csv_rows(const double* time, const double* values, std::size_t rows, std::size_t columns);
 // Writes the whole series as CSV to `out` (a path, "-" = stdout); throws std::runtime_error when the
 // file cannot be written.
 void write_probe_csv(const ProbeSeries& series, const std::string& out);
