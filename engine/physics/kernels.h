@@ -56,9 +56,7 @@ struct SmoothingKernel {
       const T s = T(2) - q;
       return c * T(-0.75) * s * s / q;
     }
-    const T s = T(1) - T(0.5) * q;
-    if (D == 1) return c * T(-3) * s * s;
-    return c * T(-5) * s * s * s;
+    return wendland_F(c, T(1) - T(0.5) * q);
   }
 
   // F of the Wendland C2 kernel (type must be it) without F's branches, for the force pass specialised
@@ -66,10 +64,13 @@ struct SmoothingKernel {
   // at 0 in place of the test q >= 2 (a pair at q >= 2 then gets -0, which adds nothing, where F gives
   // +0). The same arithmetic as F for q < 2, so the same value bit for bit.
   EJ_INLINE T F_wendland(T r) const {
-    const T q = r * inv_h;
-    const T c = norm * inv_h * inv_h;
-    T s = T(1) - T(0.5) * q;
-    s = s < T(0) ? T(0) : s;
+    const T s = T(1) - T(0.5) * (r * inv_h);
+    return wendland_F(norm * inv_h * inv_h, s < T(0) ? T(0) : s);
+  }
+
+ private:
+  // The Wendland C2 F from c = norm / h^2 and s = 1 - q/2 (the one formula of F and F_wendland).
+  EJ_INLINE static T wendland_F(T c, T s) {
     if (D == 1) return c * T(-3) * s * s;
     return c * T(-5) * s * s * s;
   }
