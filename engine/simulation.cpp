@@ -3,6 +3,7 @@
 
 #include "params/model_keys.h"
 #include "probes/probe_api.h"
+#include "run/step_loop.h"
 #include "scene/memory_budget.h"
 #include "scene/scene_particles.h"
 #include "solver/solver_factory.h"
@@ -16,6 +17,10 @@
 #include <stdexcept>
 
 namespace ejecta {
+
+void Simulation::step_queued(double time) const {
+  if (step_observer_) step_observer_->on_step_queued(*this, time);
+}
 
 std::string cuda_unavailable_reason() {
 #ifdef EJECTA_WITH_CUDA

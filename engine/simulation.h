@@ -80,6 +80,8 @@ struct ColliderSphere {
   double strength = 2.5;           // Monaghan's D in units of (c0/10)^2
 };
 
+class StepObserver;
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -154,6 +156,19 @@ class Simulation {
   // where the solver has no materials.
   virtual std::vector<Material> materials() const;
   virtual void set_material(std::size_t index, const Material& m);
+
+  // The observer whose on_step_queued the steps call (run/step_loop.h: StepLoop sets it around each
+  // step, nullptr afterwards). Solvers without that point never call it; their observers sample in
+  // on_step.
+  void set_step_observer(StepObserver* obs) { step_observer_ = obs; }
+
+ protected:
+  // For a solver's step: its last kernel is queued and `time` is the time the step ends at; the step
+  // has not waited for the device yet (StepObserver::on_step_queued).
+  void step_queued(double time) const;
+
+ private:
+  StepObserver* step_observer_ = nullptr;
 };
 
 // Builds the scene's particles and the solver on the chosen backend, in the precision and dimension

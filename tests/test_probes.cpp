@@ -515,6 +515,106 @@ TEST(Probes, BatchedDownloadsGiveTheSameCsvAsOneDownloadPerSample) {
   EXPECT_EQ(probe_csv_of_run(p, Backend::Cpu, 256, 40, base + "256.csv"), one);
 }
 
+// The liquid's step calls on_step_queued once, after its last kernel is queued and before it waits,
+// with the time the step ends at (the same double as time() after it); the probes queue their sample
+// there (the GPU samples while the host prepares the next step). The CSV is the one of sampling after
+// each step (on_step alone, as for a solver without on_step_queued), byte for byte, on either backend.
+struct CountQueued : StepObserver {
+  const Simulation* sim = nullptr;
+  long queued = 0, stepped = 0, mismatched = 0;
+  double last = -1;
+  void on_step_queued(const Simulation& s, double time) override {
+    ++queued;
+    last = time;
+    EXPECT_EQ(queued, stepped + 1) << "once inside each step";
+    EXPECT_LT(s.time(), time) << "inside the step: time() is its start";
+  }
+  void on_step(const Simulation& s) override {
+    ++stepped;
+    mismatched += s.time() != last;
+  }
+};
+
+std::string probe_csv_sampled_after_each_step(const ParamSet& p, Backend backend, long steps, const std::string& path) {
+  auto sim = make_simulation(p, backend);
+  ProbeObserver probes(*sim);
+  probes.write_csv(path);
+  probes.sample_initial(*sim);
+  StopRule rule;
+  rule.max_steps = steps;
+  StepLoop loop(*sim, rule);
+  while (!loop.done()) {
+    loop.advance(1);  // no observer in the loop: no on_step_queued
+    probes.on_step(*sim);
+  }
+  probes.close();
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(path.c_str());
+  return text.str();
+}
+
+void expect_sampled_at_the_steps_end(Backend backend) {
+  const ParamSet p = test::shipped_scene("hydrostatic2d.ini", {"probe.1.position=0.25, 0.15", "probe.2.position=0.25, 0.25",
+                                                               "probe.2.fields=velocity", "probe.2.interval=0.003",
+                                                               "gauge.1.position=0.25, 0", "gauge.1.top=0.5",
+                                                               "gauge.1.interval=0.002", "force.1.min=-0.1, -0.1",
+                                                               "force.1.max=0.6, 0", "force.1.interval=0.004"});
+  {
+    auto sim = make_simulation(p, backend);
+    CountQueued count;
+    StopRule rule;
+    rule.max_steps = 25;
+    StepLoop(*sim, rule).run(&count);
+    EXPECT_EQ(count.queued, 25);
+    EXPECT_EQ(count.stepped, 25);
+    EXPECT_EQ(count.mismatched, 0) << "on_step_queued's time is time() after the step";
+    sim->step();  // outside a loop: no observer
+    EXPECT_EQ(count.queued, 25);
+  }
+  const test::TempDir tmp_dir("ejecta_probes");
+  const std::string base = tmp_dir / "test_probes_queued";
+  const std::string at_end = probe_csv_of_run(p, backend, 256, 300, base + "a.csv");
+  EXPECT_GT(std::count(at_end.begin(), at_end.end(), '\n'), 300);
+  EXPECT_EQ(probe_csv_sampled_after_each_step(p, backend, 300, base + "b.csv"), at_end);
+}
+
+TEST(Probes, SampledAtTheStepsEndBeforeItsWaitAsAfterTheStep) { expect_sampled_at_the_steps_end(Backend::Cpu); }
+
+TEST(Probes, CudaSampledAtTheStepsEndBeforeItsWaitAsAfterTheStep) {
+  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
+  expect_sampled_at_the_steps_end(Backend::Cuda);
+}
+
+// A step that fails after its sample was queued (a blow-up in its closing reduction: on_step_queued
+// came, on_step did not) leaves no row: the row is dropped at the download and its instruments are due
+// again at the next step.
+TEST(Probes, AFailedStepsQueuedSampleIsDropped) {
+  const ParamSet p = test::shipped_scene("hydrostatic2d.ini", {"probe.1.position=0.25, 0.15"});
+  auto sim = make_simulation(p, Backend::Cpu);
+  ProbeObserver probes(*sim);
+  probes.sample_initial(*sim);
+  probes.on_step_queued(*sim, 0.5);  // as a step ending at t = 0.5 would, which then fails
+  EXPECT_EQ(probes.queued(), 2u);
+  probes.flush();
+  ASSERT_EQ(probes.series().rows(), 1u) << "only the initial sample";
+  EXPECT_EQ(probes.series().time[0], 0.0);
+  StopRule rule;
+  rule.max_steps = 2;
+  StepLoop(*sim, rule).run(&probes);
+  probes.flush();
+  ASSERT_EQ(probes.series().rows(), 3u) << "the next steps are sampled";
+  EXPECT_EQ(probes.series().time[2], sim->time());
+  // Failing while another step follows: the failed step's row is dropped, the next one kept.
+  probes.on_step_queued(*sim, 0.75);
+  rule.max_steps = 1;
+  StepLoop(*sim, rule).run(&probes);
+  probes.flush();
+  ASSERT_EQ(probes.series().rows(), 4u);
+  EXPECT_EQ(probes.series().time[3], sim->time());
+}
+
 // The ring: rows queue on the device until read, a full ring refuses another sample, a one-off read
 // needs an empty ring.
 TEST(Probes, RingQueuesRowsUntilReadAndRefusesWhenFull) {

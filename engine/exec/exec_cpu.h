@@ -114,6 +114,35 @@ class CpuExec {
     for (const R& p : partial) result = op(result, p);
     return result;
   }
+  // counts[b] = the number of i in [0, n) with bin_of(i) == b, for b in [0, bins); an i whose bin is
+  // outside that range counts nowhere. Integer counts: the same for any thread count and on CUDA.
+  template <class BinOf>
+  void count_bins(std::size_t n, int bins, const BinOf& bin_of, uint32_t* counts) const {
+    const int threads = omp_get_max_threads();
+    std::vector<uint32_t> partial(static_cast<std::size_t>(threads) * bins, 0u);
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      uint32_t* local = partial.data() + static_cast<std::size_t>(t) * bins;
+      const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+      for (std::size_t i = lo; i < hi; ++i) {
+        const int b = bin_of(i);
+        if (b >= 0 && b < bins) ++local[b];
+      }
+    }
+    for (int b = 0; b < bins; ++b) counts[b] = 0u;
+    for (int t = 0; t < threads; ++t)
+      for (int b = 0; b < bins; ++b) counts[b] += partial[static_cast<std::size_t>(t) * bins + b];
+  }
+  // The same, then meanwhile(): CudaExec runs meanwhile() between queueing the reduction (with its
+  // result's copy) and waiting for it, so that device work queued there overlaps the host's wait and
+  // what follows it; here the reduction is done first, the same order of effects on the data.
+  template <class R, class Map, class Op, class Meanwhile>
+  R transform_reduce(std::size_t n, R init, const Map& map, const Op& op, Meanwhile&& meanwhile) const {
+    const R result = transform_reduce(n, init, map, op);
+    meanwhile();
+    return result;
+  }
 
   void synchronize() const {}
   // The CPU backend runs each loop to its end before returning: nothing to synchronise or check.

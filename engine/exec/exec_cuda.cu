@@ -42,6 +42,8 @@ void CudaExec::after_library_call(const char* what) const {
 CudaExec::~CudaExec() {
   if (scratch_) cudaFree(scratch_);
   if (result_) cudaFree(result_);
+  if (pinned_result_) cudaFreeHost(pinned_result_);
+  if (result_copied_) cudaEventDestroy(result_copied_);
   if (stream_) cudaStreamDestroy(stream_);
 }
 
@@ -97,6 +99,26 @@ void* CudaExec::grow(void*& buffer, std::size_t& have, std::size_t bytes) {
 
 void* CudaExec::scratch(std::size_t bytes) { return grow(scratch_, scratch_bytes_, bytes); }
 void* CudaExec::scratch_result(std::size_t bytes) { return grow(result_, result_bytes_, bytes); }
+
+namespace {
+constexpr std::size_t kPinnedResultBytes = 256;  // a reduction's result (StepExtremes: 16 bytes in float)
+}
+
+const void* CudaExec::queue_result_download(const void* d_out, std::size_t bytes) {
+  if (result_queued_) throw std::logic_error("CudaExec: a reduction with meanwhile inside another's meanwhile");
+  if (bytes > kPinnedResultBytes) throw std::logic_error("CudaExec: a reduction's result over the pinned buffer");
+  if (!pinned_result_) cuda_check(cudaMallocHost(&pinned_result_, kPinnedResultBytes), "pinned result buffer");
+  if (!result_copied_) cuda_check(cudaEventCreateWithFlags(&result_copied_, cudaEventDisableTiming), "event");
+  cuda_check(cudaMemcpyAsync(pinned_result_, d_out, bytes, cudaMemcpyDeviceToHost, stream_), "download");
+  cuda_check(cudaEventRecord(result_copied_, stream_), "event record");
+  result_queued_ = true;
+  return pinned_result_;
+}
+
+void CudaExec::wait_result_download() {
+  result_queued_ = false;
+  cuda_check(cudaEventSynchronize(result_copied_), "download");
+}
 
 namespace {
 // CUB's stable radix sort of (key, value) pairs over bits [begin_bit, end_bit) on `stream`, its

@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -33,6 +35,22 @@ template <class F>
 __global__ void ejecta_for_each_kernel(std::size_t n, F f) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i < n) f(i);
+}
+
+// CudaExec::count_bins: a block's counts in shared memory, added to the device's once a block.
+template <class BinOf>
+__global__ void ejecta_count_bins_kernel(std::size_t n, int bins, BinOf bin_of, uint32_t* out) {
+  extern __shared__ uint32_t block_counts[];
+  for (int k = threadIdx.x; k < bins; k += blockDim.x) block_counts[k] = 0u;
+  __syncthreads();
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const int b = bin_of(i);
+    if (b >= 0 && b < bins) atomicAdd(&block_counts[b], 1u);
+  }
+  __syncthreads();
+  for (int k = threadIdx.x; k < bins; k += blockDim.x)
+    if (block_counts[k]) atomicAdd(&out[k], block_counts[k]);
 }
 
 // The neighbour loops (for_each_balanced), in blocks of 128 threads. __launch_bounds__(128, B) asks
@@ -153,6 +171,44 @@ class CudaExec {
     download(&result, d_out, sizeof(R));
     return result;
   }
+  // The contract of CpuExec::count_bins: integer counts, so the same as the CPU's whatever the order.
+  template <class BinOf>
+  void count_bins(std::size_t n, int bins, const BinOf& bin_of, uint32_t* counts) {
+    uint32_t* d = static_cast<uint32_t*>(scratch_result(sizeof(uint32_t) * std::size_t(bins)));
+    cuda_check(cudaMemsetAsync(d, 0, sizeof(uint32_t) * std::size_t(bins), stream_), "count_bins");
+    if (n > 0) {
+      const std::size_t blocks = std::min<std::size_t>((n + 255) / 256, 1024);
+      ejecta_count_bins_kernel<<<unsigned(blocks), 256, sizeof(uint32_t) * std::size_t(bins), stream_>>>(n, bins, bin_of, d);
+      after_launch(typeid(BinOf), n);
+    }
+    download(counts, d, sizeof(uint32_t) * std::size_t(bins));
+  }
+
+  // The contract of CpuExec's transform_reduce with meanwhile: the reduction and its result's copy
+  // to pinned host memory are queued, then meanwhile() queues its work behind them on the stream, then
+  // the host waits for the copy alone (an event after it), not for meanwhile's work.
+  template <class R, class Map, class Op, class Meanwhile>
+  R transform_reduce(std::size_t n, R init, const Map& map, const Op& op, Meanwhile&& meanwhile) {
+    auto it = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                              IndexMap<Map, R>{map});
+    R* d_out = static_cast<R*>(scratch_result(sizeof(R)));
+    std::size_t bytes = 0;
+    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, it, d_out, n, op, init, stream_), "reduce");
+    void* tmp = scratch(bytes);
+    cuda_check(cub::DeviceReduce::Reduce(tmp, bytes, it, d_out, n, op, init, stream_), "reduce");
+    after_library_call("reduce");
+    const void* pinned = queue_result_download(d_out, sizeof(R));
+    try {
+      meanwhile();
+    } catch (...) {
+      wait_result_download();
+      throw;
+    }
+    wait_result_download();
+    R result;
+    std::memcpy(&result, pinned, sizeof(R));
+    return result;
+  }
 
   void synchronize() const;
   // Debug mode (EJECTA_DEBUG_SYNC=1 or --debug-sync, exec/debug_sync.h): synchronise the stream and
@@ -183,6 +239,10 @@ class CudaExec {
   void* grow(void*& buffer, std::size_t& have, std::size_t bytes);
   void* scratch(std::size_t bytes);
   void* scratch_result(std::size_t bytes);
+  // transform_reduce with meanwhile: copies `bytes` at d_out into a pinned host buffer (one at a time;
+  // it is reused) and records an event after the copy; the wait is for that event.
+  const void* queue_result_download(const void* d_out, std::size_t bytes);
+  void wait_result_download();
   // EJECTA_DEVICE_MEMORY_LIMIT (bytes) caps what this instance may allocate, so the out-of-memory
   // path can be exercised on any GPU (tests) and a shared GPU can be fenced (batch runs).
   std::size_t limit_ = 0, allocated_ = 0;
@@ -193,6 +253,9 @@ class CudaExec {
   std::size_t scratch_bytes_ = 0;
   void* result_ = nullptr;
   std::size_t result_bytes_ = 0;
+  void* pinned_result_ = nullptr;  // cudaMallocHost (queue_result_download)
+  cudaEvent_t result_copied_ = nullptr;
+  bool result_queued_ = false;
   const uint32_t* rows_ = nullptr;  // select_rows
   std::size_t rows_count_ = 0;
   mutable long rows_runs_ = 0;

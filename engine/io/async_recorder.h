@@ -118,6 +118,10 @@ class RecordObserver : public StepObserver {
 class CompositeObserver : public StepObserver {
  public:
   explicit CompositeObserver(std::vector<StepObserver*> observers) : obs_(std::move(observers)) {}
+  void on_step_queued(const Simulation& sim, double time) override {
+    for (auto* o : obs_)
+      if (o) o->on_step_queued(sim, time);
+  }
   void on_step(const Simulation& sim) override {
     for (auto* o : obs_)
       if (o) o->on_step(sim);

@@ -110,6 +110,7 @@ void ProbeObserver::write_csv(const std::string& path) {
 }
 
 void ProbeObserver::flush() {
+  if (in_step_) drop_failed_step();  // flushed after a step that failed (steps do not flush)
   const auto t0 = std::chrono::steady_clock::now();
   download();
   if (csv_) (void)csv_->flush();  // a failed write is remembered; close() reports it
@@ -124,13 +125,31 @@ void ProbeObserver::close() {
   if (!ok) throw ProbeError("--probes: cannot write " + csv_path_);
 }
 
-void ProbeObserver::sample_initial(const Simulation& sim) { sample(sim, true); }
+void ProbeObserver::sample_initial(const Simulation& sim) { sample(sim, sim.time(), true); }
 
-void ProbeObserver::on_step(const Simulation& sim) { sample(sim, false); }
+void ProbeObserver::on_step_queued(const Simulation& sim, double time) {
+  if (in_step_) drop_failed_step();
+  next_before_ = next_;
+  in_step_ = true;
+  step_sampled_ = sample(sim, time, false);
+}
 
-void ProbeObserver::sample(const Simulation& sim, bool all_due) {
-  const double t = sim.time();
-  // A due time within a millionth of the next step counts as reached (time is a sum of many dt).
+void ProbeObserver::on_step(const Simulation& sim) {
+  if (!in_step_) {
+    sample(sim, sim.time(), false);  // a solver without on_step_queued
+    return;
+  }
+  in_step_ = false;  // the step ended: its sample stands
+}
+
+void ProbeObserver::drop_failed_step() {
+  in_step_ = false;
+  next_ = next_before_;
+  if (step_sampled_) pending_keep_.back() = 0;
+}
+
+bool ProbeObserver::sample(const Simulation& sim, double t, bool all_due) {
+  // A due time within a millionth of a step counts as reached (time is a sum of many dt).
   const double slack = 1e-6 * std::max(0.0, sim.dt());
   bool any = false, load_due = false;
   due_.resize(layout_.instruments.size());
@@ -139,13 +158,14 @@ void ProbeObserver::sample(const Simulation& sim, bool all_due) {
     any = any || due_[k];
     load_due = load_due || (due_[k] && layout_.instruments[k].load);
   }
-  if (!any) return;
+  if (!any) return false;
   const auto t0 = std::chrono::steady_clock::now();
   if (probe_sampling(sim)->probe_ring()->queued() == probe_sampling(sim)->probe_ring()->slots()) download();
   // The loads (a pass over the particles each) only when one is due: the scene's point probes may be
   // sampled every step and its loads every millisecond (scenes/dambreak3d.ini).
   probe_sampling(sim)->queue_probe_sample(load_due);
   pending_time_.push_back(t);
+  pending_keep_.push_back(1);
   pending_due_.insert(pending_due_.end(), due_.begin(), due_.end());
   for (std::size_t k = 0; k < due_.size(); ++k) {
     if (!due_[k]) continue;
@@ -154,6 +174,7 @@ void ProbeObserver::sample(const Simulation& sim, bool all_due) {
     next_[k] = dt > 0 ? (std::floor(t / dt + 1e-9) + 1) * dt : t;
   }
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return true;
 }
 
 // The queued rows, downloaded in one copy, into the series and the CSV.
@@ -168,6 +189,7 @@ void ProbeObserver::download() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::size_t first = series_.rows();
   for (std::size_t r = 0; r < pending_time_.size(); ++r) {
+    if (!pending_keep_[r]) continue;
     const char* due = &pending_due_[r * ni];
     for (std::size_t c = 0; c < nc; ++c) row_[c] = due[layout_.columns[c].instrument] ? rows_[r * nc + c] : nan;
     series_.time.push_back(pending_time_[r]);
@@ -176,6 +198,7 @@ void ProbeObserver::download() {
   if (csv_) csv_->append(series_.time.data() + first, series_.values.data() + first * nc, series_.rows() - first, nc);
   pending_time_.clear();
   pending_due_.clear();
+  pending_keep_.clear();
 }
 
 }  // namespace ejecta

@@ -62,6 +62,11 @@ class ProbeObserver : public StepObserver {
   void write_csv(const std::string& path);
   // Samples the state before the first step (t = start): every instrument is due.
   void sample_initial(const Simulation& sim);
+  // A step's sample is queued at its end, before the step waits for the device (where the solver calls
+  // on_step_queued: the liquid), so that the GPU samples while the host prepares the next step; on_step
+  // then keeps it. A solver without that point is sampled in on_step. A step that fails after
+  // on_step_queued (a blow-up) gets no on_step: its row is dropped at the next download.
+  void on_step_queued(const Simulation& sim, double time) override;
   void on_step(const Simulation& sim) override;
   // Downloads the queued samples into series() and the CSV (and flushes the CSV's buffer).
   void flush();
@@ -81,7 +86,11 @@ class ProbeObserver : public StepObserver {
   double seconds_sampling() const { return seconds_; }
 
  private:
-  void sample(const Simulation& sim, bool all_due);
+  // Queues the instruments due at `time` (all when all_due); false when none was due.
+  bool sample(const Simulation& sim, double time, bool all_due);
+  // The step whose sample on_step_queued queued failed (no on_step came): its row is not kept and its
+  // instruments are due again.
+  void drop_failed_step();
   void download();
 
   const Simulation* sim_;
@@ -90,6 +99,10 @@ class ProbeObserver : public StepObserver {
   std::vector<double> next_;  // per instrument: the next due time
   std::vector<double> pending_time_;  // queued samples: time and due flag per instrument
   std::vector<char> pending_due_;
+  std::vector<char> pending_keep_;  // per queued row: 0 for a failed step's
+  bool in_step_ = false;             // on_step_queued came, its on_step not yet
+  bool step_sampled_ = false;        // and it queued a row
+  std::vector<double> next_before_;  // next_ before it
   std::vector<char> due_;
   std::vector<double> rows_, row_;
   std::unique_ptr<ProbeCsvWriter> csv_;  // the rows after the header, written on its own thread

@@ -25,6 +25,12 @@ long StepLoop::advance(long max_steps_now, StepObserver* obs) {
   // A stop request that arrived between calls (a signal while the viewer was drawing) is honoured
   // before stepping again.
   if (obs && !done() && obs->wants_stop()) stopped_ = true;
+  // The observer's on_step_queued inside each step, and never after this call (the observer may go).
+  struct Unset {
+    Simulation* sim;
+    ~Unset() { sim->set_step_observer(nullptr); }
+  } unset{sim_};
+  sim_->set_step_observer(obs);
   while (n < max_steps_now && !done()) {
     sim_->step();
     ++n;

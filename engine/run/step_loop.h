@@ -19,9 +19,15 @@ struct StopRule {
 // Hooks called by the loop. on_step runs after every step; wants_stop is asked after every step (and
 // before the first one of each advance call) and, once true, finishes the loop for good (Ctrl-C, a
 // steady-state detector, the viewer's "stop" button).
+// on_step_queued runs inside a step, where the solver has one (the liquid: solver/store_solver.h,
+// kick_and_limit): the step's last kernel is queued, `time` is the time it ends at, and the host has not
+// yet waited for the device's time-step reduction. Device work queued there (the probes' sampling,
+// probes/probe_observer.h) runs while the host waits and prepares the next step, instead of after.
+// The step may still fail (BlowUpError); on_step follows only a step that succeeded.
 class StepObserver {
  public:
   virtual ~StepObserver() = default;
+  virtual void on_step_queued(const Simulation&, double /*time*/) {}
   virtual void on_step(const Simulation&) {}
   virtual bool wants_stop() { return false; }
 };

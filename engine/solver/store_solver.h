@@ -148,7 +148,11 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
       this->run_terms(terms_);
     uniform_->count_pairs();
   }
-  double kick_and_limit(double dt) { return uniform_limit(this->steps_ + 1, this->time_ + dt, uniform_->kick_and_extremes(dt)); }
+  double kick_and_limit(double dt) {
+    const double end = this->time_ + dt;
+    const StepExtremes<T> e = uniform_->kick_and_extremes(dt, [&] { this->step_queued(end); });
+    return uniform_limit(this->steps_ + 1, end, e);
+  }
 
   // Rates at the current state: the sort, the recipes' terms, one reduction; returns the step limit
   // there (reports blow-ups).

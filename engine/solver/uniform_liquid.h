@@ -267,17 +267,20 @@ class UniformLiquid {
   }
   // The closing kick (and the dbc walls' density kick) with the step's extremes in one reduction: one
   // launch and one read of the kicked fields fewer than the kick followed by extremes(), the same values.
-  StepExtremes<T> kick_and_extremes(double dt) {
+  // `meanwhile` is called once the kick and the reduction are queued, before the host waits for the
+  // extremes (the step's end: StepObserver::on_step_queued).
+  template <class Meanwhile>
+  StepExtremes<T> kick_and_extremes(double dt, Meanwhile&& meanwhile) {
     const Kick<T, D> kick{pv_, T(dt), model_.summation};
     const MeasureExtremes<T, D> measure{pv_, rho_lo_, rho_hi_};
     if (model_.boundary == kBoundaryDbcCrespo2007) {
       using Walls = WallDensityKick_Crespo2007<T, D, false>;
       using F = Then<Then<Kick<T, D>, Walls>, MeasureExtremes<T, D>>;
       return exec_.transform_reduce(n_, no_extremes(), F{{kick, Walls{pv_, T(dt), model_.eos.rho0}}, measure},
-                                    CombineExtremes<T>{});
+                                    CombineExtremes<T>{}, meanwhile);
     }
     return exec_.transform_reduce(n_, no_extremes(), Then<Kick<T, D>, MeasureExtremes<T, D>>{kick, measure},
-                                  CombineExtremes<T>{});
+                                  CombineExtremes<T>{}, meanwhile);
   }
 
   void sort_and_reorder() {
