@@ -1,7 +1,7 @@
 #pragma once
-// The legend's histogram (issue 13), measured where the particles are: one reduction over the colour
-// values of the particles with one functor pair for both backends (Exec::transform_reduce, an OpenMP
-// loop on the CPU, a CUB reduction on CUDA), so that only the kColourHistogramBins counts come back to
+// The legend's histogram (issue 13), measured where the particles are: one pass over the colour
+// values of the particles with one functor for both backends (Exec::count_bins: per-thread counts on the
+// CPU, a block's counts in shared memory on CUDA), so that only the kColourHistogramBins counts come back to
 // the host, not the field (at 10^6 particles a host copy of the field cost ~20 ms, docs/benchmarks.md).
 // Counts are integers: the same on both backends and for any thread count.
 #include "render_data/fill_render_data.h"
@@ -27,31 +27,16 @@ EJ_INLINE int colour_bin(float v, float lo, float hi, int bins) {
   return b < bins - 1 ? b : bins - 1;
 }
 
-struct ColourBins {
-  uint32_t n[kColourHistogramBins];
-};
-
-// Particle i as a histogram with one count (none for walls when fluid_only, or a non-finite value).
-struct BinColourValues {
+// Particle i's bin (-1, none, for walls when fluid_only or for a non-finite value): Exec::count_bins
+// counts them (per-thread counts on the CPU, a block's counts in shared memory on CUDA).
+struct BinOfColourValue {
   const uint8_t* kind;
   ColourSource colour;
   bool fluid_only;
   float lo, hi;
-  EJ_INLINE ColourBins operator()(std::size_t i) const {
-    ColourBins h;
-    for (int b = 0; b < kColourHistogramBins; ++b) h.n[b] = 0u;
-    if (fluid_only && kind[i] != kFluid) return h;
-    const int b = colour_bin(colour.value(i), lo, hi, kColourHistogramBins);
-    if (b >= 0) h.n[b] = 1u;
-    return h;
-  }
-};
-
-struct AddColourBins {
-  EJ_INLINE ColourBins operator()(const ColourBins& a, const ColourBins& b) const {
-    ColourBins s;
-    for (int k = 0; k < kColourHistogramBins; ++k) s.n[k] = a.n[k] + b.n[k];
-    return s;
+  EJ_INLINE int operator()(std::size_t i) const {
+    if (fluid_only && kind[i] != kFluid) return -1;
+    return colour_bin(colour.value(i), lo, hi, kColourHistogramBins);
   }
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // Simulation::fill_render_data and colour_histogram for any solver that keeps its particles in a
 // ParticleStore: checks the request against the buffers and the field registry, then runs
-// FillRenderData, MeasureColourRange and BinColourValues through the solver's exec (one source for
+// FillRenderData, MeasureColourRange and BinOfColourValue through the solver's exec (one source for
 // both backends).
 #include "render_data/colour_histogram.h"
 #include "render_data/fill_render_data.h"
@@ -74,11 +74,7 @@ ColourHistogram colour_histogram_from_store(Exec& exec, const Store& store, cons
   h.min = lo, h.max = hi;
   h.counts.assign(kColourHistogramBins, 0u);
   if (n == 0 || lo > hi) return h;
-  ColourBins zero;
-  for (uint32_t& c : zero.n) c = 0u;
-  const ColourBins b =
-      exec.transform_reduce(n, zero, BinColourValues{kind, src, has_fluid, lo, hi}, AddColourBins{});
-  h.counts.assign(b.n, b.n + kColourHistogramBins);
+  exec.count_bins(n, kColourHistogramBins, BinOfColourValue{kind, src, has_fluid, lo, hi}, h.counts.data());
   return h;
 }
 
