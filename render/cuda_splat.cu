@@ -299,7 +299,7 @@ class CudaSplatRenderer final : public SplatRenderer {
       splat_big<<<1024, 256>>>(f, pos_, rad_, big_, big_count_, uint32_t(n_), buf_, wbuf_);
     }
     check(cudaGetLastError(), "splat kernels");
-    check(cudaGraphicsMapResources(1, &res_, 0), "cudaGraphicsMapResources");
+    if (!mapped_) map();
     try {
       cudaArray_t arr = nullptr;
       check(cudaGraphicsSubResourceGetMappedArray(&arr, res_, 0, 0), "cudaGraphicsSubResourceGetMappedArray");
@@ -314,15 +314,20 @@ class CudaSplatRenderer final : public SplatRenderer {
       cudaDestroySurfaceObject(surf);
       check(e, "resolve kernel");
     } catch (...) {
-      cudaGraphicsUnmapResources(1, &res_, 0);
+      (void)unmap();
       throw;
     }
     // Unmapping orders the CUDA writes before GL's next use of the texture.
-    check(cudaGraphicsUnmapResources(1, &res_, 0), "cudaGraphicsUnmapResources");
+    check(unmap(), "cudaGraphicsUnmapResources");
     glBindFramebuffer(GL_READ_FRAMEBUFFER, read_fbo_);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
     glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    // Mapped again at once, so that GL's blit and the release of the texture to CUDA are one visit of
+    // the GPU to GL's context, not two (the next frame's map would be another): on the H100 each visit
+    // costs a few hundred microseconds of idle GPU, and this took the viewer's share of 8 steps a frame
+    // at 1M particles from 10.1% to 7.0% (docs/benchmarks.md, 2026-12-06 afternoon).
+    map();
   }
 
  private:
@@ -395,7 +400,17 @@ class CudaSplatRenderer final : public SplatRenderer {
     w_ = width, h_ = height;
   }
 
+  void map() {
+    check(cudaGraphicsMapResources(1, &res_, 0), "cudaGraphicsMapResources");
+    mapped_ = true;
+  }
+  cudaError_t unmap() {
+    const cudaError_t e = mapped_ ? cudaGraphicsUnmapResources(1, &res_, 0) : cudaSuccess;
+    mapped_ = false;
+    return e;
+  }
   void unregister() {
+    (void)unmap();
     if (res_) cudaGraphicsUnregisterResource(res_);
     res_ = nullptr;
   }
@@ -415,6 +430,7 @@ class CudaSplatRenderer final : public SplatRenderer {
   cudaGraphicsResource_t res_ = nullptr;
   int w_ = 0, h_ = 0;
   float wide_px_ = 6.f;
+  bool mapped_ = false;  // the texture is CUDA's between draws (GL only blits it, unmapped, in draw)
 };
 
 }  // namespace
