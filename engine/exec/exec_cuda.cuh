@@ -159,14 +159,7 @@ class CudaExec {
 
   template <class R, class Map, class Op>
   R transform_reduce(std::size_t n, R init, const Map& map, const Op& op) {
-    auto it = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                              IndexMap<Map, R>{map});
-    R* d_out = static_cast<R*>(scratch_result(sizeof(R)));
-    std::size_t bytes = 0;
-    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, it, d_out, n, op, init, stream_), "reduce");
-    void* tmp = scratch(bytes);
-    cuda_check(cub::DeviceReduce::Reduce(tmp, bytes, it, d_out, n, op, init, stream_), "reduce");
-    after_library_call("reduce");
+    const R* d_out = queue_reduce(n, init, map, op);
     R result;
     download(&result, d_out, sizeof(R));
     return result;
@@ -189,15 +182,7 @@ class CudaExec {
   // the host waits for the copy alone (an event after it), not for meanwhile's work.
   template <class R, class Map, class Op, class Meanwhile>
   R transform_reduce(std::size_t n, R init, const Map& map, const Op& op, Meanwhile&& meanwhile) {
-    auto it = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                              IndexMap<Map, R>{map});
-    R* d_out = static_cast<R*>(scratch_result(sizeof(R)));
-    std::size_t bytes = 0;
-    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, it, d_out, n, op, init, stream_), "reduce");
-    void* tmp = scratch(bytes);
-    cuda_check(cub::DeviceReduce::Reduce(tmp, bytes, it, d_out, n, op, init, stream_), "reduce");
-    after_library_call("reduce");
-    const void* pinned = queue_result_download(d_out, sizeof(R));
+    const void* pinned = queue_result_download(queue_reduce(n, init, map, op), sizeof(R));
     try {
       meanwhile();
     } catch (...) {
@@ -239,6 +224,19 @@ class CudaExec {
   void* grow(void*& buffer, std::size_t& have, std::size_t bytes);
   void* scratch(std::size_t bytes);
   void* scratch_result(std::size_t bytes);
+  // The reduction of transform_reduce queued on the stream; its result in device memory.
+  template <class R, class Map, class Op>
+  const R* queue_reduce(std::size_t n, R init, const Map& map, const Op& op) {
+    auto it = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                              IndexMap<Map, R>{map});
+    R* d_out = static_cast<R*>(scratch_result(sizeof(R)));
+    std::size_t bytes = 0;
+    cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, it, d_out, n, op, init, stream_), "reduce");
+    void* tmp = scratch(bytes);
+    cuda_check(cub::DeviceReduce::Reduce(tmp, bytes, it, d_out, n, op, init, stream_), "reduce");
+    after_library_call("reduce");
+    return d_out;
+  }
   // transform_reduce with meanwhile: copies `bytes` at d_out into a pinned host buffer (one at a time;
   // it is reused) and records an event after the copy; the wait is for that event.
   const void* queue_result_download(const void* d_out, std::size_t bytes);
