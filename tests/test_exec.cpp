@@ -1,7 +1,9 @@
-// The execution layer's primitives: the exclusive scan and the 64-bit key sort on the CPU backend
-// against std::exclusive_scan and std::stable_sort, for several thread counts; the CUDA backend
-// against the CPU (skips without a GPU); the debug launch mode's switch and kernel names.
+// The execution layer's primitives on the CPU backend: the exclusive scan and the 64-bit key sort
+// against std::exclusive_scan and std::stable_sort, count_bins against a plain count, for several
+// thread counts, and the reduction with meanwhile; the CUDA backend against the CPU (skips without a
+// GPU); the debug launch mode's switch and kernel names.
 #include "exec/debug_sync.h"
+#include "exec/exec_cpu.h"
 #include "exec/exec_host.h"
 #include "neighbors/bucket_offsets.h"
 #include "neighbors/cell_grid.h"
@@ -52,6 +54,44 @@ TEST(ExecScan, CpuMatchesStdExclusiveScanWithTheTotalLast) {
   std::vector<uint64_t> big(1000, uint64_t(1) << 33);
   EXPECT_EQ(exclusive_scan_on(Backend::Cpu, big), std_exclusive_scan(big));
   EXPECT_EQ(exclusive_scan_on(Backend::Cpu, big).back(), uint64_t(1000) << 33);
+}
+
+// count_bins: every i counted in its bin, an i whose bin is outside [0, bins) (-1, bins, beyond) in none,
+// for any thread count; and the transform_reduce with meanwhile: the reduction's value, meanwhile() once,
+// after the reduction (the CPU runs it to its end first).
+TEST(ExecCountBins, CpuCountsEachBinAndNoneOutside) {
+  CpuExec exec;
+  std::mt19937 rng(5);
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(7), std::size_t(100003)}) {
+    std::vector<int> bin(n);
+    for (auto& b : bin) b = int(rng() % 40) - 4;  // -4 .. 35 over 32 bins: some below, some above
+    std::vector<uint32_t> expected(32, 0u);
+    for (int b : bin)
+      if (b >= 0 && b < 32) ++expected[std::size_t(b)];
+    for (int threads : {1, 2, 3, 8}) {
+      std::vector<uint32_t> got(32, 777u);
+      with_threads(threads, [&] {
+        exec.count_bins(n, 32, [&](std::size_t i) { return bin[i]; }, got.data());
+        return 0;
+      });
+      ASSERT_EQ(got, expected) << "n = " << n << ", " << threads << " threads";
+    }
+  }
+}
+
+TEST(ExecReduce, CpuMeanwhileRunsOnceAfterTheReduction) {
+  CpuExec exec;
+  std::vector<double> x(1001);
+  std::iota(x.begin(), x.end(), 0.0);
+  int calls = 0;
+  const double sum = exec.transform_reduce(
+      x.size(), 0.0, [&](std::size_t i) { return x[i]; }, [](double a, double b) { return a + b; },
+      [&] {
+        ++calls;
+        x[0] = 1e9;  // after the reduction: does not change its value
+      });
+  EXPECT_EQ(sum, 500500.0);
+  EXPECT_EQ(calls, 1);
 }
 
 // Keys with many duplicates over the whole 64-bit range, keys that differ only in their high bits,
