@@ -2,7 +2,7 @@
 # Builds the CUPTI tracer (trace.cpp) into OUTDIR/libtrace.so with libcupti beside it (found through
 # $ORIGIN), for the GPU host. Usage: scripts/gpu-trace/build.sh OUTDIR
 # Then, there: CUDA_INJECTION64_PATH=$PWD/OUTDIR/libtrace.so TRACE_OUT=/tmp/t.csv .gpu/run build/ejecta ...
-# and here: python3 scripts/gpu-trace/steps.py /tmp/t.csv [step] [kernels]
+# and here: python3 scripts/gpu-trace/steps.py /tmp/t.csv [STEP | --kernels N | --around KERNEL]
 set -euo pipefail
 out=${1:?usage: build.sh OUTDIR}
 cuda=${CUDA_HOME:-/usr/local/cuda}

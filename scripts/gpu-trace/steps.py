@@ -6,6 +6,12 @@
                               device-to-host copy of its extremes (the one wait of a liquid step); STEP
                               counts those copies (default: the middle one).
   steps.py TRACE --kernels N  the N costliest kernels: mean and median duration over the last 300 launches.
+  steps.py TRACE --around TEXT [BEFORE AFTER]
+                              the activities around the fifth-last launch of a kernel whose name holds
+                              TEXT (BEFORE and AFTER activities, default 12 and 30; e.g. splat_small for a
+                              viewer frame of --benchmark-render), each with the gap before it, then the
+                              runtime calls in that window, each with its start and duration (the host
+                              waiting in a call shows as a long one: a GL interop map, a download).
 """
 import collections
 import re
@@ -39,8 +45,8 @@ def name(rec):
         if m:
             inner = '<' + m.group(3) + '>' if m.group(3) and not m.group(3)[0].isdigit() else ''
             _names[what] = m.group(1) + '<' + m.group(2) + inner + '>'
-        else:
-            _names[what] = text[:80]
+        else:  # a plain function: its name without namespaces and parameters
+            _names[what] = text.replace('(anonymous namespace)::', '').split('(')[0].split('::')[-1][:80]
     return _names[what]
 
 
@@ -84,10 +90,30 @@ def kernels(path, count):
         print('%9.1f us mean, %9.1f median, %5d launches  %s' % (sum(v) / len(v), sorted(v)[len(v) // 2], len(v), name((0, 0, 'K', 0, what))))
 
 
+def around(path, text, before, after):
+    gpu, api = load(path)
+    hits = [k for k, x in enumerate(gpu) if x[2] == 'K' and text in x[4]]
+    if not hits:
+        sys.exit('no kernel whose name holds ' + text)
+    k = hits[-5] if len(hits) >= 5 else hits[-1]
+    acts = gpu[max(0, k - before):k + after]
+    t0, prev = acts[0][0], acts[0][0]
+    for x in acts:
+        print('%8.1f  gap %6.1f  %7.1f us  %s' % ((x[0] - t0) / 1e3, (x[0] - prev) / 1e3, (x[1] - x[0]) / 1e3, name(x)[:100]))
+        prev = x[1]
+    quiet = ('GetLastError', 'PeekAtLastError', 'GetDevice', 'Attribute', 'Occupancy')
+    for y in api:
+        if t0 <= y[0] <= acts[-1][1] and not any(q in y[4] for q in quiet):
+            print('  host %8.1f  %7.1f us  %s' % ((y[0] - t0) / 1e3, (y[1] - y[0]) / 1e3, y[4]))
+
+
 if __name__ == '__main__':
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    if len(sys.argv) > 2 and sys.argv[2] == '--kernels':
+    if len(sys.argv) > 3 and sys.argv[2] == '--around':
+        around(sys.argv[1], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 12,
+               int(sys.argv[5]) if len(sys.argv) > 5 else 30)
+    elif len(sys.argv) > 2 and sys.argv[2] == '--kernels':
         kernels(sys.argv[1], int(sys.argv[3]) if len(sys.argv) > 3 else 12)
     else:
         timeline(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else None)
