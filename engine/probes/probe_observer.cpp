@@ -145,7 +145,7 @@ void ProbeObserver::on_step(const Simulation& sim) {
 void ProbeObserver::drop_failed_step() {
   in_step_ = false;
   next_ = next_before_;
-  if (step_sampled_) pending_keep_.back() = 0;
+  if (step_sampled_) download(true);  // rare (a blow-up): the ring read now, the failed step's row left out
 }
 
 bool ProbeObserver::sample(const Simulation& sim, double t, bool all_due) {
@@ -165,7 +165,6 @@ bool ProbeObserver::sample(const Simulation& sim, double t, bool all_due) {
   // sampled every step and its loads every millisecond (scenes/dambreak3d.ini).
   probe_sampling(sim)->queue_probe_sample(load_due);
   pending_time_.push_back(t);
-  pending_keep_.push_back(1);
   pending_due_.insert(pending_due_.end(), due_.begin(), due_.end());
   for (std::size_t k = 0; k < due_.size(); ++k) {
     if (!due_[k]) continue;
@@ -177,8 +176,8 @@ bool ProbeObserver::sample(const Simulation& sim, double t, bool all_due) {
   return true;
 }
 
-// The queued rows, downloaded in one copy, into the series and the CSV.
-void ProbeObserver::download() {
+// The queued rows, downloaded in one copy, into the series and the CSV (drop_last: all but the last).
+void ProbeObserver::download(bool drop_last) {
   if (pending_time_.empty()) return;
   ProbeRing* ring = probe_sampling(*sim_)->probe_ring();
   ring->read(rows_);
@@ -188,8 +187,7 @@ void ProbeObserver::download() {
                            " rows, " + std::to_string(pending_time_.size()) + " sampled (one observer per simulation)");
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::size_t first = series_.rows();
-  for (std::size_t r = 0; r < pending_time_.size(); ++r) {
-    if (!pending_keep_[r]) continue;
+  for (std::size_t r = 0; r + (drop_last ? 1 : 0) < pending_time_.size(); ++r) {
     const char* due = &pending_due_[r * ni];
     for (std::size_t c = 0; c < nc; ++c) row_[c] = due[layout_.columns[c].instrument] ? rows_[r * nc + c] : nan;
     series_.time.push_back(pending_time_[r]);
@@ -198,7 +196,6 @@ void ProbeObserver::download() {
   if (csv_) csv_->append(series_.time.data() + first, series_.values.data() + first * nc, series_.rows() - first, nc);
   pending_time_.clear();
   pending_due_.clear();
-  pending_keep_.clear();
 }
 
 }  // namespace ejecta

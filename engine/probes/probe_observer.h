@@ -65,7 +65,7 @@ class ProbeObserver : public StepObserver {
   // A step's sample is queued at its end, before the step waits for the device (where the solver calls
   // on_step_queued: the liquid), so that the GPU samples while the host prepares the next step; on_step
   // then keeps it. A solver without that point is sampled in on_step. A step that fails after
-  // on_step_queued (a blow-up) gets no on_step: its row is dropped at the next download.
+  // on_step_queued (a blow-up) gets no on_step: its row is dropped (at the next on_step_queued or flush).
   void on_step_queued(const Simulation& sim, double time) override;
   void on_step(const Simulation& sim) override;
   // Downloads the queued samples into series() and the CSV (and flushes the CSV's buffer).
@@ -88,10 +88,10 @@ class ProbeObserver : public StepObserver {
  private:
   // Queues the instruments due at `time` (all when all_due); false when none was due.
   bool sample(const Simulation& sim, double time, bool all_due);
-  // The step whose sample on_step_queued queued failed (no on_step came): its row is not kept and its
-  // instruments are due again.
+  // The step whose sample on_step_queued queued failed (no on_step came): the queued rows are read
+  // without its row, and its instruments are due again.
   void drop_failed_step();
-  void download();
+  void download(bool drop_last = false);
 
   const Simulation* sim_;
   ProbeLayout layout_;
@@ -99,7 +99,6 @@ class ProbeObserver : public StepObserver {
   std::vector<double> next_;  // per instrument: the next due time
   std::vector<double> pending_time_;  // queued samples: time and due flag per instrument
   std::vector<char> pending_due_;
-  std::vector<char> pending_keep_;  // per queued row: 0 for a failed step's
   bool in_step_ = false;             // on_step_queued came, its on_step not yet
   bool step_sampled_ = false;        // and it queued a row
   std::vector<double> next_before_;  // next_ before it
