@@ -6,6 +6,7 @@
 #include "core/vec.h"
 #include "particles/field_info.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -71,14 +72,11 @@ class ParticleStore {
 
   // Reorders every persistent field by perm (new[i] = old[perm[i]]) through one scratch buffer.
   void reorder(const uint32_t* perm) {
-    if (!scratch_) {
-      scratch_ = exec_.allocate(scratch_elem_ * n_);
-      bytes_ += scratch_elem_ * n_;
-    }
+    void* scratch = own_scratch();
     for (auto& f : fields_) {
       if (!f.info.persistent) continue;
-      f.gather(scratch_, f.data, perm);
-      exec_.copy(f.data, scratch_, f.elem_bytes * n_);
+      f.gather(scratch, f.data, perm);
+      exec_.copy(f.data, scratch, f.elem_bytes * n_);
     }
   }
 
@@ -86,14 +84,49 @@ class ParticleStore {
   std::size_t reorder_scratch_bytes() const { return scratch_elem_ * n_; }
   // The same through the caller's dead buffer `spare` of `bytes` (the liquid passes the sort's,
   // neighbors/cell_index.h), so the store needs no scratch of its own; its own where that is too small.
-  void reorder(const uint32_t* perm, void* spare, std::size_t bytes) {
-    if (!spare || bytes < scratch_elem_ * n_) return reorder(perm);
+  void reorder(const uint32_t* perm, void* spare, std::size_t bytes) { reorder(perm, spare, bytes, ReorderPlan{}); }
+
+  // What a reorder does besides the persistent fields: `carry`, fields the caller still reads after the
+  // reorder though they are not persistent (gathered too); `dead`, non-persistent fields whose contents
+  // the caller has finished with and rewrites before reading them again (the liquid's rates between its
+  // kick-drift and its force pass).
+  struct ReorderPlan {
+    std::vector<std::string> carry, dead;
+  };
+  // The reorder with a plan: a field gathered into a dead field's buffer of its element size takes
+  // that buffer, and the dead field the gathered field's old one, so the field needs no copy back (one
+  // dead buffer serves every field of its size in turn: the liquid's positions and velocities go
+  // through the acceleration's, its densities, masses and ids through the density rate's). The other
+  // fields go through `spare` (or the store's scratch) and a copy back. Issue 18: the copies back were
+  // 44 us of the float step's 1229 us at 1M particles on the H100 (docs/benchmarks.md). Buffers move: a
+  // field's device pointer taken before the call (add, raw_data) is stale after it, and moves() counts
+  // the calls that moved any.
+  void reorder(const uint32_t* perm, void* spare, std::size_t bytes, const ReorderPlan& plan) {
+    const auto listed = [](const std::vector<std::string>& names, const std::string& name) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    std::vector<Field*> dead;
+    for (auto& f : fields_)
+      if (!f.info.persistent && listed(plan.dead, f.info.name) && !listed(plan.carry, f.info.name)) dead.push_back(&f);
+    if (!spare || bytes < scratch_elem_ * n_) spare = nullptr;
+    bool moved = false;
     for (auto& f : fields_) {
-      if (!f.info.persistent) continue;
-      f.gather(spare, f.data, perm);
-      exec_.copy(f.data, spare, f.elem_bytes * n_);
+      if (!f.info.persistent && !listed(plan.carry, f.info.name)) continue;
+      const auto d = std::find_if(dead.begin(), dead.end(), [&](const Field* g) { return g->elem_bytes == f.elem_bytes; });
+      if (d != dead.end()) {
+        f.gather((*d)->data, f.data, perm);
+        std::swap(f.data, (*d)->data);
+        moved = true;
+        continue;
+      }
+      void* through = spare ? spare : own_scratch();
+      f.gather(through, f.data, perm);
+      exec_.copy(f.data, through, f.elem_bytes * n_);
     }
+    if (moved) ++moves_;
   }
+  // How many reorders moved a field's buffer (the probes' channel views follow them: probe_sampler.h).
+  std::size_t moves() const { return moves_; }
 
   // The reorder's scratch buffer, at least elem_bytes a particle (grown to that): free for the caller
   // between reorders, which overwrite it (the liquid's packed neighbour record, solver/uniform_liquid.h).
@@ -165,10 +198,18 @@ class ParticleStore {
 
   std::size_t bytes() const { return bytes_; }
   // The field's storage (device memory on CUDA) for functors that read any field by name (the
-  // viewer's colouring); nullptr for an unknown name. Valid until the store is destroyed.
+  // viewer's colouring); nullptr for an unknown name. Valid until the store is destroyed or a reorder
+  // with a plan moves the field's buffer (moves()).
   const void* raw_data(const std::string& name) const {
     const Field* f = find(name);
     return f ? f->data : nullptr;
+  }
+  // The same, typed, for the solver's views of its own fields after a reorder moved them.
+  template <class E>
+  E* data(const std::string& name) {
+    const Field* f = find(name);
+    if (!f || f->elem_bytes != sizeof(E)) throw std::logic_error("no particle field '" + name + "' of that element size");
+    return static_cast<E*>(f->data);
   }
 
  private:
@@ -183,12 +224,20 @@ class ParticleStore {
       if (f.info.name == name) return &f;
     return nullptr;
   }
+  void* own_scratch() {
+    if (!scratch_) {
+      scratch_ = exec_.allocate(scratch_elem_ * n_);
+      bytes_ += scratch_elem_ * n_;
+    }
+    return scratch_;
+  }
   Exec& exec_;
   std::size_t n_;
   std::vector<Field> fields_;
   void* scratch_ = nullptr;
   std::size_t scratch_elem_ = 0;
   std::size_t bytes_ = 0;
+  std::size_t moves_ = 0;
 };
 
 }  // namespace ejecta

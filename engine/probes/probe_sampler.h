@@ -4,13 +4,16 @@
 // solver's exec (SampleProbeRows spreads each point's cell rows over kProbeLanes threads): two launches per sample on the step's stream, no download; ProbeRing::read
 // downloads all queued rows in one copy (probes/probe_api.h).
 #include "exec/device_array.h"
+#include "particles/particle_store.h"
 #include "probes/probe_api.h"
 #include "probes/probe_layout.h"
 #include "probes/probe_sample.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace ejecta {
@@ -22,10 +25,10 @@ class ProbeSampler final : public ProbeRing {
   static constexpr int kRows = kCellRows<D>;  // the most rows a grid has (partial_ is sized for them)
 
  public:
-  // Resolves each channel's field in `store` (a ParticleStore on the same exec); throws
+  // Resolves each channel's field in `store` (on the same exec, outliving the sampler); throws
   // std::invalid_argument for a field the store lacks (make_probe_layout checks names first).
-  template <class Store>
-  ProbeSampler(Exec& exec, const Store& store, const ProbeLayout& layout) : exec_(&exec), layout_(layout) {
+  ProbeSampler(Exec& exec, const ParticleStore<Exec>& store, const ProbeLayout& layout)
+      : exec_(&exec), store_(&store), layout_(layout) {
     if (layout.dim != D) throw std::invalid_argument("probe layout of another dimension");
     std::vector<Vec<T, D>> pts(layout.num_points());
     for (std::size_t p = 0; p < pts.size(); ++p)
@@ -57,6 +60,7 @@ class ProbeSampler final : public ProbeRing {
         const FieldInfo* info = store.info(c.field);
         if (!info) throw std::invalid_argument(in.section + ": no particle field '" + c.field + "'");
         chans.push_back(ColourSource{store.raw_data(c.field), info->scalar, info->components, c.component});
+        chan_fields_.push_back(c.field);
       }
       max_channels = std::max(max_channels, in.channels.size());
       inst.push_back(dv);
@@ -65,14 +69,14 @@ class ProbeSampler final : public ProbeRing {
     points_.resize(exec, pts.size());
     owner_.resize(exec, pts.size());
     inst_.resize(exec, inst.size());
-    chans_.resize(exec, chans.size());
     // EJECTA_PROBE_LANES=N (1..64) overrides kProbeLanes, to measure the split (docs/benchmarks.md).
     const char* lanes_env = std::getenv("EJECTA_PROBE_LANES");
     set_lanes(lanes_env && *lanes_env ? std::atoi(lanes_env) : kProbeLanes);
     exec.upload(points_.data(), pts.data(), sizeof(Vec<T, D>) * pts.size());
     exec.upload(owner_.data(), layout.point_owner.data(), sizeof(uint32_t) * pts.size());
     exec.upload(inst_.data(), inst.data(), sizeof(ProbeInstrumentDev) * inst.size());
-    if (!chans.empty()) exec.upload(chans_.data(), chans.data(), sizeof(ColourSource) * chans.size());
+    chans_host_ = chans;
+    channels();  // the views of the fields where they are now
     resize(kDefaultProbeRingSlots);
   }
 
@@ -131,7 +135,7 @@ class ProbeSampler final : public ProbeRing {
     whole.clip = false;
     exec_->for_each_balanced(rows * std::size_t(lanes_),
                              SampleProbeRows<T, D>{kernel, whole, x, m, rho, kind, points_.data(), owner_.data(),
-                                                   inst_.data(), chans_.data(), partial_.data(), stride_,
+                                                   inst_.data(), channels(), partial_.data(), stride_,
                                                    points_.size(), uint32_t(lanes_)});
     for_each_block(*exec_, inst_.size(), ReduceProbeInstruments<T>::words(stride_ - 2),
                    ReduceProbeInstruments<T>{inst_.data(), partial_.data(), stride_, grid.rows() * lanes_,
@@ -142,7 +146,41 @@ class ProbeSampler final : public ProbeRing {
   }
 
  private:
+  // The channels' field views on the device where the fields are now: a reorder with a plan moves
+  // buffers (ParticleStore::moves(); the liquid's step rotates its positions, velocities and densities
+  // through its rates' buffers, a cycle of a few steps), so the sampler keeps one uploaded table for
+  // each set of buffers it has met and picks it when the store has moved them.
+  const ColourSource* channels() {
+    if (chans_host_.empty()) return nullptr;
+    if (current_ && seen_moves_ == store_->moves()) return current_->chans.data();
+    seen_moves_ = store_->moves();
+    std::vector<const void*> where(chan_fields_.size());
+    for (std::size_t c = 0; c < where.size(); ++c) where[c] = store_->raw_data(chan_fields_[c]);
+    for (const auto& t : tables_)
+      if (t->where == where) return (current_ = t.get())->chans.data();
+    if (tables_.size() >= kMaxChannelTables) tables_.clear();  // a store that never repeats (none today)
+    auto t = std::make_unique<ChannelTable>();
+    t->where = where;
+    std::vector<ColourSource> chans = chans_host_;
+    for (std::size_t c = 0; c < chans.size(); ++c) chans[c].data = where[c];
+    t->chans.resize(*exec_, chans.size());
+    exec_->upload(t->chans.data(), chans.data(), sizeof(ColourSource) * chans.size());
+    tables_.push_back(std::move(t));
+    return (current_ = tables_.back().get())->chans.data();
+  }
+  struct ChannelTable {
+    std::vector<const void*> where;
+    DeviceArray<ColourSource, Exec> chans;
+  };
+  static constexpr std::size_t kMaxChannelTables = 64;
+
   Exec* exec_;
+  const ParticleStore<Exec>* store_;
+  std::vector<std::string> chan_fields_;  // each channel's field, in chans_host_'s order
+  std::vector<ColourSource> chans_host_;
+  std::vector<std::unique_ptr<ChannelTable>> tables_;
+  ChannelTable* current_ = nullptr;
+  std::size_t seen_moves_ = 0;
   ProbeLayout layout_;
   int stride_ = 0;  // values a partial: 2 + the most channels of a probe
   int lanes_ = 0;
@@ -150,7 +188,6 @@ class ProbeSampler final : public ProbeRing {
   DeviceArray<Vec<T, D>, Exec> points_;
   DeviceArray<uint32_t, Exec> owner_;
   DeviceArray<ProbeInstrumentDev, Exec> inst_;
-  DeviceArray<ColourSource, Exec> chans_;
   DeviceArray<T, Exec> partial_;  // per point and cell row
   DeviceArray<double, Exec> ring_;  // slots() rows of layout().columns.size() values
   std::vector<LoadBox> loads_;

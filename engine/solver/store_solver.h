@@ -140,7 +140,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
   void kick_drift(double dt) { uniform_->kick_drift(dt, this->time_); }
   void evaluate_rates() {
     const auto t0 = this->phase_mark();
-    uniform_->sort_and_reorder();
+    uniform_->sort_and_reorder(true);
     times_.sort += this->seconds(t0, this->phase_mark());
     // A distributed run's pair pass split around its halo exchange (dist.overlap = interior): the
     // rows are the execution layer's selection, which the force pass's variants ask for.
@@ -366,7 +366,7 @@ class StoreSolver final : public StagedStoreSolver<StoreSolver<T, D, Exec>, T, D
              info.name == "xsph_velocity";
     });
     uniform_->move_gates(this->time_);
-    uniform_->sort_and_reorder();
+    uniform_->sort_and_reorder(false);
     this->run_terms(terms_, TermStage::Forces);  // the densities, pressures and walls
   }
 

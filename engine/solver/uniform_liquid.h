@@ -283,14 +283,37 @@ class UniformLiquid {
                                   CombineExtremes<T>{}, meanwhile);
   }
 
-  void sort_and_reorder() {
+  // rates_dead: the step's sort, between its kick-drift and its force pass, which rewrites the
+  // acceleration and the density rate (the dbc walls' too) before anything reads them: the reorder
+  // moves the positions, velocities and densities through their buffers instead of copying them back
+  // (ParticleStore::ReorderPlan). A restart's sort keeps the recorded rates (the next kick reads them).
+  // boundary.wall_pressure = fluid_acceleration reads the fluid's acceleration in the walls' pass, after
+  // the sort: the acceleration is then carried by the sort (before, it was read in the previous order).
+  void sort_and_reorder(bool rates_dead) {
     cells_->build(pv_.x.get());
     // Through the sort's dead words where the largest field fits there (float 3D: 12 of its 16 bytes
     // a particle), not a scratch buffer of the store's own.
     const std::size_t spare = store_.reorder_scratch_bytes();
-    store_.reorder(cells_->permutation(), cells_->spare_after_build(spare), spare);
+    typename ParticleStore<Exec>::ReorderPlan plan;
+    if (model_.wall_fluid_accel) plan.carry.push_back("acceleration");
+    if (rates_dead) plan.dead = {"acceleration", "density_rate"};
+    store_.reorder(cells_->permutation(), cells_->spare_after_build(spare), spare, plan);
+    view_moved_fields();
     cells_->mark(pv_.kind.get(), kFluid, &array_bytes_);
     grid_ = cells_->grid();
+  }
+  // The views of the fields a reorder may move (sort_and_reorder), from the store.
+  void view_moved_fields() {
+    using V = Vec<T, D>;
+    pv_.x = DevicePtr<V>::adopt(store_.template data<V>("position"));
+    pv_.v = DevicePtr<V>::adopt(store_.template data<V>("velocity"));
+    pv_.vp = DevicePtr<V>::adopt(store_.template data<V>("velocity_predicted"));
+    pv_.a = DevicePtr<V>::adopt(store_.template data<V>("acceleration"));
+    pv_.rho = DevicePtr<T>::adopt(store_.template data<T>("density"));
+    pv_.rhop = DevicePtr<T>::adopt(store_.template data<T>("density_predicted"));
+    pv_.drho = DevicePtr<T>::adopt(store_.template data<T>("density_rate"));
+    pv_.m = mass_ = DevicePtr<T>::adopt(store_.template data<T>("mass"));
+    id_ = DevicePtr<uint32_t>::adopt(store_.template data<uint32_t>("id"));
   }
 
   // The benchmark's pair counts of the last force pass (set_count_pairs).
