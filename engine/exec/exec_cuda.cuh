@@ -31,8 +31,24 @@ struct CudaAllocError : std::runtime_error {
 
 void cuda_check(cudaError_t e, const char* what);
 
+// Programmatic dependent launch (issue 18; sm_90 and later): for_each and for_each_balanced launch their
+// kernels with cudaLaunchAttributeProgrammaticStreamSerialization (CudaExec::launch_following), so the
+// GPU may start one while the kernel before it on the stream is still running. Its threads first wait
+// for that kernel to complete and its writes to be visible (griddepcontrol.wait), then allow the next
+// kernel to start early in turn (griddepcontrol.launch_dependents, once every block of this one has
+// started: no block waits for a grid that cannot be scheduled). The effects are those of plain launches
+// in stream order; what goes is the idle gap between two kernels (about 1.3 us each, some 35 a step of
+// the liquid: the CUPTI timeline of docs/benchmarks.md). A kernel launched plainly does not wait.
+__device__ __forceinline__ void ejecta_follow_previous_grid() {
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ >= 900)
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 template <class F>
 __global__ void ejecta_for_each_kernel(std::size_t n, F f) {
+  ejecta_follow_previous_grid();
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i < n) f(i);
 }
@@ -73,6 +89,7 @@ struct CudaMinBlocks<F, std::void_t<decltype(F::kCudaMinBlocks)>> {
 
 template <class F>
 __global__ void __launch_bounds__(kBalancedThreads, CudaMinBlocks<F>::value) ejecta_for_each_balanced_kernel(std::size_t n, F f) {
+  ejecta_follow_previous_grid();
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i < n) f(i);
 }
@@ -119,7 +136,7 @@ class CudaExec {
     if (n == 0) return;
     const unsigned block = kBalancedThreads;
     const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
-    ejecta_for_each_kernel<<<grid, block, 0, stream_>>>(n, f);
+    launch_following(ejecta_for_each_kernel<F>, grid, block, n, f);
     after_launch(typeid(F), n);
   }
   template <class F>
@@ -129,14 +146,14 @@ class CudaExec {
       const std::size_t m = rows_count_;
       if (m == 0) return;
       const unsigned grid = static_cast<unsigned>((m + kBalancedThreads - 1) / kBalancedThreads);
-      ejecta_for_each_balanced_kernel<<<grid, kBalancedThreads, 0, stream_>>>(m, SelectedRows<F>{f, rows_});
+      launch_following(ejecta_for_each_balanced_kernel<SelectedRows<F>>, grid, kBalancedThreads, m, SelectedRows<F>{f, rows_});
       after_launch(typeid(F), m);
       return;
     }
     if (n == 0) return;
     const unsigned block = kBalancedThreads;  // the __launch_bounds__ of the kernel
     const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
-    ejecta_for_each_balanced_kernel<<<grid, block, 0, stream_>>>(n, f);
+    launch_following(ejecta_for_each_balanced_kernel<F>, grid, block, n, f);
     after_launch(typeid(F), n);
   }
 
@@ -218,6 +235,22 @@ class CudaExec {
   long selected_runs() const { return rows_runs_; }
 
  private:
+  // kernel<<<grid, block, 0, stream_>>>(n, f) as a programmatic dependent launch (see
+  // ejecta_follow_previous_grid); an error of the launch is left to after_launch, as <<<>>>'s is.
+  template <class F>
+  void launch_following(void (*kernel)(std::size_t, F), unsigned grid, unsigned block, std::size_t n, const F& f) const {
+    cudaLaunchAttribute follow[1];
+    follow[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    follow[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(grid);
+    config.blockDim = dim3(block);
+    config.dynamicSmemBytes = 0;
+    config.stream = stream_;
+    config.attrs = follow;
+    config.numAttrs = 1;
+    (void)cudaLaunchKernelEx(&config, kernel, n, f);
+  }
   // Checks a kernel launch (always) and, in debug mode, its completion; errors name the functor.
   void after_launch(const std::type_info& functor, std::size_t n) const;
   void after_library_call(const char* what) const;
