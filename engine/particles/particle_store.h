@@ -70,15 +70,8 @@ class ParticleStore {
     return static_cast<E*>(fields_.back().data);
   }
 
-  // Reorders every persistent field by perm (new[i] = old[perm[i]]) through one scratch buffer.
-  void reorder(const uint32_t* perm) {
-    void* scratch = own_scratch();
-    for (auto& f : fields_) {
-      if (!f.info.persistent) continue;
-      f.gather(scratch, f.data, perm);
-      exec_.copy(f.data, scratch, f.elem_bytes * n_);
-    }
-  }
+  // Reorders every persistent field by perm (new[i] = old[perm[i]]) through the store's scratch buffer.
+  void reorder(const uint32_t* perm) { reorder(perm, nullptr, 0, ReorderPlan{}); }
 
   // The bytes a reorder's scratch must hold (its largest field).
   std::size_t reorder_scratch_bytes() const { return scratch_elem_ * n_; }
