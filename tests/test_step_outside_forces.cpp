@@ -9,9 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <random>
 
 namespace ejecta {
@@ -74,120 +71,6 @@ TEST(WallThreads, WetListSameState_Double) {
   expect_wet_list_same_state({"particles.dp=0.06", "scene.precision=double", "fluid.neighbour_cells=support",
                               "boundary.slip=no_slip", "boundary.wall_pressure=fluid_acceleration"},
                              30);
-}
-
-// boundary.wall_threads = warp: a warp per wet wall, its lanes over the wall's candidates and the lanes'
-// sums added across the warp (wall_pressure_adami2012.h, WallPressureWarp_Adami2012): the same pairs as
-// the one-thread pass in another order, so the walls' values differ from wet's by rounding only. Checked
-// after one step (one wall pass on the same state): each wall's pressure within 4 ulp-scale of the largest
-// (float 2e-6, double 1e-14 of it) and its predicted velocity likewise; and after 40 steps the state
-// within 1e-3 dp (float) of wet's, the pairs the same.
-std::vector<double> field_by_id(const FrameData& f, const std::string& name) {
-  const FieldData* ids = f.find("id");
-  const FieldData* v = f.find(name);
-  EXPECT_TRUE(ids && v) << name;
-  if (!ids || !v) return {};
-  const std::size_t n = ids->count(), c = std::size_t(v->info.components);
-  std::vector<double> out(n * c);
-  for (std::size_t i = 0; i < n; ++i) {
-    uint32_t id = 0;
-    std::memcpy(&id, ids->bytes.data() + 4 * i, 4);
-    for (std::size_t k = 0; k < c; ++k) {
-      double x = 0;
-      if (v->info.scalar == ScalarType::Float32) {
-        float y;
-        std::memcpy(&y, v->bytes.data() + 4 * (i * c + k), 4);
-        x = y;
-      } else if (v->info.scalar == ScalarType::UInt8) {
-        x = v->bytes[i * c + k];
-      } else if (v->info.scalar == ScalarType::UInt32) {
-        uint32_t y;
-        std::memcpy(&y, v->bytes.data() + 4 * (i * c + k), 4);
-        x = y;
-      } else {
-        std::memcpy(&x, v->bytes.data() + 8 * (i * c + k), 8);
-      }
-      out[std::size_t(id) * c + k] = x;
-    }
-  }
-  return out;
-}
-
-double max_abs(const std::vector<double>& a) {
-  double m = 0;
-  for (double x : a) m = std::max(m, std::fabs(x));
-  return m;
-}
-double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double m = 0;
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
-  return m;
-}
-
-void expect_warp_walls_round_off(std::vector<std::string> o, double rel) {
-  std::vector<std::string> wet = o, warp = o;
-  wet.push_back("boundary.wall_threads=wet");
-  warp.push_back("boundary.wall_threads=warp");
-  const auto a = run_dam_break(wet, 1), b = run_dam_break(warp, 1);
-  const std::vector<std::string> fields = {"id", "pressure", "velocity_predicted", "kind"};
-  const FrameData fa = a->capture_frame(fields), fb = b->capture_frame(fields);
-  const std::vector<double> pa = field_by_id(fa, "pressure"), pb = field_by_id(fb, "pressure");
-  const std::vector<double> ka = field_by_id(fa, "kind");
-  // The walls' pressures (the fluid's come from the EOS, not this pass).
-  std::vector<double> wa, wb;
-  for (std::size_t i = 0; i < ka.size(); ++i)
-    if (ka[i] == 1.0) {
-      wa.push_back(pa[i]);
-      wb.push_back(pb[i]);
-    }
-  const double top = max_abs(wa), diff = max_abs_difference(wa, wb);
-  std::printf("  walls %zu, largest wall pressure %.6g Pa, warp against one thread %.3g Pa (%.3g of it)\n", wa.size(), top,
-              diff, diff / top);
-  EXPECT_GT(top, 100.0) << "the walls feel the column";
-  EXPECT_LE(diff, rel * top);
-  EXPECT_GT(diff, 0.0) << "the warp's order rounds somewhere (else the one-thread pass ran)";
-  const double dv = max_abs_difference(field_by_id(fa, "velocity_predicted"), field_by_id(fb, "velocity_predicted"));
-  EXPECT_LE(dv, 1e-3) << "the no-slip walls' mirrored velocity";
-}
-
-TEST(WallThreads, WarpWallsDifferByRoundOff_Float) {
-  expect_warp_walls_round_off({"particles.dp=0.06", "boundary.slip=no_slip"}, 2e-6);
-}
-TEST(WallThreads, WarpWallsDifferByRoundOff_Double) {
-  expect_warp_walls_round_off({"particles.dp=0.06", "scene.precision=double", "fluid.neighbour_cells=support",
-                               "boundary.wall_pressure=fluid_acceleration"},
-                              1e-14);
-}
-TEST(WallThreads, WarpKeepsTheStateOfTheThreadPass_40Steps) {
-  const auto a = run_dam_break({"particles.dp=0.06", "boundary.wall_threads=wet"}, 40);
-  const auto b = run_dam_break({"particles.dp=0.06", "boundary.wall_threads=warp"}, 40);
-  const test::ParticleDifference d = test::max_difference_by_id(a->download(), b->download());
-  std::printf("  40 steps, warp against one thread: |dx| %.3g m, |dv| %.3g m/s, |drho| %.3g\n", d.position, d.velocity,
-              d.density);
-  EXPECT_LT(d.position, 1e-3 * 0.06);
-  EXPECT_LT(d.density, 1e-2);
-}
-
-// On the GPU the warp's shuffles against the CPU's emulated warp, and against the one-thread pass: 200 steps
-// of the 3D dam break at dp = 0.04, float, within 1e-3 dp of each.
-TEST(WallThreads, CudaWarpAgreesWithCpuAndWithOneThread) {
-  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
-  const auto run_on = [](const char* threads, Backend backend) {
-    auto sim = make_simulation(test::shipped_scene("dambreak3d.ini", {"particles.dp=0.04", threads}), backend);
-    StopRule rule;
-    rule.max_steps = 200;
-    StepLoop(*sim, rule).run();
-    return sim;
-  };
-  const auto gpu_warp = run_on("boundary.wall_threads=warp", Backend::Cuda);
-  const auto gpu_wet = run_on("boundary.wall_threads=wet", Backend::Cuda);
-  const auto cpu_warp = run_on("boundary.wall_threads=warp", Backend::Cpu);
-  for (const auto& [other, name] : {std::pair{gpu_wet.get(), "GPU, one thread a wall"}, std::pair{cpu_warp.get(), "CPU, warp"}}) {
-    const test::ParticleDifference d = test::max_difference_by_id(gpu_warp->download(), other->download());
-    std::printf("  GPU warp against %s, 200 steps: |dx| %.3g m, |dv| %.3g m/s, |drho| %.3g\n", name, d.position, d.velocity,
-                d.density);
-    EXPECT_LT(d.position, 1e-3 * 0.04) << name;
-  }
 }
 
 }  // namespace

@@ -9,16 +9,11 @@
 //   - w.ballot(p) gathers a Lane<bool> into a 32-bit mask (__ballot_sync on CUDA); below(mask, lane)
 //     and above(mask, lane) count the set bits of the lanes before and after `lane` (the warp prefix
 //     sum of a flag, for compaction into a list);
-//   - w.reduce(v, add) combines a Lane<S> over the warp in the butterfly order of __shfl_xor_sync
-//     (lane l adds lane l ^ 16, then l ^ 8, ..., l ^ 1) and returns the total, the same on every lane;
-//     the CPU emulates that order, so both backends add the lanes' values alike;
 //   - w.shared() is this warp's buffer of `words` 32-bit words (shared memory on CUDA, a per-thread
 //     buffer on the CPU); w.sync() orders the lanes' shared writes before later reads (__syncwarp).
 // Code outside w.each is warp-uniform: every lane of a CUDA warp runs it with the same values; on the
 // CPU it runs once. Only used where a warp must share work (the self-gravity walk of
-// gravity/octree_warp_walk.h, the walls' pressure pass of physics/wall_pressure_adami2012.h);
-// everything else goes through for_each. for_each_warp_counted(exec, count, max, words, f) runs items
-// [0, *count) where the count is in the backend's memory (a list made on the device), at most max.
+// gravity/octree_warp_walk.h); everything else goes through for_each.
 #include "core/hd.h"
 
 #include <cstddef>
@@ -58,15 +53,6 @@ struct CpuWarp {
     for (int l = 0; l < kWarpLanes; ++l) m |= p.v[l] ? (1u << l) : 0u;
     return m;
   }
-  template <class S, class Add>
-  S reduce(const Lane<S>& v, Add&& add) const {
-    Lane<S> a = v, b;
-    for (int off = kWarpLanes / 2; off > 0; off /= 2) {
-      for (int l = 0; l < kWarpLanes; ++l) b[l] = add(a[l], a[l ^ off]);
-      a = b;
-    }
-    return a[0];
-  }
   void sync() const {}
   uint32_t* shared() const { return buffer; }
 };
@@ -80,19 +66,9 @@ void for_each_warp(Exec& exec, std::size_t n, std::size_t words, const F& f) {
   WarpLaunch<Exec>::run(exec, n, words, f);
 }
 
-// for_each_warp over [0, *count), count in the backend's memory, *count <= max.
-template <class Exec, class F>
-void for_each_warp_counted(Exec& exec, const uint32_t* count, std::size_t max, std::size_t words, const F& f) {
-  WarpLaunch<Exec>::run_counted(exec, count, max, words, f);
-}
-
 class CpuExec;
 template <>
 struct WarpLaunch<CpuExec> {
-  template <class F>
-  static void run_counted(CpuExec& exec, const uint32_t* count, std::size_t, std::size_t words, const F& f) {
-    run(exec, *count, words, f);
-  }
   template <class F>
   static void run(CpuExec&, std::size_t n, std::size_t words, const F& f) {
     const long long nn = static_cast<long long>(n);

@@ -32,24 +32,6 @@ struct CudaWarp {
     return p.v ? 1u : 0u;  // never run: CudaWarp exists on the device only
 #endif
   }
-  // The butterfly of warp_exec.h's reduce: S shuffled a 32-bit word at a time.
-  template <class S, class Add>
-  __device__ S reduce(const Lane<S>& v, Add&& add) const {
-    static_assert(sizeof(S) % sizeof(uint32_t) == 0, "reduce shuffles 32-bit words");
-    constexpr int kWords = int(sizeof(S) / sizeof(uint32_t));
-    S a = v.v;
-#pragma unroll
-    for (int off = kWarpLanes / 2; off > 0; off /= 2) {
-      uint32_t word[kWords];
-      memcpy(word, &a, sizeof(S));
-#pragma unroll
-      for (int k = 0; k < kWords; ++k) word[k] = __shfl_xor_sync(0xffffffffu, word[k], off);
-      S other;
-      memcpy(&other, word, sizeof(S));
-      a = add(a, other);
-    }
-    return a;
-  }
   __host__ __device__ void sync() const {
 #if defined(__CUDA_ARCH__)
     __syncwarp();
@@ -78,52 +60,8 @@ __global__ void __launch_bounds__(kWarpBlock, WarpMinBlocks<F>::value)
   f(w, item);
 }
 
-// for_each_warp_counted: items [0, *count) by a grid of at most one resident wave of warps, each warp
-// taking the items w, w + warps, ... (the count is read on the device: no wait for the host).
-template <class F>
-__global__ void __launch_bounds__(kWarpBlock, WarpMinBlocks<F>::value)
-    ejecta_for_each_warp_counted_kernel(const uint32_t* count, unsigned words, F f) {
-  ejecta_follow_previous_grid();
-  extern __shared__ uint32_t ejecta_warp_shared[];
-  const unsigned warp = threadIdx.x / kWarpLanes;
-  const std::size_t n = *count;
-  const std::size_t warps = std::size_t(gridDim.x) * (kWarpBlock / kWarpLanes);
-  const CudaWarp w{ejecta_warp_shared + std::size_t(warp) * words, int(threadIdx.x % kWarpLanes)};
-  for (std::size_t item = blockIdx.x * static_cast<std::size_t>(kWarpBlock / kWarpLanes) + warp; item < n;
-       item += warps)
-    f(w, item);
-}
-
 template <>
 struct WarpLaunch<CudaExec> {
-  template <class F>
-  static void run_counted(CudaExec& exec, const uint32_t* count, std::size_t max, std::size_t words, const F& f) {
-    if (max == 0) return;
-    constexpr unsigned per_block = kWarpBlock / kWarpLanes;
-    const std::size_t bytes = std::size_t(per_block) * words * sizeof(uint32_t);
-    int device = 0, sms = 0, resident = 0;
-    cuda_check(cudaGetDevice(&device), "for_each_warp_counted");
-    cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "for_each_warp_counted");
-    cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, ejecta_for_each_warp_counted_kernel<F>,
-                                                             int(kWarpBlock), bytes),
-               "for_each_warp_counted");
-    const std::size_t wave = std::size_t(std::max(sms, 1)) * std::size_t(std::max(resident, 1));
-    const unsigned grid = static_cast<unsigned>(std::min<std::size_t>((max + per_block - 1) / per_block, wave));
-    // A programmatic dependent launch, as CudaExec's for_each (exec_cuda.cuh: ejecta_follow_previous_grid).
-    cudaLaunchAttribute follow[1];
-    follow[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    follow[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(grid);
-    config.blockDim = dim3(kWarpBlock);
-    config.dynamicSmemBytes = bytes;
-    config.stream = exec.stream();
-    config.attrs = follow;
-    config.numAttrs = 1;
-    (void)cudaLaunchKernelEx(&config, ejecta_for_each_warp_counted_kernel<F>, count, unsigned(words), f);
-    cuda_check(cudaGetLastError(), typeid(F).name());
-    if (exec.debug_sync()) cuda_check(cudaStreamSynchronize(exec.stream()), typeid(F).name());
-  }
   template <class F>
   static void run(CudaExec& exec, std::size_t n, std::size_t words, const F& f) {
     if (n == 0) return;

@@ -1026,18 +1026,15 @@ ParamRegistry make_builtin() {
                               "The same results bit for bit."),
                         {"all", "fluid"})));
   // Speed (issue 18, helper speed11): the wall pass's threads.
-  t.add(rebuild(choices(param("boundary.wall_threads", T::Choice, "warp", "", "Wall pass threads",
+  t.add(rebuild(choices(param("boundary.wall_threads", T::Choice, "wet", "", "Wall pass threads",
                               "Which particles the walls' pressure pass (boundary.model = adami2012) launches "
                               "a thread for: all = every particle, fluid and dry walls returning at once; "
                               "wet = the wet walls' sorted indices only, listed each pass (a flag that also "
                               "gives the dry walls their values, a scan and a scatter), so no lane of a warp "
                               "idles where a wall shares its row of cells with the fluid (the tank's end "
-                              "walls; the density phase 18% faster at 1M, 30% at 4M and 38% in double on "
-                              "the H200; the same results as all bit for bit); warp = a warp of 32 threads "
-                              "for each wet wall of that list, the threads over the wall's candidates and "
-                              "their sums added across the warp (the same pairs summed in another order, "
-                              "so the results differ by rounding; the default, issue 18)."),
-                        {"all", "wet", "warp"})));
+                              "walls; the default: the density phase 18% faster at 1M, 30% at 4M and 38% "
+                              "in double on the H200). The same results bit for bit."),
+                        {"all", "wet"})));
   t.add(rebuild(choices(param("fluid.force_registers", T::Choice, "64", "", "Force pass registers",
                               "The CUDA launch bound of the fused force pass in float (fluid.force_kernel = "
                               "particles, no shifting): 72 = 7 blocks of 128 threads a "

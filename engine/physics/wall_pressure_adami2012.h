@@ -12,7 +12,6 @@
 // slip leaves the viscous term with walls out altogether, see WallSlip). v_w is the wall particle's own
 // velocity, 0 for a fixed wall and the gate's for a [gate.N] (integrators/leapfrog_kdk.h moves it); the
 // record's wall velocity is then v_w for the continuity, wall-law and wall-normal terms (forces_wcsph.h).
-#include "exec/warp_exec.h"
 #include "physics/wcsph_model.h"
 
 namespace ejecta {
@@ -32,42 +31,6 @@ struct WallPressure_Adami2012 {
     pv.vp[i] = pv.v[i];
   }
 
-  // One wall's sums over its fluid neighbours f: sum W, sum p_f W, sum rho_f r_wf W (or, with the
-  // fluid's acceleration, sum rho_f (g - a_f) . r_wf W) and, for no slip, sum v~_f W.
-  struct Sums {
-    T w = 0, pw = 0, acc = 0;
-    Vec<T, D> rho_r = Vec<T, D>::zero(), vw = Vec<T, D>::zero();
-    EJ_INLINE Sums operator+(const Sums& b) const {
-      Sums s;
-      s.w = w + b.w;
-      s.pw = pw + b.pw;
-      s.acc = acc + b.acc;
-      s.rho_r = rho_r + b.rho_r;
-      s.vw = vw + b.vw;
-      return s;
-    }
-  };
-  EJ_INLINE void add(Sums& s, uint32_t j, const Vec<T, D>& r, T r2) const {
-    const T w = model.kernel.W(sqrt(r2));
-    s.w += w;
-    s.pw += pv.p[j] * w;
-    s.rho_r += r * (pv.rhop[j] * w);
-    if (model.wall_fluid_accel) s.acc += dot(model.gravity - pv.a[j], r) * (pv.rhop[j] * w);
-    if (model.slip == kSlipNoSlip) s.vw += pv.vp[j] * w;  // the mirror's average: no slip only
-  }
-  // Wall i's pressure (eq. 27, cut at 0), density (eq. 28) and velocity from its sums.
-  EJ_INLINE void finish(std::size_t i, const Sums& s) const {
-    if (s.w > T(0)) {
-      T pw = (s.pw + (model.wall_fluid_accel ? s.acc : dot(model.gravity, s.rho_r))) / s.w;
-      if (pw < T(0)) pw = T(0);
-      pv.p[i] = pw;
-      pv.rhop[i] = model.eos.density(pw);
-      pv.vp[i] = wall_velocity(model.slip, pv.v[i], s.vw, s.w);
-    } else {
-      dry(i);
-    }
-  }
-
   // Candidates a chunk at a time (issue 18): the chunk's kinds are loaded together, then the fluid
   // candidates' positions, before any is used, so each thread has several loads in flight where one
   // candidate at a time waited on each (the pass runs about one wave of wet walls at a quarter of the
@@ -79,7 +42,16 @@ struct WallPressure_Adami2012 {
     if (pv.kind[i] != kWall) return;
     const Vec<T, D> xi = pv.x[i];
     const T r2max = model.kernel.support() * model.kernel.support();
-    Sums s;
+    T sum_w = 0, sum_pw = 0, sum_acc = 0;
+    Vec<T, D> sum_rho_r = Vec<T, D>::zero(), sum_vw = Vec<T, D>::zero();
+    const auto add = [&](uint32_t j, const Vec<T, D>& r, T r2) {
+      const T w = model.kernel.W(sqrt(r2));
+      sum_w += w;
+      sum_pw += pv.p[j] * w;
+      sum_rho_r += r * (pv.rhop[j] * w);
+      if (model.wall_fluid_accel) sum_acc += dot(model.gravity - pv.a[j], r) * (pv.rhop[j] * w);
+      if (model.slip == kSlipNoSlip) sum_vw += pv.vp[j] * w;  // the mirror's average: no slip only
+    };
     if (wet(xi)) {
       const auto around = grid.around(xi);
       const int rows = grid.rows();
@@ -102,63 +74,21 @@ struct WallPressure_Adami2012 {
               if (!fluid[u]) continue;
               const Vec<T, D> r = xi - xj[u];
               const T r2 = norm2(r);
-              if (r2 < r2max) add(s, j + u, r, r2);
+              if (r2 < r2max) add(j + u, r, r2);
             }
           }
         }
       }
     }
-    finish(i, s);
-  }
-};
-
-// boundary.wall_threads = warp (issue 18): a warp per wet wall (exec/warp_exec.h, for_each_warp_counted
-// over the wet walls' list), its 32 lanes over the wall's candidates: the rows' ranges taken as one
-// sequence, lane l the candidates l, l + 32, ... of it, so consecutive lanes load consecutive kinds and
-// positions and a wall's ~420 candidates make some 13 rounds of the warp instead of 420 of one thread
-// (the one-thread pass runs about one wave of wet walls, latency-bound). Each lane sums its candidates
-// as the thread pass does (WallPressure_Adami2012::add), then the warp adds the 32 partial sums in the
-// butterfly order of its shuffles (the CPU's emulated warp in the same order), and lane 0 writes the
-// wall's values (finish). The same pairs as the thread pass, summed in another order: the results differ
-// from it by rounding.
-template <class T, int D>
-struct WallPressureWarp_Adami2012 {
-  WallPressure_Adami2012<T, D> f;
-  const uint32_t* list;  // the wet walls (FlagWetWalls), in sorted order
-  using Sums = typename WallPressure_Adami2012<T, D>::Sums;
-  template <class W>
-  EJ_INLINE void operator()(const W& w, std::size_t k) const {
-    const uint32_t i = list[k];
-    const Vec<T, D> xi = f.pv.x[i];
-    const T r2max = f.model.kernel.support() * f.model.kernel.support();
-    typename W::template Lane<Sums> s;
-    w.each([&](int lane) { s[lane] = Sums{}; });
-    const auto around = f.grid.around(xi);
-    const int rows = f.grid.rows();
-    uint32_t seen = 0;  // candidates of the ranges before this one: lane l takes those at seen + l (mod 32)
-    EJ_NO_UNROLL
-    for (int row = 0; row < rows; ++row) {
-      const auto rr = f.grid.row_ranges(around, row);
-      EJ_NO_UNROLL
-      for (int c = 0; c < 3; ++c) {
-        const uint32_t b = rr.begin(c), e = rr.end(c);
-        if (b >= e) continue;
-        w.each([&](int lane) {
-          EJ_NO_UNROLL
-          for (uint32_t j = b + ((uint32_t(lane) - seen) & (kWarpLanes - 1)); j < e; j += kWarpLanes) {
-            if (f.pv.kind[j] != kFluid) continue;
-            const Vec<T, D> r = xi - f.pv.x[j];
-            const T r2 = norm2(r);
-            if (r2 < r2max) f.add(s[lane], j, r, r2);
-          }
-        });
-        seen += e - b;
-      }
+    if (sum_w > T(0)) {
+      T pw = (sum_pw + (model.wall_fluid_accel ? sum_acc : dot(model.gravity, sum_rho_r))) / sum_w;
+      if (pw < T(0)) pw = T(0);
+      pv.p[i] = pw;
+      pv.rhop[i] = model.eos.density(pw);
+      pv.vp[i] = wall_velocity(model.slip, pv.v[i], sum_vw, sum_w);
+    } else {
+      dry(i);
     }
-    const Sums total = w.reduce(s, [](const Sums& a, const Sums& b) { return a + b; });
-    w.each([&](int lane) {
-      if (lane == 0) f.finish(i, total);
-    });
   }
 };
 

@@ -138,11 +138,8 @@ class UniformLiquid {
     const std::string specialised = params.text("fluid.force_specialised");
     if (specialised != "off") force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceDefaults;
     if (specialised == "fast") force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceFast;
-    // boundary.wall_threads (the wall pass over the wet walls' list; wall_pressure_adami2012.h): bit 32;
-    // warp, a warp a wet wall: bits 32 and 1024.
-    const std::string wall_threads = params.text("boundary.wall_threads");
-    if (wall_threads != "all") force_kernel_ |= Term_WallPressure_Adami2012::kWallList;
-    if (wall_threads == "warp") force_kernel_ |= Term_WallPressure_Adami2012::kWallWarp;
+    // boundary.wall_threads (the wall pass over the wet walls' list; wall_pressure_adami2012.h): bit 32.
+    if (params.text("boundary.wall_threads") == "wet") force_kernel_ |= Term_WallPressure_Adami2012::kWallList;
   }
 
   // The parameters that may change between steps (needs_rebuild = false), from construction and
@@ -512,8 +509,7 @@ class UniformLiquid {
   int force_kernel_ = 0;  // bits: 1 cell blocks (fluid.force_kernel), 2 fluid list, 4 64 registers, 8 and 16
                           // the neighbour batch; 32 the wet walls' list (boundary.wall_threads); 64 the
                           // batch's queue in shared memory; 128 and 256 the specialised and fast pass;
-                          // 512 the bounded scan (fluid.neighbour_batch = auto); 1024 a warp a wet wall
-                          // (boundary.wall_threads = warp)
+                          // 512 the bounded scan (fluid.neighbour_batch = auto)
   WcsphModel<T, D> model_{};
   CellGrid<T, D> grid_{};
   ParticleView<T, D> pv_{};

@@ -90,9 +90,8 @@ struct Term_WallPressure_Adami2012 {
             {"pressure", "density_predicted", "velocity_predicted"},
             {"boundary.slip", "boundary.wall_pressure", "boundary.wall_threads", "physics.gravity"}};
   }
-  // boundary.wall_threads = wet: bit kWallList of the context's force_kernel (solver/uniform_liquid.h);
-  // warp: kWallList and kWallWarp.
-  static constexpr int kWallList = 32, kWallWarp = 1024;
+  // boundary.wall_threads = wet: bit kWallList of the context's force_kernel (solver/uniform_liquid.h).
+  static constexpr int kWallList = 32;
   template <class C>
   static std::function<void()> bind(C& c) {
     return [&c] {
@@ -106,10 +105,7 @@ struct Term_WallPressure_Adami2012 {
       // The wet walls' list (wall_pressure_adami2012.h, FlagWetWalls; list_flagged above); the launch
       // covers n lanes, those past the count return.
       const FlaggedList wet = list_flagged(c, [&f](uint32_t* flag) { return FlagWetWalls<typename C::T, C::D>{f, flag}; });
-      if (c.force_kernel & kWallWarp)
-        for_each_warp_counted(c.exec, wet.count, c.n, 0, WallPressureWarp_Adami2012<typename C::T, C::D>{f, wet.list});
-      else
-        c.exec.for_each_balanced(c.n, ForcesOverList<W, 3>{f, wet.list, wet.count});
+      c.exec.for_each_balanced(c.n, ForcesOverList<W, 3>{f, wet.list, wet.count});
     };
   }
 };
