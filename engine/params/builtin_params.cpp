@@ -1020,7 +1020,7 @@ ParamRegistry make_builtin() {
                               "Which particles the fused force pass launches a thread for (fluid.force_kernel "
                               "= particles, the arrays record (packed: all), no shifting): all = every "
                               "particle, a wall returning at once; fluid = the fluid's sorted indices only, "
-                              "listed each pass (a flag, a scan and a scatter), so no lane of a warp idles "
+                              "listed each pass (one compaction of the indices), so no lane of a warp idles "
                               "on a wall where walls and fluid share buckets (the default: 5% faster at the "
                               "peer's settings on the H200; on the H100, 2026-12-06, equal at the defaults). "
                               "The same results bit for bit."),

@@ -192,16 +192,16 @@ struct Forces_WCSPH_Monaghan1992 {
 // fluid.force_threads = fluid (issue 18): the pass launched over the fluid's sorted indices only, so
 // that no lane of a warp idles on a wall particle (a wall returns at once from the particle pass, but
 // where walls and fluid share buckets, at the floor and the tank's ends, they share warps). The list is
-// rebuilt each pass after the sort (flag, exclusive scan, scatter: list[pos[i]] = i for the fluid's i,
-// in sorted order, so consecutive lanes still read neighbouring cells); its length stays on the device
-// (count), so the launch covers n lanes and those past the count return. MinBlocks: the CUDA launch
-// bound (fluid.force_registers = 64 asks 8 blocks of 128 a SM, at most 64 registers, in float).
-struct FlagKind {
+// rebuilt each pass after the sort (Exec::select_if with IsKind: the fluid's indices in sorted order, so
+// consecutive lanes still read neighbouring cells); its length stays on the device (count), so the
+// launch covers n lanes and those past the count return. MinBlocks: the CUDA launch bound
+// (fluid.force_registers = 64 asks 8 blocks of 128 a SM, at most 64 registers, in float).
+struct IsKind {
   const uint8_t* kind;
   uint8_t wanted;
-  uint32_t* flag;
-  EJ_INLINE void operator()(std::size_t i) const { flag[i] = kind[i] == wanted ? 1u : 0u; }
+  EJ_INLINE bool operator()(std::size_t i) const { return kind[i] == wanted; }
 };
+// The list's scatter after a flag pass and its exclusive scan (the wet walls' list, liquid_uniform_terms.h).
 struct ScatterFlagged {
   const uint32_t* flag;
   const uint32_t* pos;  // exclusive scan of flag

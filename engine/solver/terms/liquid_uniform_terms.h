@@ -31,8 +31,8 @@ std::pair<Packed4<T>*, Packed4<T>*> wcsph_packed_record(Cells& cells, Store& sto
 
 // The sorted indices whose flag is 1, in the sort block (dead from the reorder to the next sort): the
 // flags (written by the functor make_flags(flag) returns), their exclusive scan (n + 1 words, the count
-// last) and the list, 3 n + 1 words of its 4 n. The force pass's fluid list and the wall pass's wet
-// walls' list (each dead once its pass is launched, so one block serves both).
+// last) and the list, 3 n + 1 words of its 4 n: the wall pass's wet walls' list. It and the force pass's
+// fluid list (list_selected, below) are each dead once their pass is launched, so one block serves both.
 struct FlaggedList {
   const uint32_t* list;
   const uint32_t* count;
@@ -46,6 +46,18 @@ FlaggedList list_flagged(C& c, MakeFlags&& make_flags) {
   c.exec.exclusive_scan(flag, pos, c.n);
   c.exec.for_each(c.n, ScatterFlagged{flag, pos, list});
   return {list, pos + c.n};
+}
+
+// The sorted indices i with pred(i) (Exec::select_if, one compaction pass), in the sort block (dead from
+// the reorder to the next sort): the list, then its length, n + 1 words of its 4 n: the force pass's
+// fluid list (IsKind). The wet walls' list stays with list_flagged: its test also writes the dry walls'
+// values, and such a test made CUB's compaction wait on each item in turn (65 us slower at 1M on the
+// H100 than the flag pass, scan and scatter, 2026-12-06).
+template <class C, class Pred>
+FlaggedList list_selected(C& c, const Pred& pred) {
+  uint32_t* list = static_cast<uint32_t*>(c.cells->scratch(sizeof(uint32_t) * (c.n + 1)));
+  c.exec.select_if(c.n, pred, list, list + c.n);
+  return {list, list + c.n};
 }
 
 // Summation density rho_i = sum_j m_j W_ij (Monaghan 1992 eq. 2.3; fluid.density = summation).
@@ -224,7 +236,7 @@ struct Term_Forces_Monaghan1992_UniformH {
   }
   // The force pass's A/B variants (fluid.force_threads, fluid.force_registers; bits of `kernel`, the
   // context's force_kernel less the fluid list over a row selection), without shifting only: over the
-  // fluid's list (list_flagged; the arrays record only), and/or bounded to 64 registers (float).
+  // fluid's list (list_selected; the arrays record only), and/or bounded to 64 registers (float).
   // fluid.neighbour_batch (3D): the two-phase loop of forces_wcsph_batch.h, its queue and rows per flush
   // by force_kernel's bits 8 and 16 (row16, row32, rows2), with shifting too (never 64 registers then);
   // bit 64 puts the queue in shared memory (row32_shared, rows2_shared).
@@ -262,7 +274,7 @@ struct Term_Forces_Monaghan1992_UniformH {
     const F f{c.model, c.grid, c.pv, c.count_pairs, nb};
     const uint32_t *list = nullptr, *count = nullptr;
     if (kernel & kForceFluidList) {
-      const FlaggedList fluid = list_flagged(c, [&c](uint32_t* flag) { return FlagKind{c.pv.kind.get(), kFluid, flag}; });
+      const FlaggedList fluid = list_selected(c, IsKind{c.pv.kind.get(), kFluid});
       list = fluid.list, count = fluid.count;
     }
     if constexpr (C::D == 3 && Defaults) {
