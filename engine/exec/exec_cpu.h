@@ -96,8 +96,9 @@ class CpuExec {
   }
 
   // Stream compaction: the indices i < n with pred(i), in increasing order, into list, and their number
-  // into *count. pred may also write values of particle i alone (it may run more than once for an
-  // index on CUDA: such writes must be idempotent).
+  // into *count. pred is meant as a pure test: one that also writes (particle i's own values) is run
+  // correctly here, but on CUDA its stores made CUB's compaction wait on each item in turn (the liquid's
+  // wet walls, solver/terms/liquid_uniform_terms.h: a flag pass is faster there).
   template <class Pred>
   void select_if(std::size_t n, const Pred& pred, uint32_t* list, uint32_t* count) const {
     const int threads = omp_get_max_threads();

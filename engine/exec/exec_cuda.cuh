@@ -183,8 +183,8 @@ class CudaExec {
   }
 
   // The contract of CpuExec::select_if, with CUB's single-pass compaction (DeviceSelect::If over the
-  // indices: one kernel and its initialisation where a flag, a scan and a scatter took five launches and
-  // wrote and read back 12 bytes a particle); the count stays in device memory.
+  // indices: an initialisation and one sweep, where a flag pass, a scan and a scatter took four launches
+  // and some 20 bytes of traffic a particle); the count stays in device memory.
   template <class Pred>
   void select_if(std::size_t n, const Pred& pred, uint32_t* list, uint32_t* count) {
     const thrust::counting_iterator<uint32_t> it(0);
