@@ -20,25 +20,6 @@
 namespace ejecta {
 namespace {
 
-// A field of the frame as doubles, n * components values.
-std::vector<double> values(const FrameData& f, const char* name) {
-  const FieldData* d = f.find(name);
-  EXPECT_NE(d, nullptr) << name;
-  std::vector<double> out;
-  if (!d) return out;
-  const std::size_t n = d->bytes.size() / scalar_bytes(d->info.scalar);
-  out.resize(n);
-  for (std::size_t k = 0; k < n; ++k) {
-    switch (d->info.scalar) {
-      case ScalarType::Float64: out[k] = reinterpret_cast<const double*>(d->bytes.data())[k]; break;
-      case ScalarType::Float32: out[k] = reinterpret_cast<const float*>(d->bytes.data())[k]; break;
-      case ScalarType::UInt32: out[k] = reinterpret_cast<const uint32_t*>(d->bytes.data())[k]; break;
-      case ScalarType::UInt8: out[k] = d->bytes[k]; break;
-    }
-  }
-  return out;
-}
-
 // The 2D Martin & Moyce column at a / 20 in double, flowing (t = 0.05 s, the front running along the
 // floor, particles changing buckets every step). Tolerance: 1e-9 of rho0 g h_column (the host sums in
 // another order); the previous order's acceleration is checked to miss by far more, so the test can fail.
@@ -51,9 +32,11 @@ TEST(WallPressure, FluidAccelerationReadsEachNeighboursOwnAcceleration) {
   sim->capture_frame_into(before, {"acceleration", "id"});
   sim->step();
   sim->capture_frame_into(after, {"position", "density_predicted", "pressure", "kind", "id"});
-  const std::vector<double> a0 = values(before, "acceleration"), id0 = values(before, "id");
-  const std::vector<double> x = values(after, "position"), rho = values(after, "density_predicted"),
-                            pr = values(after, "pressure"), kind = values(after, "kind"), id = values(after, "id");
+  using test::frame_values;
+  const std::vector<double> a0 = frame_values(before, "acceleration"), id0 = frame_values(before, "id");
+  const std::vector<double> x = frame_values(after, "position"), rho = frame_values(after, "density_predicted"),
+                            pr = frame_values(after, "pressure"), kind = frame_values(after, "kind"),
+                            id = frame_values(after, "id");
   const std::size_t n = kind.size();
   // The previous force pass's acceleration of each particle by its id, and (the old bug) by its index.
   std::vector<double> a_by_id(2 * n);

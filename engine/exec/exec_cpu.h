@@ -101,24 +101,13 @@ class CpuExec {
   // wet walls, solver/terms/liquid_uniform_terms.h: a flag pass is faster there).
   template <class Pred>
   void select_if(std::size_t n, const Pred& pred, uint32_t* list, uint32_t* count) const {
-    const int threads = omp_get_max_threads();
-    std::vector<std::size_t> partial(static_cast<std::size_t>(threads) + 1, 0);
-    std::vector<uint8_t> keep(n);
-#pragma omp parallel num_threads(threads)
-    {
-      const int t = omp_get_thread_num();
-      const std::size_t lo = n * t / threads, hi = n * (t + 1) / threads;
-      std::size_t kept = 0;
-      for (std::size_t i = lo; i < hi; ++i) kept += (keep[i] = pred(i) ? 1 : 0);
-      partial[static_cast<std::size_t>(t) + 1] = kept;
-#pragma omp barrier
-#pragma omp single
-      for (int u = 0; u < threads; ++u) partial[static_cast<std::size_t>(u) + 1] += partial[static_cast<std::size_t>(u)];
-      std::size_t at = partial[static_cast<std::size_t>(t)];
-      for (std::size_t i = lo; i < hi; ++i)
-        if (keep[i]) list[at++] = static_cast<uint32_t>(i);
-    }
-    *count = static_cast<uint32_t>(partial[static_cast<std::size_t>(threads)]);
+    std::vector<uint32_t> keep(n), pos(n + 1);
+    for_each(n, [&](std::size_t i) { keep[i] = pred(i) ? 1u : 0u; });
+    exclusive_scan(keep.data(), pos.data(), n);
+    for_each(n, [&](std::size_t i) {
+      if (keep[i]) list[pos[i]] = static_cast<uint32_t>(i);
+    });
+    *count = pos[n];
   }
 
   // Reduction of map(i) over i in [0, n) with an associative, commutative op. Deterministic for a

@@ -112,13 +112,6 @@ struct ZeroPadded {
   __host__ __device__ T operator()(std::size_t i) const { return i < n ? in[i] : T(0); }
 };
 
-// select_if's predicate on the counting iterator's index.
-template <class Pred>
-struct IndexPredicate {
-  Pred pred;
-  __host__ __device__ bool operator()(const uint32_t& i) const { return pred(static_cast<std::size_t>(i)); }
-};
-
 template <class Map, class R>
 struct IndexMap {
   Map map;
@@ -188,7 +181,7 @@ class CudaExec {
   template <class Pred>
   void select_if(std::size_t n, const Pred& pred, uint32_t* list, uint32_t* count) {
     const thrust::counting_iterator<uint32_t> it(0);
-    const IndexPredicate<Pred> keep{pred};
+    const IndexMap<Pred, bool> keep{pred};  // the index's test, as transform_reduce's map
     std::size_t bytes = 0;
     cuda_check(cub::DeviceSelect::If(nullptr, bytes, it, list, count, static_cast<std::int64_t>(n), keep, stream_), "select");
     void* tmp = scratch(bytes);
