@@ -178,24 +178,37 @@ bool parse_app(CLI::App& app, int argc, const char* const* argv, CliParse* r) {
 // rather than with CLI11 subcommands: the main parser has a positional SCENE, and a subcommand
 // there would make every scene path a candidate subcommand name (a scene file called "info" is
 // still reachable as ./info).
+// "run.h5" -> "run.repaired.h5" (".repaired.h5" appended when there is no extension).
+std::string repaired_path(const std::string& h5_path) {
+  const std::size_t dot = h5_path.rfind('.'), slash = h5_path.rfind('/');
+  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  return (has_ext ? h5_path.substr(0, dot) : h5_path) + ".repaired.h5";
+}
+
 CliParse parse_file_command(int argc, const char* const* argv) {
   CliParse r;
   CliOptions& o = r.options;
   o.command = argv[1];
   o.command_line = join_args(argc, argv);
-  const bool info = o.command == "info";
-  CLI::App app{info ? "Describe a recording: frames, time range, fields, provenance and the scene."
-                    : "Export a recording's diagnostics table or its particles (CSV, VTK).",
+  const bool info = o.command == "info", repair = o.command == "repair";
+  CLI::App app{info     ? "Describe a recording: frames, time range, fields, provenance and the scene."
+               : repair ? "Write a fresh copy of a recording whose /frames index was damaged (a kill during a "
+                          "write): every complete frame listed again, for h5py, ParaView and VisIt."
+                        : "Export a recording's diagnostics table or its particles (CSV, VTK).",
                std::string("ejecta ") + o.command};
-  const std::string usage = info ? "Usage: ejecta info FILE.h5\n"
-                                 : "Usage: ejecta export FILE.h5 --csv [--output OUT.csv]\n"
-                                   "       ejecta export FILE.h5 --particles [--format csv|vtk] [--frame N | --all] "
-                                   "[--output OUT]\n";
+  const std::string usage = info     ? "Usage: ejecta info FILE.h5\n"
+                            : repair ? "Usage: ejecta repair FILE.h5 [--output OUT.h5]\n"
+                                     : "Usage: ejecta export FILE.h5 --csv [--output OUT.csv]\n"
+                                       "       ejecta export FILE.h5 --particles [--format csv|vtk] [--frame N | "
+                                       "--all] [--output OUT]\n";
   app.formatter(std::make_shared<HelpFormatter>(usage, ""));
   app.get_formatter()->column_width(30);
   app.add_option("FILE", o.file_path, "Recording (HDF5) written by --record")->type_name("FILE.h5")->required();
   CLI::Option *frame = nullptr, *all = nullptr, *format = nullptr;
-  if (!info) {
+  if (repair)
+    app.add_option("--output,-o", o.output_path, "The copy (default: FILE.repaired.h5, next to FILE.h5)")
+        ->type_name("OUT.h5");
+  if (!info && !repair) {
     app.add_flag("--csv", o.export_csv, "The diagnostics table as CSV (one row per sample, units in the header)");
     app.add_flag("--probes", o.export_probes,
                  "The probe and gauge series as CSV (default output FILE_probes.csv; docs/probes.md)");
@@ -215,6 +228,11 @@ CliParse parse_file_command(int argc, const char* const* argv) {
   // argv[1] (the command) stands in for the program name so the positional FILE comes next.
   if (!parse_app(app, argc - 1, argv + 1, &r)) return r;
   if (info) return r;
+  if (repair) {
+    if (o.output_path.empty()) o.output_path = repaired_path(o.file_path);
+    if (o.output_path == o.file_path) return parse_error("repair: --output must differ from FILE (the damaged file is kept)");
+    return r;
+  }
   if (int(o.export_csv) + int(o.export_particles) + int(o.export_probes) == 0)
     return parse_error("export: say what to write, e.g. 'ejecta export FILE.h5 --csv' (diagnostics), "
                        "'--probes' (probe and gauge series) or '--particles --format vtk'");
@@ -233,7 +251,8 @@ CliParse parse_file_command(int argc, const char* const* argv) {
 }  // namespace
 
 CliParse parse_cli(int argc, const char* const* argv) {
-  if (argc >= 2 && (std::string(argv[1]) == "info" || std::string(argv[1]) == "export"))
+  if (argc >= 2 && (std::string(argv[1]) == "info" || std::string(argv[1]) == "export" ||
+                    std::string(argv[1]) == "repair"))
     return parse_file_command(argc, argv);
   CliParse r;
   CliOptions& o = r.options;
@@ -244,11 +263,13 @@ CliParse parse_cli(int argc, const char* const* argv) {
   app.formatter(std::make_shared<HelpFormatter>(
       "Usage: ejecta [OPTIONS] [SCENE.ini]\n"
       "       ejecta info FILE.h5\n"
-      "       ejecta export FILE.h5 (--csv | --particles [--format csv|vtk] [--frame N | --all]) [--output OUT]\n",
+      "       ejecta export FILE.h5 (--csv | --particles [--format csv|vtk] [--frame N | --all]) [--output OUT]\n"
+      "       ejecta repair FILE.h5 [--output OUT.h5]\n",
       "\nSubcommands (on a recording made with --record):\n"
       "  info FILE.h5                  Frames, time range, fields, provenance and scene of a recording\n"
       "  export FILE.h5 --csv          Its diagnostics table as CSV (units in the header)\n"
-      "  export FILE.h5 --particles    Per-particle data as CSV or VTK (.vtp); 'ejecta export --help'\n"));
+      "  export FILE.h5 --particles    Per-particle data as CSV or VTK (.vtp); 'ejecta export --help'\n"
+      "  repair FILE.h5                A copy whose /frames lists every complete frame again (after a kill)\n"));
   app.get_formatter()->column_width(30);
   // Ranges and dependencies are checked after parsing, with plain messages, and validators carry no
   // description, so that the help text stays free of CLI11's annotations.

@@ -75,16 +75,17 @@ struct CliOptions {
   double demo_period = 20;          // --demo-period S: wall-clock seconds per scene in the window
 
   // Subcommands: "ejecta info FILE.h5", "ejecta export FILE.h5 --csv [--output OUT.csv]",
-  // "ejecta export FILE.h5 --particles --format csv|vtk [--frame N|--all] [--output OUT]".
-  std::string command;      // "" (a run), "info" or "export"
-  std::string file_path;    // the FILE.h5 of info/export
+  // "ejecta export FILE.h5 --particles --format csv|vtk [--frame N|--all] [--output OUT]",
+  // "ejecta repair FILE.h5 [--output OUT.h5]".
+  std::string command;      // "" (a run), "info", "export" or "repair"
+  std::string file_path;    // the FILE.h5 of info/export/repair
   bool export_csv = false;  // export --csv: the diagnostics table
   bool export_particles = false;       // export --particles: per-particle data of frames
   std::string export_format = "csv";   // --format csv|vtk (with --particles)
   std::optional<long> export_frame;    // --frame N; none = the last complete frame
   bool export_all = false;             // --all: every complete frame
   bool export_probes = false;          // export --probes: the probe and gauge series (/probes)
-  std::string output_path;  // export --output; "" = next to the input, "-" = stdout (CSV of one frame)
+  std::string output_path;  // export/repair --output; "" = next to the input, "-" = stdout (CSV of one frame)
 
   std::string command_line;  // argv joined by spaces, for the recording's provenance
 };

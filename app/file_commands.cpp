@@ -2,6 +2,7 @@
 
 #include "io/h5_probes.h"
 #include "io/h5_reader.h"
+#include "io/xdmf.h"
 
 #include <cerrno>
 #include <cstring>
@@ -63,6 +64,17 @@ int run_info(const CliOptions& o) {
   std::printf("command line       %s\n", info.command_line.c_str());
   std::printf("scene:\n%s", info.scene_ini.c_str());
   if (!info.scene_ini.empty() && info.scene_ini.back() != '\n') std::printf("\n");
+  return 0;
+}
+
+int run_repair(const CliOptions& o) {
+  const H5Reader r(o.file_path);
+  r.copy_to(o.output_path);
+  const H5Reader copy(o.output_path);
+  std::fprintf(stderr, "wrote %s (+ %s): %zu complete frame(s) of %s, %zu diagnostics row(s)%s\n",
+               o.output_path.c_str(), xdmf_path_for(o.output_path).c_str(), copy.frame_count(), o.file_path.c_str(),
+               copy.diagnostics().size(),
+               r.notes().empty() ? "" : (std::string("; the original: ") + r.notes()[0]).c_str());
   return 0;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// The subcommands that work on a recording instead of running a scene: `ejecta info FILE.h5` and
-// `ejecta export FILE.h5 --csv`.
+// The subcommands that work on a recording instead of running a scene: `ejecta info FILE.h5`,
+// `ejecta export FILE.h5 --csv` and `ejecta repair FILE.h5`.
 #include "cli.h"
 
 #include "simulation.h"  // Diagnostics
@@ -18,6 +18,9 @@ int run_info(const CliOptions& o);
 int run_export(const CliOptions& o);
 // `ejecta export FILE.h5 --probes`: the /probes series as the CSV of a headless run (docs/probes.md).
 int run_export_probes(const CliOptions& o);
+
+// `ejecta repair FILE.h5 [--output OUT.h5]`: H5Reader::copy_to, then what the copy holds on stderr.
+int run_repair(const CliOptions& o);
 
 // The CSV itself: a header row of column names, then one row per sample, numbers with 17
 // significant digits so they read back exactly. `dim` decides the vector columns (x, y[, z]).

@@ -128,6 +128,7 @@ int run(const CliOptions& o) {
   }
   if (o.command == "info") return run_info(o);
   if (o.command == "export") return o.export_particles ? run_export_particles(o) : run_export(o);
+  if (o.command == "repair") return run_repair(o);
   if (o.list_keys) {
 #ifdef EJECTA_WITH_VIEWER
     std::fputs(viewer::key_table_markdown().c_str(), stdout);

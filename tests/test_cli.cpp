@@ -147,6 +147,23 @@ TEST(Cli, ExportParticleOptions) {
   EXPECT_NE(p.out.find("ejecta export FILE.h5 --particles [--format csv|vtk]"), std::string::npos) << p.out;
 }
 
+// `ejecta repair FILE.h5 [--output OUT.h5]`: the copy goes next to the file unless told, never onto it.
+TEST(Cli, RepairWritesACopyNextToTheFileAndNeverOverIt) {
+  auto p = parse({"repair", "dir/run.h5"});
+  ASSERT_TRUE(p.err.empty()) << p.err;
+  EXPECT_EQ(p.parse.options.command, "repair");
+  EXPECT_EQ(p.parse.options.output_path, "dir/run.repaired.h5");
+  p = parse({"repair", "run.h5", "--output", "fixed.h5"});
+  EXPECT_EQ(p.parse.options.output_path, "fixed.h5");
+  p = parse({"repair", "run.h5", "-o", "run.h5"});
+  EXPECT_EQ(p.parse.exit_code, 2);
+  EXPECT_NE(p.err.find("--output must differ from FILE"), std::string::npos) << p.err;
+  p = parse({"repair", "run.h5", "--csv"});
+  EXPECT_EQ(p.parse.exit_code, 2);
+  p = parse({"repair", "--help"});
+  EXPECT_NE(p.out.find("ejecta repair FILE.h5 [--output OUT.h5]"), std::string::npos) << p.out;
+}
+
 // A run whose progress f(t) is 20 times slower for its first 20 s (setup, a small first dt) and then
 // steady: the moving average forgets the start, the plain mean elapsed (1 - f) / f does not.
 TEST(Progress, EtaWeightsRecentRates) {

@@ -448,6 +448,60 @@ TEST(RecordFaults, KillAtEveryWriteAndTruncateOfAnEveryStepRecording) {
               writes - 1);
 }
 
+// A run with no end in sight (--steps 100000, every step recorded) sizes /frames for 65535 links, so
+// linking a frame rewrites a 1.4 MB header in place: the write a SIGKILL can cut between two pages
+// (tests/mpi/rank_dies.sh met it in CI: "cannot list /frames ... incorrect metadata checksum"). Every
+// write of the first frames is torn here; /frame_addresses, written with each frame before its link,
+// must keep every committed frame reachable, at least one kill must have torn /frames (else this
+// test proves nothing), and `ejecta repair` must turn such a file into one that h5py and the XDMF
+// sidecar read again.
+TEST(RecordFaults, TornFramesIndexOfAnOpenEndedRunKeepsEveryCommittedFrame) {
+  REQUIRE_BINARY_AND_SHIM();
+  TempDir tmp;
+  const auto args = [](const std::string& path) {
+    return "--headless '" + test::source_dir() + "/scenes/dambreak2d.ini' --backend cpu --set particles.dp=0.0114 " +
+           "--steps 100000 --record '" + path + "' --record-every-steps 1 --record-compression 4";
+  };
+  std::size_t last_frames = 0, damaged = 0;
+  std::string repaired_from;
+  for (long n = 1; n <= 200; ++n) {
+    SCOPED_TRACE("killed inside write " + std::to_string(n) + " (torn)");
+    const std::string path = tmp / ("t" + std::to_string(n) + ".h5");
+    const ShimRun r = run_shimmed("EJECTA_FAULT_KILL_AFTER_WRITES=" + std::to_string(n) + " EJECTA_FAULT_TEAR=1", args(path));
+    EXPECT_TRUE(r.killed) << r.out;
+    const std::size_t frames = check_recording(path, 1);
+    EXPECT_GE(frames, last_frames);  // the frame being linked is complete and listed in /frame_addresses
+    last_frames = std::max(last_frames, frames);
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0) continue;
+    const H5Reader reader(path);
+    if (!reader.notes().empty() && reader.notes()[0].find("/frame_addresses") != std::string::npos) {
+      ++damaged;
+      if (repaired_from.empty() && frames >= 2) repaired_from = path;
+    }
+  }
+  EXPECT_GE(last_frames, 4u);
+  ASSERT_GE(damaged, 2u) << "no kill tore the /frames header: the test no longer reaches the case it is for";
+  ASSERT_FALSE(repaired_from.empty());
+  const H5Reader damaged_reader(repaired_from);
+  const std::string fixed = tmp / "fixed.h5";
+  const test::RunResult rep = test::run_binary("repair '" + repaired_from + "' --output '" + fixed + "'");
+  ASSERT_EQ(rep.code, 0) << rep.out;
+  const H5Reader fixed_reader(fixed);
+  EXPECT_TRUE(fixed_reader.notes().empty()) << fixed_reader.notes()[0];
+  ASSERT_EQ(fixed_reader.frame_count(), damaged_reader.frame_count());
+  for (std::size_t k = 0; k < fixed_reader.frame_count(); ++k) {
+    const FrameData a = damaged_reader.read_frame(k), b = fixed_reader.read_frame(k);
+    EXPECT_EQ(a.step, b.step);
+    ASSERT_EQ(a.fields.size(), b.fields.size());
+    for (std::size_t f = 0; f < a.fields.size(); ++f) EXPECT_TRUE(a.fields[f].bytes == b.fields[f].bytes) << k;
+  }
+  EXPECT_EQ(damaged_reader.diagnostics().size(), fixed_reader.diagnostics().size());
+  check_with_h5py(fixed, fixed_reader.frame_count());
+  std::printf("[ kill -9 ] 200 torn writes of an open-ended recording: %zu tore /frames, every committed frame "
+              "kept; repaired copy of %zu frames\n", damaged, fixed_reader.frame_count());
+}
+
 // --restart refuses a damaged state with exit 2 before any step, and a directory with a message
 // instead of HDF5's error stack.
 TEST(RecordFaults, RestartRefusesNonFiniteStateAndDirectories) {

@@ -64,6 +64,7 @@ inline Handle attribute(hid_t id) { return Handle(id, H5Aclose); }
 inline Handle type(hid_t id) { return Handle(id, H5Tclose); }
 inline Handle space(hid_t id) { return Handle(id, H5Sclose); }
 inline Handle plist(hid_t id) { return Handle(id, H5Pclose); }
+inline Handle object(hid_t id) { return Handle(id, H5Oclose); }  // any of group, dataset, named type
 
 // Switches HDF5's automatic error printing off for its lifetime and restores whatever was installed
 // before (an application may have its own handler).
@@ -118,6 +119,23 @@ struct DiagRow {
 };
 Handle diag_mem_type();
 Handle diag_file_type();
+
+// A new recording file with the recorder's crash-safe settings (docs/file-format.md, points 5 and
+// 7): superblock version 2, the 1.10 object formats, no aggregation blocks. Invalid on failure.
+Handle create_recording_file(const std::string& path);
+// The creation properties of /frames: compact link storage sized for `capacity` links (at most
+// 65535), so that linking a frame rewrites one header in place instead of growing it.
+Handle frames_group_plist(std::size_t capacity, std::size_t name_length);
+// /frame_addresses, the second index of the frames (the address of frame k in row k), and one
+// appended row: the address of the open object `obj`. False (with HDF5's error stack) on failure.
+Handle create_address_index(hid_t file);
+bool append_address(hid_t index, hsize_t row, hid_t obj);
+
+// An object's address in its file, and the object at an address (a group, a dataset; H5I_INVALID_HID
+// when nothing valid is there). The recorder keeps each frame's address in /frame_addresses, the
+// reader's way to the frames when the /frames index is damaged (docs/file-format.md).
+bool object_address(hid_t obj, std::uint64_t* out);
+hid_t open_by_address(hid_t file, std::uint64_t addr);
 
 }  // namespace h5
 }  // namespace ejecta

@@ -1,6 +1,7 @@
 #include "io/h5_reader.h"
 
 #include "io/h5_common.h"
+#include "io/xdmf.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace ejecta {
@@ -88,6 +90,9 @@ struct H5Reader::Impl {
   std::uint64_t file_bytes = 0;
   RunInfo info;
   std::vector<std::string> frames;  // group names of the complete frames, in order
+  // Their addresses when /frames was damaged and the frames were found through /frame_addresses
+  // (empty when /frames was read).
+  std::vector<std::uint64_t> frame_addresses;
   std::size_t partial = 0;
   std::vector<std::string> notes;
 
@@ -98,27 +103,69 @@ struct H5Reader::Impl {
     throw RecordError(msg);
   }
 
-  // Indexes /frames/NAME; returns "" when the frame is complete, else why it is not.
-  std::string check_frame(hid_t frames_group, const std::string& name) const {
-    Handle g = h5::group(H5Gopen2(frames_group, name.c_str(), H5P_DEFAULT));
-    if (!g) return "cannot open the group";
+  // Frame k's group: /frames/NAME, or the group at its address when /frames was damaged.
+  Handle open_frame(std::size_t k) const {
+    if (frame_addresses.empty())
+      return h5::group(H5Gopen2(file.get(), ("/frames/" + frames[k]).c_str(), H5P_DEFAULT));
+    Handle g = h5::object(h5::open_by_address(file.get(), frame_addresses[k]));
+    return g && H5Iget_type(g.get()) == H5I_GROUP ? std::move(g) : Handle{};
+  }
+
+  // Returns "" when the frame group `g` is complete, else why it is not.
+  std::string check_frame(hid_t g) const {
     std::int64_t complete = 0;
-    if (!h5::read_int_attr(g.get(), "complete", &complete))
+    if (!h5::read_int_attr(g, "complete", &complete))
       return "no 'complete' attribute (the run was probably interrupted while writing it)";
     if (complete != 1) return "'complete' is " + std::to_string(complete) + ", not 1";
     std::int64_t n = 0;
-    if (!h5::read_int_attr(g.get(), "particles", &n) || n < 0 || n > kMaxParticles)
+    if (!h5::read_int_attr(g, "particles", &n) || n < 0 || n > kMaxParticles)
       return "no valid 'particles' attribute";
     std::vector<std::string> names;
-    if (!link_names(g.get(), &names)) return "cannot list its datasets";
+    if (!link_names(g, &names)) return "cannot list its datasets";
     for (const auto& ds_name : names) {
-      Handle ds = h5::dataset(H5Dopen2(g.get(), ds_name.c_str(), H5P_DEFAULT));
+      Handle ds = h5::dataset(H5Dopen2(g, ds_name.c_str(), H5P_DEFAULT));
       if (!ds) return "dataset '" + ds_name + "' cannot be opened";
       DatasetShape shape;
       const std::string why = check_dataset(ds.get(), std::size_t(n), file_bytes, &shape);
       if (!why.empty()) return "dataset '" + ds_name + "': " + why;
     }
     return "";
+  }
+
+  // The way back to the frames when /frames cannot be listed: /frame_addresses, row k the address of
+  // frame k, written with the frame before it was linked (docs/file-format.md). False when the file
+  // has no such dataset (recorded before it existed) or it cannot be read either.
+  bool index_by_address(const std::string& damage) {
+    const hid_t root = file.get();
+    if (H5Lexists(root, "frame_addresses", H5P_DEFAULT) <= 0) return false;
+    Handle ds = h5::dataset(H5Dopen2(root, "frame_addresses", H5P_DEFAULT));
+    if (!ds) return false;
+    Handle space = h5::space(H5Dget_space(ds.get()));
+    hsize_t rows = 0;
+    if (!space || H5Sget_simple_extent_ndims(space.get()) != 1 ||
+        H5Sget_simple_extent_dims(space.get(), &rows, nullptr) != 1 || rows > kMaxLinks)
+      return false;
+    std::vector<std::uint64_t> addr(std::size_t(rows), 0);
+    if (rows > 0 && H5Dread(ds.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, addr.data()) < 0) return false;
+    for (std::size_t k = 0; k < addr.size(); ++k) {
+      char name[32];
+      std::snprintf(name, sizeof name, "%06zu", k);
+      // Only addresses inside the file: HDF5 would reject the others too, with a longer message.
+      Handle g = addr[k] > 0 && addr[k] < file_bytes ? h5::object(h5::open_by_address(root, addr[k])) : Handle{};
+      const std::string why = !g || H5Iget_type(g.get()) != H5I_GROUP ? "no frame group at its address"
+                                                                       : check_frame(g.get());
+      if (why.empty()) {
+        frames.push_back(name);
+        frame_addresses.push_back(addr[k]);
+      } else {
+        ++partial;
+        notes.push_back(std::string("frame ") + name + " skipped: " + why);
+      }
+    }
+    notes.insert(notes.begin(), "the /frames index is damaged (" + damage + "); the " + std::to_string(frames.size()) +
+                                    " complete frame(s) were found through /frame_addresses; `ejecta repair` " +
+                                    "writes a copy whose /frames lists them again");
+    return true;
   }
 };
 
@@ -205,12 +252,18 @@ void H5Reader::index() {
   }
   Handle frames = h5::group(H5Gopen2(root, "frames", H5P_DEFAULT));
   std::vector<std::string> names;
-  if (!frames || !link_names(frames.get(), &names)) m.fail("cannot list /frames; the file may be corrupt");
+  if (!frames || !link_names(frames.get(), &names)) {
+    std::string damage = h5::error_stack_text();
+    if (damage.empty()) damage = "cannot list it";
+    if (m.index_by_address("HDF5: " + damage)) return;
+    m.fail("cannot list /frames; the file may be corrupt");
+  }
   // Frame groups are listed by name (zero-padded, so name order is frame order) whatever the
   // creation-order index says.
   std::sort(names.begin(), names.end());
   for (const auto& name : names) {
-    const std::string why = m.check_frame(frames.get(), name);
+    Handle g = h5::group(H5Gopen2(frames.get(), name.c_str(), H5P_DEFAULT));
+    const std::string why = g ? m.check_frame(g.get()) : "cannot open the group";
     if (why.empty()) {
       m.frames.push_back(name);
     } else {
@@ -237,7 +290,7 @@ FrameData H5Reader::read_frame(std::size_t k) const {
                       std::to_string(m.frames.size()) + " complete frame(s)");
   h5::Silence quiet;
   const std::string gpath = "/frames/" + m.frames[k];
-  Handle g = h5::group(H5Gopen2(m.file.get(), gpath.c_str(), H5P_DEFAULT));
+  Handle g = m.open_frame(k);
   if (!g) m.fail("cannot open " + gpath);
   FrameData fr;
   std::int64_t step = 0, n = 0;
@@ -321,9 +374,70 @@ std::vector<std::string> H5Reader::field_names() const {
   std::vector<std::string> names;
   if (m.frames.empty()) return names;
   h5::Silence quiet;
-  Handle g = h5::group(H5Gopen2(m.file.get(), ("/frames/" + m.frames[0]).c_str(), H5P_DEFAULT));
+  Handle g = m.open_frame(0);
   if (!g || !link_names(g.get(), &names)) m.fail("cannot list the fields of frame " + m.frames[0]);
   return names;
+}
+
+namespace {
+// Copies one attribute of the source root to the destination root, type and shape as stored.
+herr_t copy_root_attr(hid_t src, const char* name, const H5A_info_t*, void* dst) {
+  Handle a = h5::attribute(H5Aopen(src, name, H5P_DEFAULT));
+  Handle type = h5::type(a ? H5Aget_type(a.get()) : H5I_INVALID_HID);
+  Handle space = h5::space(a ? H5Aget_space(a.get()) : H5I_INVALID_HID);
+  if (!type || !space || H5Tis_variable_str(type.get()) != 0) return -1;
+  std::vector<char> buf(std::size_t(H5Aget_storage_size(a.get())) + 1);
+  if (H5Aread(a.get(), type.get(), buf.data()) < 0) return -1;
+  Handle b = h5::attribute(H5Acreate2(*static_cast<hid_t*>(dst), name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  return b && H5Awrite(b.get(), type.get(), buf.data()) >= 0 ? 0 : -1;
+}
+}  // namespace
+
+void H5Reader::copy_to(const std::string& out_path) const {
+  const Impl& m = *impl_;
+  h5::Silence quiet;
+  const std::string part = out_path + ".part";
+  const auto fail = [&](const std::string& what) {
+    const std::string d = h5::error_stack_text();
+    std::remove(part.c_str());
+    throw RecordError("'" + out_path + "': " + what + (d.empty() ? "" : " (HDF5: " + d + ")"));
+  };
+  std::vector<XdmfFrame> meta;
+  {
+    Handle out = h5::create_recording_file(part);
+    if (!out) fail("cannot create '" + part + "' as an HDF5 file");
+    hid_t dst = out.get();
+    const hid_t root = m.file.get();
+    if (H5Aiterate2(root, H5_INDEX_NAME, H5_ITER_INC, nullptr, copy_root_attr, &dst) < 0)
+      fail("cannot copy the root attributes of '" + m.path + "'");
+    std::vector<std::string> top;
+    if (!link_names(root, &top)) fail("cannot list the top level of '" + m.path + "'");
+    for (const auto& name : top)
+      if (name != "frames" && name != "frame_addresses" &&
+          H5Ocopy(root, name.c_str(), dst, name.c_str(), H5P_DEFAULT, H5P_DEFAULT) < 0)
+        fail("cannot copy /" + name + " of '" + m.path + "'");
+    Handle gcpl = h5::frames_group_plist(m.frames.size() + m.frames.size() / 4 + 8, 6);
+    Handle frames = h5::group(H5Gcreate2(dst, "frames", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
+    Handle index = h5::create_address_index(dst);
+    if (!frames || !index) fail("cannot create /frames");
+    for (std::size_t k = 0; k < m.frames.size(); ++k) {
+      Handle g = m.open_frame(k);
+      if (!g || H5Ocopy(g.get(), ".", frames.get(), m.frames[k].c_str(), H5P_DEFAULT, H5P_DEFAULT) < 0)
+        fail("cannot copy frame " + m.frames[k]);
+      Handle copied = h5::group(H5Gopen2(frames.get(), m.frames[k].c_str(), H5P_DEFAULT));
+      if (!copied || !h5::append_address(index.get(), k, copied.get())) fail("cannot index frame " + m.frames[k]);
+      const FrameData f = read_frame(k);
+      XdmfFrame x{"/frames/" + m.frames[k], f.time, f.particles, {}};
+      for (const auto& field : f.fields) x.fields.push_back(field.info);
+      meta.push_back(std::move(x));
+    }
+    index.reset();
+    frames.reset();
+    if (H5Fflush(dst, H5F_SCOPE_GLOBAL) < 0 || !out.reset()) fail("cannot write '" + part + "'");
+  }
+  if (std::rename(part.c_str(), out_path.c_str()) != 0)
+    fail("cannot rename '" + part + "' to '" + out_path + "': " + std::strerror(errno));
+  write_xdmf(out_path, xdmf_path_for(out_path), m.info.dim, meta);
 }
 
 }  // namespace ejecta

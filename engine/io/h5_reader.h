@@ -34,6 +34,11 @@ class H5Reader {
   FrameData read_frame(std::size_t k) const;
   std::vector<Diagnostics> diagnostics() const;
   std::vector<std::string> field_names() const;  // of the first complete frame
+  // Writes a fresh recording at `out_path` (as OUT.part, renamed once whole) and its XDMF sidecar:
+  // the root attributes, every other top-level object (/diagnostics, /probes) and the complete
+  // frames, their chunks copied as stored, linked under /frames again. `ejecta repair` runs it on a
+  // file whose /frames index was damaged. Throws RecordError.
+  void copy_to(const std::string& out_path) const;
 
  private:
   void index();

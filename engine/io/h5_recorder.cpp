@@ -53,7 +53,7 @@ std::size_t frame_bytes_bound(const std::vector<const FieldData*>& fields, std::
   // Measured (h5stat) for comparison: a dataset's object header with its attributes takes about
   // 600 bytes, a chunk index entry 24; HDF5 allocates metadata in blocks of 2 KiB.
   const std::size_t chunks = n / kChunkRows + 1;
-  std::size_t total = 16 * 1024;
+  std::size_t total = 16 * 1024 + 8 * 1024;  // + the frame's entry in /frame_addresses and its index
   for (const FieldData* f : fields)
     total += f->bytes.size() + f->bytes.size() / 256 + chunks * 1024 + 4 * 1024 + f->info.description.size() +
              f->info.units.size();
@@ -65,9 +65,10 @@ struct H5Recorder::Impl {
   std::string path, part_path, xdmf_path;
   RunInfo info;
   RecordOptions opt;
-  Handle file, frames, diag;
+  Handle file, frames, diag, addresses;
   Handle diag_mem;
   hsize_t diag_rows = 0;
+  hsize_t address_rows = 0;
   std::chrono::steady_clock::time_point last_flush = std::chrono::steady_clock::now();
   std::vector<XdmfFrame> written;  // metadata of the complete frames, for the XDMF sidecar
   bool renamed = false;            // FILE.part became FILE (after the first frame)
@@ -143,6 +144,17 @@ struct H5Recorder::Impl {
     }
   }
 
+  // Phase 1's second index: the frame's address as row k of /frame_addresses, flushed with the frame
+  // and never rewritten after. Phase 2 rewrites the whole /frames header in place (21 bytes per link
+  // of its capacity: 1.4 MB at 65535), and Linux lets SIGKILL cut such a write between two pages: a
+  // torn header fails its checksum and hides every frame (tests/mpi/rank_dies.sh hit it in CI). The
+  // two indices are never written by the same flush, so one kill can damage at most one of them.
+  void append_address(hid_t frame, const std::string& name) {
+    if (!h5::append_address(addresses.get(), address_rows, frame))
+      fail("cannot append frame " + name + " to /frame_addresses");
+    ++address_rows;
+  }
+
   // After the first frame: FILE.part becomes FILE. A stale sidecar of an earlier recording of the
   // same name goes first, so it never describes the new file.
   void publish() {
@@ -161,10 +173,7 @@ H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const Recor
   m.part_path = path + ".part";
   m.info = info;
   m.opt = opt;
-  const std::size_t dot = path.rfind('.');
-  const std::size_t slash = path.rfind('/');
-  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  m.xdmf_path = (has_ext ? path.substr(0, dot) : path) + ".xdmf";
+  m.xdmf_path = xdmf_path_for(path);
   if (opt.compression < 0 || opt.compression > 9)
     throw RecordError("'" + path + "': gzip compression level must be 0..9, got " + std::to_string(opt.compression));
 
@@ -179,23 +188,9 @@ H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const Recor
   }
   try {
     h5::Silence quiet;
-    Handle fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
-    // Superblock version 2 (checksummed, and no "open for writing" flag that a crash would leave
-    // set, as version 3 has), then the 1.10 object formats for everything created after it
-    // (checksummed chunk indices); see docs/file-format.md.
-    H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
-    // No metadata or small-data aggregation blocks. HDF5 allocates such a block (2 KiB) at the end
-    // of the file and, at every flush, gives back its unused tail: the end of allocation moves
-    // back, the file is truncated, and only then is the superblock with the new end written. A
-    // kill between that truncate and that write left a file shorter than the end its superblock
-    // stores, which HDF5 refuses ("truncated file"; 1 in 1001 random kills, and reproduced at
-    // every frame by tests/fault/fault_shim.c). Without aggregation the end of allocation only
-    // grows while a frame is written, so no flush truncates the file below a stored end.
-    H5Pset_meta_block_size(fapl.get(), 0);
-    H5Pset_small_data_block_size(fapl.get(), 0);
-    m.file = h5::file(H5Fcreate(m.part_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
+    m.file = h5::create_recording_file(m.part_path);
     if (!m.file) throw RecordError(with_detail("cannot create '" + m.part_path + "' as an HDF5 file"));
-    if (H5Fset_libver_bounds(m.file.get(), H5F_LIBVER_V110, H5F_LIBVER_LATEST) < 0) m.fail("cannot select the 1.10 format");
+    Handle fapl = h5::plist(H5Fget_access_plist(m.file.get()));
     int* fdp = nullptr;
     if (H5Fget_vfd_handle(m.file.get(), fapl.get(), reinterpret_cast<void**>(&fdp)) >= 0 && fdp) m.fd = *fdp;
     m.ensure_space(64 * 1024, "the file header");
@@ -220,9 +215,7 @@ H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const Recor
     const std::size_t capacity =
         std::clamp(opt.expected_frames ? opt.expected_frames + opt.expected_frames / 4 + 2 : kDefaultFrameCapacity,
                    kMinFrameCapacity, kMaxFrameCapacity);
-    Handle gcpl = h5::plist(H5Pcreate(H5P_GROUP_CREATE));
-    H5Pset_link_phase_change(gcpl.get(), unsigned(kMaxFrameCapacity), unsigned(kMaxFrameCapacity - 1));
-    H5Pset_est_link_info(gcpl.get(), unsigned(capacity), unsigned(kFrameNameLength));
+    Handle gcpl = h5::frames_group_plist(capacity, kFrameNameLength);
     m.frames = h5::group(H5Gcreate2(m.file.get(), "frames", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
     if (!m.frames) m.fail("cannot create group /frames");
 
@@ -235,10 +228,16 @@ H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const Recor
     m.diag = h5::dataset(
         H5Dcreate2(m.file.get(), "diagnostics", ftype.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT));
     if (!m.diag) m.fail("cannot create dataset /diagnostics");
+
+    // /frame_addresses: each frame's address, appended with the frame before it is linked, so the
+    // frames stay reachable when a kill tears the /frames header (see append_address).
+    m.addresses = h5::create_address_index(m.file.get());
+    if (!m.addresses) m.fail("cannot create dataset /frame_addresses");
     if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush");
   } catch (const RecordError& e) {
     {
       h5::Silence quiet;
+      m.addresses.reset();
       m.diag.reset();
       m.frames.reset();
       m.file.reset();
@@ -307,6 +306,7 @@ void H5Recorder::write_frame(const FrameData& frame) {
   }
   // `complete` last: a reader that finds it knows every dataset before it was written.
   h5::write_int_attr(g.get(), "complete", 1, H5T_STD_I32LE);
+  m.append_address(g.get(), name);
   if (H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL) < 0) m.fail("cannot flush frame " + name + " to disk");
 
   // Phase 2: link it into /frames (an in-place rewrite of the pre-sized index) and flush again.
@@ -373,6 +373,7 @@ void H5Recorder::close() {
   Impl& m = *impl_;
   if (!m.file) return;
   h5::Silence quiet;
+  m.addresses.reset();
   m.diag.reset();
   m.frames.reset();
   m.diag_mem.reset();

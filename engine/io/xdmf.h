@@ -24,6 +24,9 @@ struct XdmfFrame {
 void write_xdmf(const std::string& h5_path, const std::string& xdmf_path, int dim,
                 const std::vector<XdmfFrame>& frames);
 
+// The sidecar's path for a recording: FILE.h5 -> FILE.xdmf (the extension replaced, or appended).
+std::string xdmf_path_for(const std::string& h5_path);
+
 // The XDMF text itself (what write_xdmf writes), for tests and tools.
 std::string xdmf_text(const std::string& h5_file_name, int dim, const std::vector<XdmfFrame>& frames);
 
