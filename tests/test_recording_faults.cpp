@@ -293,6 +293,83 @@ TEST(RecordingStart, FrameWhoseSidecarFailedIsCountedAndNamed) {
   EXPECT_EQ(H5Reader(path).frame_count(), 2u);
 }
 
+// The second index on its own (design point 8 of docs/file-format.md): a /frames header whose
+// checksum fails (one byte changed in its middle, as a torn write leaves it) hides no frame; a row of
+// /frame_addresses that points at no object header costs that frame only (skipped with a note), and
+// H5Reader never hands HDF5 such an address; the in-memory reader (the fuzzer's) agrees.
+TEST(RecordingIndex, DamagedFramesHeaderFallsBackToTheAddressesRowByRow) {
+  TempDir tmp;
+  const std::string path = tmp / "d.h5";
+  {
+    H5Recorder rec(path, small_info(), {});
+    for (int k = 0; k < 3; ++k) rec.write_frame(small_frame(7, k));
+  }
+  haddr_t frames_addr = 0, row1_at = 0, dataset_addr = 0;
+  {
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    H5O_info_t oi;
+    ASSERT_GE(H5Oget_info_by_name2(f, "frames", &oi, H5O_INFO_BASIC, H5P_DEFAULT), 0);
+    frames_addr = oi.addr;
+    ASSERT_GE(H5Oget_info_by_name2(f, "frames/000001/position", &oi, H5O_INFO_BASIC, H5P_DEFAULT), 0);
+    dataset_addr = oi.addr;
+    ASSERT_GE(H5Oget_info_by_name2(f, "frames/000001", &oi, H5O_INFO_BASIC, H5P_DEFAULT), 0);
+    const hid_t ds = H5Dopen2(f, "frame_addresses", H5P_DEFAULT);
+    ASSERT_GE(ds, 0);
+    std::uint64_t rows[3] = {};
+    ASSERT_GE(H5Dread(ds, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows), 0);
+    EXPECT_EQ(rows[1], std::uint64_t(oi.addr)) << "row k holds frame k's address";
+    // Where row 1 lies in the file: 8 bytes into the dataset's first (unfiltered) chunk.
+    hsize_t offset[1] = {0}, chunk_bytes = 0;
+    unsigned mask = 0;
+    haddr_t chunk = 0;
+    const hid_t space = H5Dget_space(ds);
+    ASSERT_GE(H5Dget_chunk_info(ds, space, 0, offset, &mask, &chunk, &chunk_bytes), 0);
+    H5Sclose(space);
+    row1_at = chunk + 8;
+    H5Dclose(ds);
+    H5Fclose(f);
+  }
+  std::vector<unsigned char> bytes = read_bytes(path);
+  ASSERT_GT(bytes.size(), std::size_t(frames_addr) + 64);
+  bytes[std::size_t(frames_addr) + 40] ^= 0x5a;  // inside the header chunk: its checksum now fails
+  const auto write = [](const std::string& p, const std::vector<unsigned char>& b) {
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+  };
+  const std::string torn = tmp / "torn.h5";
+  write(torn, bytes);
+  {
+    const H5Reader r(torn);
+    ASSERT_EQ(r.frame_count(), 3u);
+    EXPECT_EQ(r.partial_frames(), 0u);
+    ASSERT_FALSE(r.notes().empty());
+    EXPECT_NE(r.notes()[0].find("found through /frame_addresses"), std::string::npos) << r.notes()[0];
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(r.read_frame(std::size_t(k)).step, small_frame(7, k).step);
+    EXPECT_EQ(r.field_names().size(), small_frame(7, 0).fields.size());
+  }
+  // Row 1 pointed inside the superblock, at a frame's dataset header (an object header, but not a
+  // group) and past the end of the file: frame 1 is skipped each time, frames 0 and 2 read.
+  for (const std::uint64_t bad : {std::uint64_t(8), std::uint64_t(dataset_addr), std::uint64_t(bytes.size() + 4096)}) {
+    {
+      std::vector<unsigned char> b = bytes;
+      std::memcpy(&b[std::size_t(row1_at)], &bad, 8);
+      const std::string p = tmp / ("row" + std::to_string(bad) + ".h5");
+      write(p, b);
+      for (int from_memory = 0; from_memory < 2; ++from_memory) {
+        SCOPED_TRACE("row 1 = " + std::to_string(bad) + (from_memory ? ", from memory" : ", from the file"));
+        const std::unique_ptr<H5Reader> r = from_memory ? std::make_unique<H5Reader>(b.data(), b.size(), p + " (image)")
+                                                        : std::make_unique<H5Reader>(p);
+        ASSERT_EQ(r->frame_count(), 2u);
+        EXPECT_EQ(r->partial_frames(), 1u);
+        EXPECT_EQ(r->read_frame(1).step, small_frame(7, 2).step);
+        bool noted = false;
+        for (const auto& n : r->notes()) noted |= n.find("frame 000001 skipped") != std::string::npos;
+        EXPECT_TRUE(noted);
+      }
+      EXPECT_EQ(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL), 0) << "the readers left HDF5 objects open";
+    }
+  }
+}
+
 // ---- The ejecta binary under the fault shim ----
 
 std::string shim() { return EJECTA_FAULT_SHIM; }

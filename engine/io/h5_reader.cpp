@@ -93,6 +93,10 @@ struct H5Reader::Impl {
   // Their addresses when /frames was damaged and the frames were found through /frame_addresses
   // (empty when /frames was read).
   std::vector<std::uint64_t> frame_addresses;
+  // The file image while the in-memory constructor indexes it (null otherwise): index_by_address
+  // reads raw bytes at an address from here or from the file.
+  const unsigned char* image = nullptr;
+  std::size_t image_size = 0;
   std::size_t partial = 0;
   std::vector<std::string> notes;
 
@@ -132,6 +136,21 @@ struct H5Reader::Impl {
     return "";
   }
 
+  bool has_object_header(std::uint64_t addr) const {
+    char sig[4] = {};
+    if (addr == 0 || addr > file_bytes || file_bytes - addr < 64) return false;
+    if (image) {
+      if (addr + 4 > image_size) return false;
+      std::memcpy(sig, image + addr, 4);
+    } else {
+      const int fd = ::open(path.c_str(), O_RDONLY);
+      const bool got = fd >= 0 && ::pread(fd, sig, 4, off_t(addr)) == 4;
+      if (fd >= 0) ::close(fd);
+      if (!got) return false;
+    }
+    return std::memcmp(sig, "OHDR", 4) == 0;
+  }
+
   // The way back to the frames when /frames cannot be listed: /frame_addresses, row k the address of
   // frame k, written with the frame before it was linked (docs/file-format.md). False when the file
   // has no such dataset (recorded before it existed) or it cannot be read either.
@@ -150,8 +169,10 @@ struct H5Reader::Impl {
     for (std::size_t k = 0; k < addr.size(); ++k) {
       char name[32];
       std::snprintf(name, sizeof name, "%06zu", k);
-      // Only addresses inside the file: HDF5 would reject the others too, with a longer message.
-      Handle g = addr[k] > 0 && addr[k] < file_bytes ? h5::object(h5::open_by_address(root, addr[k])) : Handle{};
+      // Only a version 2 object header ("OHDR", checksummed; the recorder writes no other) is handed
+      // to HDF5: the rows are raw data without a checksum, and a damaged one must not make HDF5 parse
+      // arbitrary bytes as an unchecked version 1 header.
+      Handle g = has_object_header(addr[k]) ? h5::object(h5::open_by_address(root, addr[k])) : Handle{};
       const std::string why = !g || H5Iget_type(g.get()) != H5I_GROUP ? "no frame group at its address"
                                                                        : check_frame(g.get());
       if (why.empty()) {
@@ -202,7 +223,11 @@ H5Reader::H5Reader(const void* image, std::size_t size, const std::string& name)
   H5Pset_fapl_core(fapl.get(), 1 << 16, 0);
   H5Pset_file_image(fapl.get(), const_cast<void*>(image), size);
   m.file = h5::file(H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.get()));
+  m.image = static_cast<const unsigned char*>(image);
+  m.image_size = size;
   index();
+  m.image = nullptr;  // the caller's buffer may go; HDF5 keeps its own copy
+  m.image_size = 0;
 }
 
 void H5Reader::index() {
