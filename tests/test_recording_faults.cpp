@@ -155,8 +155,11 @@ TEST(RecordingCorruption, FuzzSeedsAreValidRecordings) {
   const struct Seed {
     const char* name;
     int dim, gzip;
-    bool diagnostics;
-  } seeds[] = {{"seed_1d_gzip0.h5", 1, 0, true}, {"seed_2d_gzip5.h5", 2, 5, false}, {"seed_3d_gzip0.h5", 3, 0, false}};
+    bool diagnostics, torn;  // torn: the /frames header damaged (the reader's /frame_addresses path)
+  } seeds[] = {{"seed_1d_gzip0.h5", 1, 0, true, false},
+               {"seed_2d_gzip5.h5", 2, 5, false, false},
+               {"seed_3d_gzip0.h5", 3, 0, false, false},
+               {"seed_2d_torn_frames.h5", 2, 0, false, true}};
   const char* write = std::getenv("EJECTA_WRITE_FUZZ_SEEDS");
   for (const Seed& s : seeds) {
     SCOPED_TRACE(s.name);
@@ -177,10 +180,20 @@ TEST(RecordingCorruption, FuzzSeedsAreValidRecordings) {
       }
       rec.close();
       std::remove((dir + "/" + std::string(s.name, std::strlen(s.name) - 3) + ".xdmf").c_str());
+      if (s.torn) {
+        const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        H5O_info_t oi;
+        ASSERT_GE(H5Oget_info_by_name2(f, "frames", &oi, H5O_INFO_BASIC, H5P_DEFAULT), 0);
+        H5Fclose(f);
+        std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
+        io.seekp(std::streamoff(oi.addr + 40));
+        io.put(char(0x5a));  // a changed byte inside the header chunk: its checksum fails
+      }
     }
     const H5Reader r(path);
     EXPECT_EQ(r.info().dim, s.dim);
     EXPECT_EQ(r.frame_count(), 2u);
+    EXPECT_EQ(!r.notes().empty() && r.notes()[0].find("found through /frame_addresses") != std::string::npos, s.torn);
     EXPECT_EQ(r.diagnostics().size(), s.diagnostics ? 2u : 0u);
     EXPECT_LT(fs::file_size(path), 20000u) << "seeds stay small";
   }

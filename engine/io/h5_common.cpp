@@ -261,7 +261,7 @@ Handle frames_group_plist(std::size_t capacity, std::size_t name_length) {
 }
 
 Handle create_address_index(hid_t f) {
-  const hsize_t zero = 0, unlimited = H5S_UNLIMITED, chunk = 512;  // 4 KiB chunks
+  const hsize_t zero = 0, unlimited = H5S_UNLIMITED, chunk = 64;  // 512-byte chunks
   Handle space_id = space(H5Screate_simple(1, &zero, &unlimited));
   Handle dcpl = plist(H5Pcreate(H5P_DATASET_CREATE));
   H5Pset_chunk(dcpl.get(), 1, &chunk);
