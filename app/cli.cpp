@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include "file_commands.h"  // sibling_path
+
 #include "params/param_registry.h"  // edit_distance, closest_match, physics_models
 
 #include <CLI/CLI.hpp>
@@ -178,13 +180,6 @@ bool parse_app(CLI::App& app, int argc, const char* const* argv, CliParse* r) {
 // rather than with CLI11 subcommands: the main parser has a positional SCENE, and a subcommand
 // there would make every scene path a candidate subcommand name (a scene file called "info" is
 // still reachable as ./info).
-// "run.h5" -> "run.repaired.h5" (".repaired.h5" appended when there is no extension).
-std::string repaired_path(const std::string& h5_path) {
-  const std::size_t dot = h5_path.rfind('.'), slash = h5_path.rfind('/');
-  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  return (has_ext ? h5_path.substr(0, dot) : h5_path) + ".repaired.h5";
-}
-
 CliParse parse_file_command(int argc, const char* const* argv) {
   CliParse r;
   CliOptions& o = r.options;
@@ -229,7 +224,7 @@ CliParse parse_file_command(int argc, const char* const* argv) {
   if (!parse_app(app, argc - 1, argv + 1, &r)) return r;
   if (info) return r;
   if (repair) {
-    if (o.output_path.empty()) o.output_path = repaired_path(o.file_path);
+    if (o.output_path.empty()) o.output_path = sibling_path(o.file_path, ".repaired.h5");
     if (o.output_path == o.file_path) return parse_error("repair: --output must differ from FILE (the damaged file is kept)");
     return r;
   }

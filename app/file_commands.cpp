@@ -24,12 +24,12 @@ const char* scalar_name(ScalarType t) {
 
 }  // namespace
 
-std::string default_csv_path(const std::string& h5_path) {
+std::string sibling_path(const std::string& h5_path, const std::string& suffix) {
   const auto slash = h5_path.find_last_of('/');
   const auto dot = h5_path.rfind('.');
   // A dot in a folder name ("runs.v2/out") is not an extension.
-  if (dot != std::string::npos && (slash == std::string::npos || dot > slash + 1)) return h5_path.substr(0, dot) + ".csv";
-  return h5_path + ".csv";
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash + 1)) return h5_path.substr(0, dot) + suffix;
+  return h5_path + suffix;
 }
 
 int run_info(const CliOptions& o) {

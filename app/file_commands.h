@@ -25,7 +25,10 @@ int run_repair(const CliOptions& o);
 // The CSV itself: a header row of column names, then one row per sample, numbers with 17
 // significant digits so they read back exactly. `dim` decides the vector columns (x, y[, z]).
 void write_diagnostics_csv(std::FILE* out, const std::vector<Diagnostics>& rows, int dim);
-// "run.h5" -> "run.csv" (the extension replaced, or appended when there is none), same folder.
-std::string default_csv_path(const std::string& h5_path);
+// "run.h5" -> "run" + suffix (the extension replaced, or the suffix appended when there is none; a
+// dot in a folder name is not an extension), same folder.
+std::string sibling_path(const std::string& h5_path, const std::string& suffix);
+// "run.h5" -> "run.csv".
+inline std::string default_csv_path(const std::string& h5_path) { return sibling_path(h5_path, ".csv"); }
 
 }  // namespace ejecta::app

@@ -1,6 +1,7 @@
 #include "dist/dist_xdmf.h"
 
 #include "io/h5_recorder.h"  // RecordError
+#include "io/xdmf.h"        // xdmf_path_for
 
 #include <cerrno>
 #include <cstdio>
@@ -12,14 +13,6 @@
 namespace ejecta::dist {
 
 namespace {
-
-// The sidecar of a recording file: its extension replaced by .xdmf (io/h5_recorder.cpp's rule).
-std::string sidecar_of(const std::string& path) {
-  const std::size_t dot = path.rfind('.');
-  const std::size_t slash = path.rfind('/');
-  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  return (has_ext ? path.substr(0, dot) : path) + ".xdmf";
-}
 
 // Rank r's file of `path` among k ranks (dist_comm.cpp's rank_path for any rank).
 std::string rank_file(const std::string& path, int r, int k) {
@@ -101,7 +94,7 @@ std::string joined_xdmf_text(const std::vector<std::string>& rank_texts) {
 std::string write_joined_xdmf(const std::string& path, int ranks) {
   std::vector<std::string> texts;
   for (int r = 0; r < ranks; ++r) {
-    const std::string side = sidecar_of(rank_file(path, r, ranks));
+    const std::string side = xdmf_path_for(rank_file(path, r, ranks));
     std::ifstream in(side, std::ios::binary);
     if (!in) throw RecordError("cannot read '" + side + "' to join the ranks' XDMF files");
     std::ostringstream s;
@@ -109,7 +102,7 @@ std::string write_joined_xdmf(const std::string& path, int ranks) {
     texts.push_back(s.str());
   }
   const std::string text = joined_xdmf_text(texts);
-  const std::string out = sidecar_of(path), tmp = out + ".tmp";
+  const std::string out = xdmf_path_for(path), tmp = out + ".tmp";
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw RecordError("cannot write '" + tmp + "': " + std::strerror(errno));
   const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
