@@ -78,6 +78,10 @@ int run_repair(const CliOptions& o) {
   return 0;
 }
 
+void print_reader_notes(const H5Reader& r, const std::string& path) {
+  for (const auto& note : r.notes()) std::fprintf(stderr, "ejecta: note: '%s': %s\n", path.c_str(), note.c_str());
+}
+
 int run_export_probes(const CliOptions& o) {
   const H5Reader r(o.file_path);  // the recording's own checks first: a foreign file says so
   ProbeSeries s;

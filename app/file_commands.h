@@ -3,6 +3,7 @@
 // `ejecta export FILE.h5 --csv` and `ejecta repair FILE.h5`.
 #include "cli.h"
 
+#include "io/h5_reader.h"
 #include "simulation.h"  // Diagnostics
 
 #include <cstdio>
@@ -21,6 +22,9 @@ int run_export_probes(const CliOptions& o);
 
 // `ejecta repair FILE.h5 [--output OUT.h5]`: H5Reader::copy_to, then what the copy holds on stderr.
 int run_repair(const CliOptions& o);
+// What a run that reads a recording (--restart, --playback) says of it on stderr: the reader's notes
+// (frames skipped, a damaged /frames index read through /frame_addresses), one line each.
+void print_reader_notes(const H5Reader& r, const std::string& path);
 
 // The CSV itself: a header row of column names, then one row per sample, numbers with 17
 // significant digits so they read back exactly. `dim` decides the vector columns (x, y[, z]).

@@ -205,6 +205,7 @@ int run(const CliOptions& o) {
   if (!o.playback_path.empty()) {
     // The reader's errors (missing, foreign, damaged file) are RecordErrors: exit 2, before any GL.
     const H5Reader reader(o.playback_path);
+    print_reader_notes(reader, o.playback_path);
     ParamSet recorded = read_scene_string(reader.info().scene_ini, o.playback_path + " (recorded scene)");
 #ifdef EJECTA_WITH_VIEWER
     if (!o.headless) {
@@ -267,6 +268,7 @@ int run(const CliOptions& o) {
 #endif
   if (!o.restart_path.empty()) {
     const H5Reader reader(o.restart_path);
+    print_reader_notes(reader, o.restart_path);
     const std::size_t frames = reader.frame_count();
     if (frames == 0) throw ParamError("--restart: '" + o.restart_path + "' holds no complete frame");
     std::size_t k = frames - 1;

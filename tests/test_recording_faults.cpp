@@ -588,6 +588,14 @@ TEST(RecordFaults, TornFramesIndexOfAnOpenEndedRunKeepsEveryCommittedFrame) {
   }
   EXPECT_EQ(damaged_reader.diagnostics().size(), fixed_reader.diagnostics().size());
   check_with_h5py(fixed, fixed_reader.frame_count());
+  // --restart from the damaged file runs from its last frame and says how it found it.
+  const test::RunResult restart =
+      test::run_binary("--restart '" + repaired_from + "' --headless --backend cpu --steps 2");
+  EXPECT_EQ(restart.code, 0) << restart.out;
+  EXPECT_NE(restart.out.find("found through /frame_addresses"), std::string::npos) << restart.out;
+  EXPECT_NE(restart.out.find("restarting from frame " + std::to_string(damaged_reader.frame_count() - 1)),
+            std::string::npos)
+      << restart.out;
   std::printf("[ kill -9 ] 200 torn writes of an open-ended recording: %zu tore /frames, every committed frame "
               "kept; repaired copy of %zu frames\n", damaged, fixed_reader.frame_count());
 }
