@@ -499,6 +499,12 @@ TEST(RecordFaults, KillAtWritesAcrossTheNinthFrameKeepsEveryCommittedFrame) {
   std::printf("[ kill -9 ] %zu kill points over %ld writes: every file absent or valid\n", points.size(), writes);
 }
 
+// The coarse 2D dam break (329 particles) for `steps` steps, every step recorded with gzip 4.
+std::string every_step_args(const std::string& path, long steps) {
+  return "--headless '" + test::source_dir() + "/scenes/dambreak2d.ini' --backend cpu --set particles.dp=0.0114 " +
+         "--steps " + std::to_string(steps) + " --record '" + path + "' --record-every-steps 1 --record-compression 4";
+}
+
 // A kill after every single write and truncate of a run that records every step (6 frames), half of
 // them tearing the write they land in (the shim's EJECTA_FAULT_TEAR: the bytes up to the first page
 // boundary). The truncates matter: HDF5 used to give back its aggregation block's tail at each
@@ -508,10 +514,7 @@ TEST(RecordFaults, KillAtWritesAcrossTheNinthFrameKeepsEveryCommittedFrame) {
 TEST(RecordFaults, KillAtEveryWriteAndTruncateOfAnEveryStepRecording) {
   REQUIRE_BINARY_AND_SHIM();
   TempDir tmp;
-  const auto args = [](const std::string& path) {
-    return "--headless '" + test::source_dir() + "/scenes/dambreak2d.ini' --backend cpu --set particles.dp=0.0114 " +
-           "--steps 5 --record '" + path + "' --record-every-steps 1 --record-compression 4";
-  };
+  const auto args = [](const std::string& path) { return every_step_args(path, 5); };
   const std::string full = tmp / "full.h5", count = tmp / "writes.txt";
   const ShimRun whole = run_shimmed("EJECTA_FAULT_REPORT='" + count + "'", args(full));
   ASSERT_EQ(whole.code, 0) << whole.out;
@@ -548,10 +551,7 @@ TEST(RecordFaults, KillAtEveryWriteAndTruncateOfAnEveryStepRecording) {
 TEST(RecordFaults, TornFramesIndexOfAnOpenEndedRunKeepsEveryCommittedFrame) {
   REQUIRE_BINARY_AND_SHIM();
   TempDir tmp;
-  const auto args = [](const std::string& path) {
-    return "--headless '" + test::source_dir() + "/scenes/dambreak2d.ini' --backend cpu --set particles.dp=0.0114 " +
-           "--steps 100000 --record '" + path + "' --record-every-steps 1 --record-compression 4";
-  };
+  const auto args = [](const std::string& path) { return every_step_args(path, 100000); };
   std::size_t last_frames = 0, damaged = 0;
   std::string repaired_from;
   for (long n = 1; n <= 200; ++n) {

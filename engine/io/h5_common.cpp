@@ -1,6 +1,7 @@
 #include "io/h5_common.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 namespace ejecta::h5 {
@@ -253,10 +254,21 @@ Handle create_recording_file(const std::string& path) {
   return f;
 }
 
-Handle frames_group_plist(std::size_t capacity, std::size_t name_length) {
+std::string frame_name(std::size_t k) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%06zu", k);
+  return b;
+}
+
+Handle frames_group_plist(std::size_t expected_frames) {
+  constexpr std::size_t kDefaultCapacity = 1024, kNameLength = 6;
+  const std::size_t e = expected_frames;
+  const std::size_t capacity =
+      std::clamp(e ? e + e / 4 + 2 : kDefaultCapacity, H5Recorder::kMinFrameCapacity, H5Recorder::kMaxFrameCapacity);
   Handle gcpl = plist(H5Pcreate(H5P_GROUP_CREATE));
-  H5Pset_link_phase_change(gcpl.get(), 65535, 65534);
-  H5Pset_est_link_info(gcpl.get(), unsigned(std::min<std::size_t>(capacity, 65535)), unsigned(name_length));
+  H5Pset_link_phase_change(gcpl.get(), unsigned(H5Recorder::kMaxFrameCapacity),
+                           unsigned(H5Recorder::kMaxFrameCapacity - 1));
+  H5Pset_est_link_info(gcpl.get(), unsigned(capacity), unsigned(kNameLength));
   return gcpl;
 }
 

@@ -123,9 +123,12 @@ Handle diag_file_type();
 // A new recording file with the recorder's crash-safe settings (docs/file-format.md, points 5 and
 // 7): superblock version 2, the 1.10 object formats, no aggregation blocks. Invalid on failure.
 Handle create_recording_file(const std::string& path);
-// The creation properties of /frames: compact link storage sized for `capacity` links (at most
-// 65535), so that linking a frame rewrites one header in place instead of growing it.
-Handle frames_group_plist(std::size_t capacity, std::size_t name_length);
+// Frame k's group name: six zero-padded digits ("000042"), so name order is frame order.
+std::string frame_name(std::size_t k);
+// The creation properties of /frames: compact link storage sized for `expected_frames` + 25% links
+// (RecordOptions::expected_frames; 1024 when 0, clamped to H5Recorder's capacity limits), so that
+// linking a frame rewrites one header in place instead of growing it.
+Handle frames_group_plist(std::size_t expected_frames);
 // /frame_addresses, the second index of the frames (the address of frame k in row k), and one
 // appended row: the address of the open object `obj`. False (with HDF5's error stack) on failure.
 Handle create_address_index(hid_t file);

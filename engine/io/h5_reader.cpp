@@ -136,17 +136,16 @@ struct H5Reader::Impl {
     return "";
   }
 
-  bool has_object_header(std::uint64_t addr) const {
+  // Whether a version 2 object header ("OHDR") starts at `addr`: read from the image, or from the
+  // file through `fd`.
+  bool has_object_header(std::uint64_t addr, int fd) const {
     char sig[4] = {};
     if (addr == 0 || addr > file_bytes || file_bytes - addr < 64) return false;
     if (image) {
       if (addr + 4 > image_size) return false;
       std::memcpy(sig, image + addr, 4);
-    } else {
-      const int fd = ::open(path.c_str(), O_RDONLY);
-      const bool got = fd >= 0 && ::pread(fd, sig, 4, off_t(addr)) == 4;
-      if (fd >= 0) ::close(fd);
-      if (!got) return false;
+    } else if (fd < 0 || ::pread(fd, sig, 4, off_t(addr)) != 4) {
+      return false;
     }
     return std::memcmp(sig, "OHDR", 4) == 0;
   }
@@ -166,13 +165,13 @@ struct H5Reader::Impl {
       return false;
     std::vector<std::uint64_t> addr(std::size_t(rows), 0);
     if (rows > 0 && H5Dread(ds.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, addr.data()) < 0) return false;
+    const int fd = image ? -1 : ::open(path.c_str(), O_RDONLY);
     for (std::size_t k = 0; k < addr.size(); ++k) {
-      char name[32];
-      std::snprintf(name, sizeof name, "%06zu", k);
+      const std::string name = h5::frame_name(k);
       // Only a version 2 object header ("OHDR", checksummed; the recorder writes no other) is handed
       // to HDF5: the rows are raw data without a checksum, and a damaged one must not make HDF5 parse
       // arbitrary bytes as an unchecked version 1 header.
-      Handle g = has_object_header(addr[k]) ? h5::object(h5::open_by_address(root, addr[k])) : Handle{};
+      Handle g = has_object_header(addr[k], fd) ? h5::object(h5::open_by_address(root, addr[k])) : Handle{};
       const std::string why = !g || H5Iget_type(g.get()) != H5I_GROUP ? "no frame group at its address"
                                                                        : check_frame(g.get());
       if (why.empty()) {
@@ -180,9 +179,10 @@ struct H5Reader::Impl {
         frame_addresses.push_back(addr[k]);
       } else {
         ++partial;
-        notes.push_back(std::string("frame ") + name + " skipped: " + why);
+        notes.push_back("frame " + name + " skipped: " + why);
       }
     }
+    if (fd >= 0) ::close(fd);
     notes.insert(notes.begin(), "the /frames index is damaged (" + damage + "); the " + std::to_string(frames.size()) +
                                     " complete frame(s) were found through /frame_addresses; `ejecta repair` " +
                                     "writes a copy whose /frames lists them again");
@@ -441,7 +441,7 @@ void H5Reader::copy_to(const std::string& out_path) const {
       if (name != "frames" && name != "frame_addresses" &&
           H5Ocopy(root, name.c_str(), dst, name.c_str(), H5P_DEFAULT, H5P_DEFAULT) < 0)
         fail("cannot copy /" + name + " of '" + m.path + "'");
-    Handle gcpl = h5::frames_group_plist(m.frames.size() + m.frames.size() / 4 + 8, 6);
+    Handle gcpl = h5::frames_group_plist(m.frames.size());
     Handle frames = h5::group(H5Gcreate2(dst, "frames", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
     Handle index = h5::create_address_index(dst);
     if (!frames || !index) fail("cannot create /frames");

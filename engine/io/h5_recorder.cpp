@@ -22,17 +22,9 @@ constexpr const char* kFormat = "ejecta-particles";
 constexpr int kFormatVersion = 2;
 constexpr std::size_t kChunkRows = 65536;  // rows per chunk along the particle axis
 constexpr hsize_t kDiagChunk = 64;         // diagnostics rows per chunk (8.7 kB)
-constexpr std::size_t kDefaultFrameCapacity = 1024;
-constexpr std::size_t kFrameNameLength = 6;
 // Space reserved past the end of the file at a time (at least), so that diagnostics rows do not
 // each cost a system call.
 constexpr std::size_t kReserveStep = std::size_t(1) << 20;
-
-std::string frame_name(std::size_t k) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%06zu", k);
-  return b;
-}
 
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
@@ -212,10 +204,7 @@ H5Recorder::H5Recorder(const std::string& path, const RunInfo& info, const Recor
     // it (a new header chunk, or the switch to a fractal heap at 9 links that HDF5 makes by
     // default) writes a parent that points to new blocks, and a crash or a full disk between the
     // two writes destroyed the whole group.
-    const std::size_t capacity =
-        std::clamp(opt.expected_frames ? opt.expected_frames + opt.expected_frames / 4 + 2 : kDefaultFrameCapacity,
-                   kMinFrameCapacity, kMaxFrameCapacity);
-    Handle gcpl = h5::frames_group_plist(capacity, kFrameNameLength);
+    Handle gcpl = h5::frames_group_plist(opt.expected_frames);
     m.frames = h5::group(H5Gcreate2(m.file.get(), "frames", H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
     if (!m.frames) m.fail("cannot create group /frames");
 
@@ -281,7 +270,7 @@ void H5Recorder::write_frame(const FrameData& frame) {
   m.check_sizes(chosen, frame.particles);
 
   const std::size_t k = m.written.size();
-  const std::string name = frame_name(k);
+  const std::string name = h5::frame_name(k);
   const std::string group_path = "/frames/" + name;
   m.ensure_space(frame_bytes_bound(chosen, frame.particles), "frame " + name);
 
