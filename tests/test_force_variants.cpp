@@ -64,8 +64,11 @@ void expect_batches_same_state(std::vector<std::string> o, long steps, bool shar
   o.push_back("fluid.neighbour_batch=off");
   const auto base = run(o, Backend::Cpu, steps);
   std::vector<const char*> batches = {"fluid.neighbour_batch=row16", "fluid.neighbour_batch=row32",
-                                      "fluid.neighbour_batch=rows2", "fluid.neighbour_batch=auto"};
-  if (shared) batches.insert(batches.end(), {"fluid.neighbour_batch=row32_shared", "fluid.neighbour_batch=rows2_shared"});
+                                      "fluid.neighbour_batch=rows2", "fluid.neighbour_batch=auto",
+                                      "fluid.neighbour_batch=ring32", "fluid.neighbour_batch=ring64"};
+  if (shared)
+    batches.insert(batches.end(), {"fluid.neighbour_batch=row32_shared", "fluid.neighbour_batch=rows2_shared",
+                                   "fluid.neighbour_batch=ring32_shared"});
   for (const char* batch : batches) {
     SCOPED_TRACE(batch);
     o.back() = batch;
@@ -246,6 +249,32 @@ TEST(NeighbourBatch, CudaBoundedScanSameStateAsRow32) {
     const auto row32 = run(a, Backend::Cuda, 100), bounded = run(b, Backend::Cuda, 100);
     test::expect_same_state(*row32, *bounded);
     expect_same_pairs(*row32, *bounded);
+  }
+}
+
+// On the GPU, the ring's flushes (fluid.neighbour_batch = ring32, ring64, ring32_shared: the lanes of a warp
+// vote on when to run their queued pairs, physics/forces_wcsph_ring.h) against auto and row32: each
+// particle's pairs in the same order through the same pair function, whatever the warp's pace, so the
+// same state bit for bit; at the defaults (the fast specialised pass), with cells of the support (rings
+// filled and drained many times a particle) and in double with XSPH (the general pass).
+TEST(NeighbourBatch, CudaRingSameStateAsRowFlushes) {
+  if (!cuda_available()) GTEST_SKIP() << "no GPU: " << cuda_unavailable_reason();
+  const std::vector<std::pair<std::vector<std::string>, const char*>> settings = {
+      {{"particles.dp=0.04"}, "auto"},
+      {{"particles.dp=0.04", "fluid.neighbour_cells=support"}, "row32"},
+      {{"particles.dp=0.06", "scene.precision=double", "fluid.xsph=0.1"}, "row32"}};
+  for (const auto& [o, reference] : settings) {
+    std::vector<std::string> a = o;
+    a.push_back(std::string("fluid.neighbour_batch=") + reference);
+    const auto base = run(a, Backend::Cuda, 100);
+    for (const char* ring : {"ring32", "ring64", "ring32_shared"}) {
+      std::vector<std::string> b = o;
+      b.push_back(std::string("fluid.neighbour_batch=") + ring);
+      SCOPED_TRACE(b.back() + ", " + o.back());
+      const auto s = run(b, Backend::Cuda, 100);
+      test::expect_same_state(*base, *s);
+      expect_same_pairs(*base, *s);
+    }
   }
 }
 

@@ -1063,8 +1063,13 @@ ParamRegistry make_builtin() {
                               "defaults on the H100 (2026-12-06). row32_shared, "
                               "rows2_shared: row32, rows2 with the queue in the block's shared memory "
                               "instead of the thread's local memory (16 or 24 KB a block of 128 on the "
-                              "GPU; exec/thread_slots.h): the same results, another register allocation."),
-                        {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared", "auto"})));
+                              "GPU; exec/thread_slots.h): the same results, another register allocation. "
+                              "ring32, ring64, ring32_shared (no shifting): the queue a ring of 32 or 64 "
+                              "entries over the rows as one sequence, its pair terms run when every lane of "
+                              "the warp holds some (physics/forces_wcsph_ring.h): the same results bit for "
+                              "bit on the CPU."),
+                        {"off", "row16", "row32", "rows2", "row32_shared", "rows2_shared", "auto", "ring32", "ring64",
+                         "ring32_shared"})));
   // Speed (issue 18, stop 36): the force pass compiled for the default options.
   t.add(rebuild(choices(param("fluid.force_specialised", T::Choice, "fast", "", "Force pass specialised",
                               "The fused force pass (fluid.force_kernel = particles, either neighbour record "

@@ -129,10 +129,13 @@ class UniformLiquid {
     // bounded scan where a row's candidates fit the queue).
     const std::string batch = params.text("fluid.neighbour_batch");
     if (batch == "auto") force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceBoundedScan;
-    const bool shared_queue = batch == "row32_shared" || batch == "rows2_shared";
+    const bool shared_queue = batch == "row32_shared" || batch == "rows2_shared" || batch == "ring32_shared";
     const std::string rows = shared_queue ? batch.substr(0, batch.size() - 7) : batch;
     force_kernel_ |= 8 * (rows == "row16" ? 1 : rows == "row32" || rows == "auto" ? 2 : rows == "rows2" ? 3 : 0);
     if (shared_queue) force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceSharedQueue;
+    // ring32, ring64, ring32_shared (physics/forces_wcsph_ring.h): bit 1024, 2048 for 64 entries.
+    if (rows.rfind("ring", 0) == 0) force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceRing;
+    if (rows == "ring64") force_kernel_ |= Term_Forces_Monaghan1992_UniformH::kForceRing64;
     // fluid.force_specialised (the pass compiled for the default options where the model has them): bit 128;
     // fast, that pass with the GPU's approximate reciprocal and square root: bits 128 and 256.
     const std::string specialised = params.text("fluid.force_specialised");

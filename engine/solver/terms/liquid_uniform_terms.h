@@ -11,6 +11,7 @@
 #include "physics/forces_wcsph.h"
 #include "physics/forces_wcsph_batch.h"
 #include "physics/forces_wcsph_cells.h"
+#include "physics/forces_wcsph_ring.h"
 #include "physics/wall_pressure_adami2012.h"
 #include "solver/term_registry.h"
 
@@ -228,7 +229,7 @@ struct Term_Forces_Monaghan1992_UniformH {
         return;
       }
     }
-    if ((kernel & (kForceFluidList | kForceRegisters64)) && c.model.shift <= T(0)) {
+    if ((kernel & (kForceFluidList | kForceRegisters64 | kForceRing)) && c.model.shift <= T(0)) {
       variant(c, kernel, nb);
       return;
     }
@@ -249,15 +250,19 @@ struct Term_Forces_Monaghan1992_UniformH {
   // instruction refined to the last bit or two by FMA steps (no correctly rounded sequence, no branch).
   // Bit 512 with row32 (fluid.neighbour_batch = auto): in the fast pass in float, the row's scan bounded
   // by the queue's room (ForcesBatched's Bounded) where a row's candidates fit the queue (rows_fit).
+  // Bit 1024 (fluid.neighbour_batch = ring32, ring64, ring32_shared; 3D, no shifting): the two phases with
+  // the queue a ring flushed when the warp's lanes all hold pairs (forces_wcsph_ring.h), 64 entries with
+  // bit 2048, in shared memory with bit 64; compiled for the specialised passes too.
   static constexpr int kForceCellBlocks = 1, kForceFluidList = 2, kForceRegisters64 = 4, kForceBatch = 8 | 16,
-                       kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256, kForceBoundedScan = 512;
+                       kForceSharedQueue = 64, kForceDefaults = 128, kForceFast = 256, kForceBoundedScan = 512,
+                       kForceRing = 1024, kForceRing64 = 2048;
   // The packed record (nb not the arrays) has the specialised passes' loops only; its other variants run
   // the general pass.
   template <class C, bool Shifting = false, class Nb>
   static void variant(C& c, int kernel, const Nb& nb) {
     if constexpr (!Shifting) {
       const int batch = C::D == 3 ? (kernel & kForceBatch) / 8 : 0;
-      const bool default_loop = batch == 0 || (batch == 2 && !(kernel & kForceSharedQueue));
+      const bool default_loop = (kernel & kForceRing) || batch == 0 || (batch == 2 && !(kernel & kForceSharedQueue));
       if ((kernel & kForceDefaults) && default_loop && wcsph_default_options(c.model)) {
         if (kernel & kForceFast) return variant_of<C, false, 2>(c, kernel, nb);
         variant_of<C, false, 1>(c, kernel, nb);
@@ -277,6 +282,9 @@ struct Term_Forces_Monaghan1992_UniformH {
       const FlaggedList fluid = list_selected(c, IsKind{c.pv.kind.get(), kFluid});
       list = fluid.list, count = fluid.count;
     }
+    if constexpr (C::D == 3 && !Shifting) {
+      if (kernel & kForceRing) return ring(c, kernel, f, list, count);
+    }
     if constexpr (C::D == 3 && Defaults) {
       if ((kernel & kForceBatch) / 8 == 2) {
         if constexpr (Defaults == 2 && sizeof(T) == 4)
@@ -295,6 +303,12 @@ struct Term_Forces_Monaghan1992_UniformH {
       if (batch == 3) return launch<Shifting>(c, kernel, ForcesBatched<F, 48, 2>{f}, list, count);
     }
     if constexpr (!Shifting) launch<Shifting>(c, kernel, f, list, count);
+  }
+  template <class C, class F>
+  static void ring(C& c, int kernel, const F& f, const uint32_t* list, const uint32_t* count) {
+    if (kernel & kForceRing64) return launch<false>(c, kernel, ForcesWarpRing<F, 64>{f}, list, count);
+    if (kernel & kForceSharedQueue) return launch<false>(c, kernel, ForcesWarpRing<F, 32, 32, true>{f}, list, count);
+    launch<false>(c, kernel, ForcesWarpRing<F, 32>{f}, list, count);
   }
   // Whether a row of cells holds few enough candidates for the bounded scan: 2 reach + 1 cells of
   // (cell / dp)^D particles, and half as many again for a compressed or disordered fluid, at most the

@@ -1,0 +1,104 @@
+#pragma once
+// fluid.neighbour_batch = ring32, ring64 (issue 18): the fused liquid force pass (forces_wcsph.h) with the
+// two phases of forces_wcsph_batch.h (the distance test queues the candidates within the support, the
+// pair terms run over the queue), but the queue flushed when the warp's lanes all hold pairs, not at the
+// end of each row of cells.
+// Why: a row flush runs the pair terms as many times as the lane with the most pairs in that row, and how
+// a particle's neighbours split among its rows depends on where it lies in its cell, which differs from
+// lane to lane while the totals agree. A model of the benchmark's lattice at rest (interior warps of 32
+// sorted particles, the clipped rows of cell_grid.h) has the per-row flushes run the pair terms 1.64 times
+// per pair a lane holds at Ejecta's defaults (h/dp 1.5, half cells: 25 rows of about 4 pairs), 1.39 times at
+// DualSPHysics's (h/dp 2); these flushes 1.04 and 1.00 times (docs/benchmarks.md).
+// How: each lane scans its candidates as one sequence over its rows and ranges (a cursor), up to Chunk
+// candidates a round while its queue, a ring of Cap entries, has room. Then the lanes vote: K = the
+// fewest pairs queued by a lane still scanning; when K >= kMinFlush, or every scanning lane's ring is
+// full, every lane runs the pair terms on the first K of its queue (a lane that has finished scanning and
+// holds fewer runs its own). When no lane scans any more, each runs the rest of its queue. The queue is
+// first in, first out, so every particle's pairs run in the order of the one loop: the same sums bit for
+// bit (on the CPU a lane is its own warp and the votes are its own values: NeighbourBatch.* in
+// tests/test_force_variants.cpp). The votes: exec/warp_vote.h.
+#include "exec/thread_slots.h"
+#include "exec/warp_vote.h"
+#include "physics/forces_wcsph.h"
+
+namespace ejecta {
+
+template <class F, int Cap, int Chunk = 32, bool Shared = false>
+struct ForcesWarpRing {
+  static_assert(Cap > 0 && (Cap & (Cap - 1)) == 0, "ForcesWarpRing: a ring of a power of two");
+  static constexpr int kCudaMinBlocks = F::kCudaMinBlocks;
+  static constexpr uint32_t kMask = Cap - 1, kMinFlush = 8;
+  F f;
+
+  EJ_INLINE void operator()(std::size_t i) const {
+    if (f.pv.kind[i] != kFluid) return;
+    const uint32_t lanes = warp_lanes();
+    typename F::Sums s = f.begin(i);
+    std::conditional_t<Shared, SharedSlots<uint32_t, Cap>, uint32_t[Cap]> q;
+    uint32_t head = 0, n = 0;  // the ring: q[(head + t) & kMask], t < n
+
+    // The cursor: candidate j of range k (up to e) of row r.
+    const int rows = f.grid.rows();
+    const auto around = f.grid.around(s.xi);
+    int r = 0, k = 0;
+    auto rr = f.grid.row_ranges(around, 0);
+    uint32_t cand = rr.count(), j = rr.begin(0), e = rr.end(0);
+    // To the next candidate at or after the end of a range; false past the last row.
+    const auto next_range = [&]() -> bool {
+      while (j == e) {
+        if (++k == 3) {
+          k = 0;
+          if (++r == rows) return false;
+          rr = f.grid.row_ranges(around, r);
+          cand += rr.count();
+        }
+        j = rr.begin(k), e = rr.end(k);
+      }
+      return true;
+    };
+    bool scanning = next_range();
+
+    EJ_NO_UNROLL
+    for (;;) {
+      // Up to Chunk candidates while the ring has room: each queues at most one entry, so the scan is
+      // bounded by the smaller of the chunk's rest and the room, one test a candidate.
+      uint32_t budget = Chunk;
+      EJ_NO_UNROLL
+      while (scanning && budget > 0 && n < uint32_t(Cap)) {
+        const uint32_t room = budget < uint32_t(Cap) - n ? budget : uint32_t(Cap) - n;
+        const uint32_t stop = e - j > room ? j + room : e;
+        budget -= stop - j;
+        for (; j < stop; ++j)
+          if (f.within(s, f.nb.position(f.pv, j).x)) q[(head + n++) & kMask] = j;
+        if (j == e) scanning = next_range();
+      }
+      const bool any_scanning = warp_any(lanes, scanning);
+      const uint32_t fewest = warp_min(lanes, scanning ? n : 0xffffffffu);
+      const bool full = warp_all(lanes, !scanning || n == uint32_t(Cap));
+      uint32_t take = 0;
+      if (!any_scanning) take = n;  // the rest of the queue
+      else if (fewest >= kMinFlush || full) take = fewest < n ? fewest : n;
+      run_pairs(s, i, q, head, take);
+      head += take, n -= take;
+      if (!any_scanning) break;
+    }
+    f.finish(i, s, cand);
+  }
+
+  // The first `take` entries of the ring from head through the pair terms; the next entry's index read a
+  // pair ahead (as ForcesBatched::flush).
+  template <class Q>
+  EJ_INLINE void run_pairs(typename F::Sums& s, std::size_t i, Q& q, uint32_t head, uint32_t take) const {
+    if (take == 0) return;
+    uint32_t j = q[head & kMask];
+    EJ_NO_UNROLL
+    for (uint32_t t = 0; t < take; ++t) {
+      const uint32_t next = t + 1 < take ? q[(head + t + 1) & kMask] : j;
+      const auto pos = f.nb.position(f.pv, j);
+      f.pair(s, j == i, pos.x, [&] { return f.nb.rest(f.pv, j, pos); });
+      j = next;
+    }
+  }
+};
+
+}  // namespace ejecta
