@@ -37,22 +37,26 @@ struct ForcesWarpRing {
     std::conditional_t<Shared, SharedSlots<uint32_t, Cap>, uint32_t[Cap]> q;
     uint32_t head = 0, n = 0;  // the ring: q[(head + t) & kMask], t < n
 
-    // The cursor: candidate j of range k (up to e) of row r.
+    // The cursor: candidate j of range k (up to e) of row r. The row's later ranges are kept, not its
+    // first (a row-major row has one range, two where it wraps), and the particle's cells (around) are
+    // found again for each row rather than kept: with them kept and the candidates counted through the
+    // loop, ptxas spilled 9 registers at the default bound of 64 (sm_90), none this way.
     const int rows = f.grid.rows();
-    const auto around = f.grid.around(s.xi);
     int r = 0, k = 0;
-    auto rr = f.grid.row_ranges(around, 0);
-    uint32_t cand = rr.count(), j = rr.begin(0), e = rr.end(0);
+    auto rr = f.grid.row_ranges(f.grid.around(s.xi), 0);
+    uint32_t j = rr.b0, e = rr.e0, b1 = rr.b1, e1 = rr.e1, b2 = rr.b2, e2 = rr.e2;
     // To the next candidate at or after the end of a range; false past the last row.
     const auto next_range = [&]() -> bool {
       while (j == e) {
-        if (++k == 3) {
-          k = 0;
+        if (k == 0) {
+          j = b1, e = e1, k = 1;
+        } else if (k == 1) {
+          j = b2, e = e2, k = 2;
+        } else {
           if (++r == rows) return false;
-          rr = f.grid.row_ranges(around, r);
-          cand += rr.count();
+          rr = f.grid.row_ranges(f.grid.around(s.xi), r);
+          j = rr.b0, e = rr.e0, b1 = rr.b1, e1 = rr.e1, b2 = rr.b2, e2 = rr.e2, k = 0;
         }
-        j = rr.begin(k), e = rr.end(k);
       }
       return true;
     };
@@ -82,6 +86,11 @@ struct ForcesWarpRing {
       head += take, n -= take;
       if (!any_scanning) break;
     }
+    // The candidates visited (the pair counts of set_count_pairs; 0 unless they are counted), counted
+    // again here rather than carried through the loop (a register fewer).
+    uint32_t cand = 0;
+    if (f.count_pairs)
+      for (int row = 0; row < rows; ++row) cand += f.grid.row_ranges(f.grid.around(s.xi), row).count();
     f.finish(i, s, cand);
   }
 
