@@ -16,7 +16,7 @@
 
 namespace ejecta {
 
-template <class T, int D, int Chunk = 4>
+template <class T, int D>
 struct WallPressure_Adami2012 {
   WcsphModel<T, D> model;
   CellGrid<T, D> grid;
@@ -37,7 +37,7 @@ struct WallPressure_Adami2012 {
   // SM's warps, latency-bound: Nsight Compute on the H100, 2026-12-06). A wall candidate, about half of a
   // wet wall's, costs no position load nor distance. The rows, ranges and candidates in for_each_candidate's
   // order: the same pairs in the same order, the same sums.
-  static constexpr int kChunk = Chunk;
+  static constexpr int kChunk = 4;
   EJ_INLINE void operator()(std::size_t i) const {
     if (pv.kind[i] != kWall) return;
     const Vec<T, D> xi = pv.x[i];
