@@ -17,6 +17,14 @@
 // first in, first out, so every particle's pairs run in the order of the one loop: the same sums bit for
 // bit (on the CPU a lane is its own warp and the votes are its own values: NeighbourBatch.* in
 // tests/test_force_variants.cpp). The votes: exec/warp_vote.h.
+// An earlier ring (warp32/48/64, 2026-12-06, reverted; docs/benchmarks.md, "the warp's ring") drained
+// after every row by two reductions and was 7-30% slower than row32 on the H100 and H200: each lane read
+// its ring at its own position (up to 32 local-memory lines a read), the row's resumed loop and the
+// reductions cost the instructions saved, and ptxas spilled 88-92 bytes. Here the scan runs over the
+// rows as one sequence (no resumed row loop), the lanes vote once a round of Chunk candidates, every
+// scanning lane takes the same count so their read positions stay equal, nothing spills at 64 registers,
+// and ring32_shared keeps the ring in shared memory laid out slot by lane (SharedSlots: no bank conflict
+// at any position), the form that session left untried. Not yet measured on a GPU: not the default.
 #include "exec/thread_slots.h"
 #include "exec/warp_vote.h"
 #include "physics/forces_wcsph.h"
