@@ -21,15 +21,6 @@ EJ_INLINE uint32_t warp_lanes() {
 #endif
 }
 
-EJ_INLINE bool warp_any(uint32_t lanes, bool p) {
-#if defined(__CUDA_ARCH__)
-  return __any_sync(lanes, p) != 0;
-#else
-  (void)lanes;
-  return p;
-#endif
-}
-
 EJ_INLINE bool warp_all(uint32_t lanes, bool p) {
 #if defined(__CUDA_ARCH__)
   return __all_sync(lanes, p) != 0;
@@ -38,6 +29,8 @@ EJ_INLINE bool warp_all(uint32_t lanes, bool p) {
   return p;
 #endif
 }
+
+EJ_INLINE bool warp_any(uint32_t lanes, bool p) { return !warp_all(lanes, !p); }
 
 // The smallest v over the lanes (sm_80 and later: one REDUX instruction; before, a pass over the lanes).
 EJ_INLINE uint32_t warp_min(uint32_t lanes, uint32_t v) {
