@@ -1045,8 +1045,8 @@ ParamRegistry make_builtin() {
   // Speed (issue 18, helper speed9): the force pass's neighbour loop in two phases, against warp divergence.
   t.add(rebuild(choices(param("fluid.neighbour_batch", T::Choice, "auto", "", "Neighbour batch",
                               "The fused force pass's neighbour loop (3D, fluid.force_kernel = particles; "
-                              "with the packed record only row32 and auto batch, the others run the one "
-                              "loop): off = each candidate tested and, within the support, its pair terms "
+                              "with the packed record only row32, auto and the rings batch, at the default "
+                              "options; the others run the one loop): off = each candidate tested and, within the support, its pair terms "
                               "computed at once (on the GPU only the lanes with a neighbour at that step run "
                               "them); row16, row32 = per row of cells, the candidates "
                               "within the support first queued (16 or 32 a thread), then their pair terms "
