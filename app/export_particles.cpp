@@ -1,5 +1,6 @@
 #include "export_particles.h"
 
+#include "io/file_paths.h"
 #include "io/h5_reader.h"
 #include "params/param_set.h"  // ParamError
 
@@ -217,19 +218,8 @@ void write_particles_vtp(std::FILE* out, const FrameData& frame, int dim) {
   write_or_fail(out, tail.data(), tail.size());
 }
 
-namespace {
-
-// "runs/a.h5" -> "runs/a" (a dot in a folder name is not an extension).
-std::string stem_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  const auto dot = path.rfind('.');
-  return dot != std::string::npos && (slash == std::string::npos || dot > slash + 1) ? path.substr(0, dot) : path;
-}
-
-}  // namespace
-
 std::string particle_file_path(const std::string& base, long frame, const std::string& ext) {
-  const std::string stem = stem_of(base);
+  const std::string stem = path_stem(base);
   char num[16];
   std::snprintf(num, sizeof num, "%06ld", frame);
   return stem + "_frame" + num + "." + ext;
@@ -283,7 +273,7 @@ int run_export_particles(const CliOptions& o) {
                particle_file_path(base, long(first), ext).c_str(), written.c_str());
   if (vtk) {
     // A ParaView collection: the frames as one time series (files relative to the .pvd's folder).
-    const std::string pvd_path = stem_of(base) + ".pvd";
+    const std::string pvd_path = path_stem(base) + ".pvd";
     std::FILE* f = std::fopen(pvd_path.c_str(), "w");
     if (!f) throw std::runtime_error("cannot write '" + pvd_path + "': " + std::strerror(errno));
     std::fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n%s"

@@ -1,5 +1,6 @@
 #include "file_commands.h"
 
+#include "io/file_paths.h"
 #include "io/h5_probes.h"
 #include "io/h5_reader.h"
 #include "io/xdmf.h"
@@ -24,13 +25,7 @@ const char* scalar_name(ScalarType t) {
 
 }  // namespace
 
-std::string sibling_path(const std::string& h5_path, const std::string& suffix) {
-  const auto slash = h5_path.find_last_of('/');
-  const auto dot = h5_path.rfind('.');
-  // A dot in a folder name ("runs.v2/out") is not an extension.
-  if (dot != std::string::npos && (slash == std::string::npos || dot > slash + 1)) return h5_path.substr(0, dot) + suffix;
-  return h5_path + suffix;
-}
+std::string sibling_path(const std::string& h5_path, const std::string& suffix) { return path_stem(h5_path) + suffix; }
 
 int run_info(const CliOptions& o) {
   const H5Reader r(o.file_path);

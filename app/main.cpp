@@ -13,6 +13,7 @@
 #include "run/step_loop.h"
 #include "omp_env.h"
 #include "exec/debug_sync.h"
+#include "io/file_paths.h"
 #include "io/frame_check.h"
 #include "io/h5_reader.h"
 #include "materials/material_keys.h"
@@ -80,10 +81,7 @@ Backend choose_backend(const std::string& asked) {
 
 std::string file_stem(const std::string& path) {
   const auto slash = path.find_last_of('/');
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const auto dot = name.rfind('.');
-  if (dot != std::string::npos && dot > 0) name.erase(dot);
-  return name;
+  return path_stem(slash == std::string::npos ? path : path.substr(slash + 1));
 }
 
 // Where the viewer's scene selector, --teach and --demo look: ./scenes when run from a source tree,

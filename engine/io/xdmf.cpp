@@ -1,5 +1,6 @@
 #include "io/xdmf.h"
 
+#include "io/file_paths.h"
 #include "io/frame.h"
 #include "io/h5_recorder.h"  // RecordError
 
@@ -129,10 +130,6 @@ void write_xdmf(const std::string& h5_path, const std::string& xdmf_path, int di
   }
 }
 
-std::string xdmf_path_for(const std::string& h5_path) {
-  const std::size_t dot = h5_path.rfind('.'), slash = h5_path.rfind('/');
-  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  return (has_ext ? h5_path.substr(0, dot) : h5_path) + ".xdmf";
-}
+std::string xdmf_path_for(const std::string& h5_path) { return path_stem(h5_path) + ".xdmf"; }
 
 }  // namespace ejecta
