@@ -1,9 +1,9 @@
 #pragma once
-// Votes among the lanes of a warp that run a per-particle functor together (for_each and
+// A vote among the lanes of a warp that run a per-particle functor together (for_each and
 // for_each_balanced, exec_cuda.cuh), one source for both backends. A functor takes the lanes that entered
-// it together once (warp_lanes(), after its early returns) and then calls every vote with them from a point
+// it together once (warp_lanes(), after its early returns) and then calls the vote with them from a point
 // all of them reach the same number of times (a loop whose exit is itself a vote). On the CPU a thread is
-// a warp of one lane: each vote returns the lane's own value, so a functor written with them runs its
+// a warp of one lane: the vote returns the lane's own value, so a functor written with it runs its
 // per-particle sequence unchanged. Used where lanes pace each other's work (the force pass's shared
 // flushes, physics/forces_wcsph_ring.h); warp_exec.h is the warp-per-item model.
 #include "core/hd.h"
@@ -20,17 +20,6 @@ EJ_INLINE uint32_t warp_lanes() {
   return 1u;
 #endif
 }
-
-EJ_INLINE bool warp_all(uint32_t lanes, bool p) {
-#if defined(__CUDA_ARCH__)
-  return __all_sync(lanes, p) != 0;
-#else
-  (void)lanes;
-  return p;
-#endif
-}
-
-EJ_INLINE bool warp_any(uint32_t lanes, bool p) { return !warp_all(lanes, !p); }
 
 // The smallest v over the lanes (sm_80 and later: one REDUX instruction; before, a pass over the lanes).
 EJ_INLINE uint32_t warp_min(uint32_t lanes, uint32_t v) {

@@ -10,10 +10,11 @@
 // per pair a lane holds at Ejecta's defaults (h/dp 1.5, half cells: 25 rows of about 4 pairs), 1.39 times at
 // DualSPHysics's (h/dp 2); these flushes 1.04 and 1.00 times (docs/benchmarks.md).
 // How: each lane scans its candidates as one sequence over its rows and ranges (a cursor), up to Chunk
-// candidates a round while its queue, a ring of Cap entries, has room. Then the lanes vote: K = the
-// fewest pairs queued by a lane still scanning; when K >= kMinFlush, or every scanning lane's ring is
-// full, every lane runs the pair terms on the first K of its queue (a lane that has finished scanning and
-// holds fewer runs its own). When no lane scans any more, each runs the rest of its queue. The queue is
+// candidates a round while its queue, a ring of Cap entries, has room. Then the lanes vote (one minimum):
+// K = the fewest pairs queued by a lane still scanning; when K >= kMinFlush (so also when every scanning
+// lane's ring is full), every lane runs the pair terms on the first K of its queue (a lane that has
+// finished scanning and holds fewer runs its own). When no lane scans any more (no K), each runs the rest
+// of its queue. The queue is
 // first in, first out, so every particle's pairs run in the order of the one loop: the same sums bit for
 // bit (on the CPU a lane is its own warp and the votes are its own values: NeighbourBatch.* in
 // tests/test_force_variants.cpp). The votes: exec/warp_vote.h.
@@ -34,8 +35,9 @@ namespace ejecta {
 template <class F, int Cap, int Chunk = 32, bool Shared = false>
 struct ForcesWarpRing {
   static_assert(Cap > 0 && (Cap & (Cap - 1)) == 0, "ForcesWarpRing: a ring of a power of two");
+  static_assert(Cap >= 8, "ForcesWarpRing: full rings must pass the flush's threshold (kMinFlush)");
   static constexpr int kCudaMinBlocks = F::kCudaMinBlocks;
-  static constexpr uint32_t kMask = Cap - 1, kMinFlush = 8;
+  static constexpr uint32_t kMask = Cap - 1, kMinFlush = 8, kNone = 0xffffffffu;
   F f;
 
   EJ_INLINE void operator()(std::size_t i) const {
@@ -84,15 +86,13 @@ struct ForcesWarpRing {
           if (f.within(s, f.nb.position(f.pv, j).x)) q[(head + n++) & kMask] = j;
         if (j == e) scanning = next_range();
       }
-      const bool any_scanning = warp_any(lanes, scanning);
-      const uint32_t fewest = warp_min(lanes, scanning ? n : 0xffffffffu);
-      const bool full = warp_all(lanes, !scanning || n == uint32_t(Cap));
-      uint32_t take = 0;
-      if (!any_scanning) take = n;  // the rest of the queue
-      else if (fewest >= kMinFlush || full) take = fewest < n ? fewest : n;
+      // The fewest entries a scanning lane holds (at most Cap), or kNone where no lane scans any more.
+      const uint32_t fewest = warp_min(lanes, scanning ? n : kNone);
+      const bool last = fewest == kNone;
+      const uint32_t take = last ? n : fewest >= kMinFlush ? (fewest < n ? fewest : n) : 0u;
       run_pairs(s, i, q, head, take);
       head += take, n -= take;
-      if (!any_scanning) break;
+      if (last) break;
     }
     // The candidates visited (the pair counts of set_count_pairs; 0 unless they are counted), counted
     // again here rather than carried through the loop (a register fewer).
